@@ -1,0 +1,71 @@
+#pragma once
+
+#include "chain/family.h"
+
+#include <QByteArray>
+#include <QFlags>
+#include <QList>
+#include <QString>
+#include <QUrl>
+
+namespace switchyard {
+
+enum class NodeRole { Read = 0x1, Build = 0x2, Send = 0x4, Status = 0x8 };
+Q_DECLARE_FLAGS(NodeRoles, NodeRole)
+Q_DECLARE_OPERATORS_FOR_FLAGS(NodeRoles)
+inline constexpr NodeRoles allNodeRoles{NodeRole::Read, NodeRole::Build, NodeRole::Send,
+                                        NodeRole::Status};
+
+struct HttpHeader
+{
+    QByteArray name;
+    QByteArray value;         // with ${NAME} expanded: a secret, never shown as is
+    QString valueTemplate;    // as written in the file, ${NAME} kept: what a save writes back
+    bool operator==(const HttpHeader&) const = default;
+};
+
+struct NodeConfig
+{
+    QString name;
+    QUrl url;                 // with ${NAME} expanded: a secret, never shown as is
+    QString urlTemplate;      // as written in the file
+    NodeRoles roles = allNodeRoles;
+    QList<HttpHeader> headers;
+    bool operator==(const NodeConfig&) const = default;
+};
+
+struct NetworkConfig
+{
+    QString name;
+    ChainFamily family = ChainFamily::Solana;
+    QString genesisHash;                        // Solana: the cluster's identity
+    quint64 chainId = 0;                        // EVM: the chain's identity
+    QString commitment = QStringLiteral("confirmed"); // Solana: processed|confirmed|finalized
+    bool checkSyncing = false;                  // EVM: also ask eth_syncing in probes
+    qint64 warnLag = 0;                         // label a node this far behind
+    qint64 maxLag = 0;                          // exclude it from build/send (and read)
+    QString explorer;                           // URL template with {id}
+    QList<NodeConfig> nodes;
+    bool operator==(const NetworkConfig&) const = default;
+};
+
+struct ProbeConfig
+{
+    int intervalMs = 5000;
+    int timeoutMs = 2000;
+    int recoveryIntervalMs = 60000; // 0 switches the recovery scheduler off
+    int probationProbes = 3;
+    bool operator==(const ProbeConfig&) const = default;
+};
+
+struct Config
+{
+    QList<NetworkConfig> networks;
+    ProbeConfig probe;
+    int reconfigureGraceMs = 30000;
+    bool operator==(const Config&) const = default;
+
+    const NetworkConfig* network(const QString& name) const;
+};
+
+} // namespace switchyard
