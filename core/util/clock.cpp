@@ -28,8 +28,7 @@ QDateTime SystemClock::utcNow() const
 ManualClock::ManualClock(QObject* parent)
     : Clock(parent)
     , m_epoch(QDateTime(QDate(2026, 1, 1), QTime(0, 0), Qt::UTC))
-{
-}
+{}
 
 void ManualClock::advance(qint64 ms)
 {

@@ -1,0 +1,353 @@
+#include "jsonrpcclient.h"
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLocale>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QThreadStorage>
+#include <QTimer>
+#include <memory>
+#include <qcoronetworkreply.h>
+
+namespace switchyard {
+
+QNetworkAccessManager* threadNetworkAccessManager()
+{
+    // QThreadStorage deletes the manager when its thread ends (for the main thread: when the
+    // application object is destroyed), so no manager outlives its event loop.
+    static QThreadStorage<QNetworkAccessManager*> managers;
+    if (!managers.hasLocalData()) {
+        auto* manager = new QNetworkAccessManager;
+        // JSON-RPC POSTs are never replayed to another host: a redirect is an HTTP answer.
+        manager->setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
+        managers.setLocalData(manager);
+    }
+    return managers.localData();
+}
+
+struct JsonRpcClient::Exchange
+{
+    // The body of a 2xx answer, or why there is none.
+    std::variant<QByteArray, HttpFailure, TransportFailure, MalformedReply> body;
+    qint64 latencyMs = 0;
+    qint64 bytesSent = 0;
+    qint64 bytesReceived = 0;
+};
+
+namespace {
+
+struct ReplyDeleter
+{
+    void operator()(QNetworkReply* reply) const { reply->deleteLater(); }
+};
+using ReplyPtr = std::unique_ptr<QNetworkReply, ReplyDeleter>;
+
+std::optional<qint64> parseRetryAfter(const QByteArray& header)
+{
+    const QByteArray text = header.trimmed();
+    if (text.isEmpty())
+        return std::nullopt;
+    bool isNumber = false;
+    const qint64 seconds = text.toLongLong(&isNumber);
+    if (isNumber)
+        return seconds < 0 ? std::nullopt : std::optional<qint64>(seconds * 1000);
+    // An HTTP date (RFC 9110: IMF-fixdate), e.g. "Wed, 21 Oct 2026 07:28:00 GMT".
+    QDateTime when = QLocale::c().toDateTime(QString::fromLatin1(text),
+                                             QStringLiteral("ddd, dd MMM yyyy HH:mm:ss 'GMT'"));
+    if (!when.isValid())
+        return std::nullopt;
+    when.setTimeSpec(Qt::UTC);
+    return std::max<qint64>(0, QDateTime::currentDateTimeUtc().msecsTo(when));
+}
+
+TransportFailure transportFailure(QNetworkReply::NetworkError error, bool timedOut,
+                                  bool headersArrived)
+{
+    if (timedOut)
+        return {TransportFailureKind::Timeout, true, QStringLiteral("no complete answer in time")};
+    switch (error) {
+    case QNetworkReply::ConnectionRefusedError:
+        return {TransportFailureKind::Refused, false, QStringLiteral("connection refused")};
+    case QNetworkReply::HostNotFoundError:
+        return {TransportFailureKind::Dns, false, QStringLiteral("host not found")};
+    case QNetworkReply::SslHandshakeFailedError:
+        return {TransportFailureKind::Tls, false, QStringLiteral("TLS handshake failed")};
+    case QNetworkReply::TimeoutError:
+        return {TransportFailureKind::Timeout, true, QStringLiteral("connection timed out")};
+    case QNetworkReply::RemoteHostClosedError:
+    case QNetworkReply::ProxyConnectionClosedError:
+        if (headersArrived)
+            return {TransportFailureKind::Truncated, true,
+                    QStringLiteral("connection closed before the whole body arrived")};
+        return {TransportFailureKind::Reset, true,
+                QStringLiteral("connection closed before an answer")};
+    default:
+        return {TransportFailureKind::Other, true,
+                QStringLiteral("network error %1").arg(int(error))};
+    }
+}
+
+QJsonObject requestObject(const RpcRequest& request, qint64 id)
+{
+    QJsonObject object{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                       {QStringLiteral("id"), id},
+                       {QStringLiteral("method"), request.method}};
+    if (!request.params.isUndefined())
+        object.insert(QStringLiteral("params"), request.params);
+    return object;
+}
+
+// Checks one response object against the id we sent.
+RpcOutcome responseOutcome(const QJsonValue& value, qint64 expectedId)
+{
+    if (!value.isObject())
+        return MalformedReply{MalformedKind::NotJsonRpc2, QStringLiteral("not a JSON object")};
+    const QJsonObject object = value.toObject();
+    if (object.value(QStringLiteral("jsonrpc")) != QJsonValue(QStringLiteral("2.0")))
+        return MalformedReply{MalformedKind::NotJsonRpc2,
+                              QStringLiteral("\"jsonrpc\" is not \"2.0\"")};
+    const QJsonValue id = object.value(QStringLiteral("id"));
+    if (!id.isDouble() || qint64(id.toDouble()) != expectedId)
+        return MalformedReply{
+            MalformedKind::WrongId,
+            QStringLiteral("expected id %1, got %2")
+                .arg(expectedId)
+                .arg(QString::fromUtf8(QJsonDocument(QJsonArray{id}).toJson(QJsonDocument::Compact))
+                         .mid(1)
+                         .chopped(1))};
+    const bool hasResult = object.contains(QStringLiteral("result"));
+    const bool hasError = object.contains(QStringLiteral("error"));
+    if (hasResult && hasError)
+        return MalformedReply{MalformedKind::ResultAndError,
+                              QStringLiteral("both result and error")};
+    if (!hasResult && !hasError)
+        return MalformedReply{MalformedKind::NeitherResultNorError,
+                              QStringLiteral("neither result nor error")};
+    if (hasResult)
+        return RpcResult{object.value(QStringLiteral("result"))};
+    const QJsonValue error = object.value(QStringLiteral("error"));
+    const QJsonValue code = error.toObject().value(QStringLiteral("code"));
+    const QJsonValue message = error.toObject().value(QStringLiteral("message"));
+    if (!error.isObject() || !code.isDouble() || code.toDouble() != double(code.toInteger()) ||
+        !message.isString())
+        return MalformedReply{MalformedKind::BadErrorObject,
+                              QStringLiteral("error needs an integer code and a string message")};
+    return RpcError{code.toInteger(), message.toString(),
+                    error.toObject().value(QStringLiteral("data"))};
+}
+
+} // namespace
+
+JsonRpcClient::JsonRpcClient(QString nodeName, QUrl url, QList<HttpHeader> headers, QObject* parent)
+    : QObject(parent)
+    , m_nodeName(std::move(nodeName))
+    , m_url(std::move(url))
+    , m_headers(std::move(headers))
+{}
+
+JsonRpcClient::JsonRpcClient(const NodeConfig& node, QObject* parent)
+    : JsonRpcClient(node.name, node.url, node.headers, parent)
+{}
+
+QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, QDeadlineTimer deadline)
+{
+    QElapsedTimer elapsed;
+    elapsed.start();
+    Exchange exchange;
+    exchange.bytesSent = body.size();
+
+    const qint64 remainingMs = deadline.remainingTime();
+    if (remainingMs == 0) {
+        exchange.body = TransportFailure{TransportFailureKind::Timeout, false,
+                                         QStringLiteral("no time left to ask this node")};
+        co_return exchange;
+    }
+
+    QNetworkRequest request(m_url);
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    request.setHeader(QNetworkRequest::UserAgentHeader,
+                      QByteArrayLiteral("Switchyard/" SWITCHYARD_VERSION));
+    for (const HttpHeader& header : std::as_const(m_headers))
+        request.setRawHeader(header.name, header.value);
+    if (remainingMs > 0)
+        request.setTransferTimeout(
+            int(std::min<qint64>(remainingMs, std::numeric_limits<int>::max())));
+
+    const qint64 cap = m_maxResponseBytes;
+    ReplyPtr reply(threadNetworkAccessManager()->post(request, body));
+    QByteArray received;
+    bool tooLarge = false;
+    bool timedOut = false;
+
+    // Handlers below capture this frame's locals: their context object dies with the frame, so
+    // a signal the reply emits after we stop listening can never reach them.
+    QObject frameContext;
+    // Read as data arrives so the size cap holds while reading, not after buffering it all.
+    connect(reply.get(), &QNetworkReply::readyRead, &frameContext, [&, raw = reply.get()] {
+        if (tooLarge)
+            return;
+        received += raw->readAll();
+        if (received.size() > cap) {
+            tooLarge = true;
+            raw->abort();
+        }
+    });
+    connect(reply.get(), &QNetworkReply::metaDataChanged, &frameContext, [&, raw = reply.get()] {
+        const QVariant length = raw->header(QNetworkRequest::ContentLengthHeader);
+        if (length.isValid() && length.toLongLong() > cap && !tooLarge) {
+            tooLarge = true;
+            raw->abort();
+        }
+    });
+    QTimer deadlineTimer;
+    if (remainingMs > 0) {
+        deadlineTimer.setSingleShot(true);
+        connect(&deadlineTimer, &QTimer::timeout, &frameContext, [&, raw = reply.get()] {
+            timedOut = true;
+            raw->abort();
+        });
+        deadlineTimer.start(int(std::min<qint64>(remainingMs, std::numeric_limits<int>::max())));
+    }
+
+    if (!reply->isFinished())
+        co_await reply.get();
+    deadlineTimer.stop();
+    if (!tooLarge && reply->bytesAvailable() > 0)
+        received += reply->readAll();
+
+    exchange.latencyMs = elapsed.elapsed();
+    exchange.bytesReceived = received.size();
+
+    const QVariant status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute);
+    const QNetworkReply::NetworkError error = reply->error();
+    if (tooLarge) {
+        exchange.body = MalformedReply{MalformedKind::TooLarge,
+                                       QStringLiteral("body over the %1-byte cap").arg(cap)};
+    } else if (timedOut || error == QNetworkReply::OperationCanceledError) {
+        exchange.body = transportFailure(QNetworkReply::TimeoutError, true, status.isValid());
+    } else if (status.isValid() && (status.toInt() < 200 || status.toInt() > 299)) {
+        HttpFailure failure;
+        failure.status = status.toInt();
+        failure.retryAfterMs = parseRetryAfter(reply->rawHeader(QByteArrayLiteral("Retry-After")));
+        failure.bodySnippet = QString::fromUtf8(received.left(200)).simplified();
+        exchange.body = failure;
+    } else if (error != QNetworkReply::NoError) {
+        exchange.body = transportFailure(error, false, status.isValid());
+    } else {
+        exchange.body = std::move(received);
+    }
+    co_return exchange;
+}
+
+QCoro::Task<RpcReply> JsonRpcClient::call(RpcRequest request, QDeadlineTimer deadline)
+{
+    const qint64 id = nextId();
+    const QByteArray body =
+        QJsonDocument(requestObject(request, id)).toJson(QJsonDocument::Compact);
+    // Nothing after the co_await touches `this`: the pool may retire a client mid-call.
+    const QString nodeName = m_nodeName;
+    const Exchange exchange = co_await post(body, deadline);
+
+    RpcReply reply;
+    reply.node = nodeName;
+    reply.latencyMs = exchange.latencyMs;
+    reply.bytesSent = exchange.bytesSent;
+    reply.bytesReceived = exchange.bytesReceived;
+    if (const auto* bytes = std::get_if<QByteArray>(&exchange.body)) {
+        QJsonParseError parseError;
+        const QJsonDocument document = QJsonDocument::fromJson(*bytes, &parseError);
+        if (parseError.error != QJsonParseError::NoError)
+            reply.outcome =
+                MalformedReply{MalformedKind::NotJson, QStringLiteral("%1 at offset %2")
+                                                           .arg(parseError.errorString())
+                                                           .arg(parseError.offset)};
+        else
+            reply.outcome = responseOutcome(document.isObject() ? QJsonValue(document.object())
+                                                                : QJsonValue(document.array()),
+                                            id);
+    } else {
+        reply.outcome = std::visit(
+            [](const auto& failure) -> RpcOutcome {
+                if constexpr (std::is_same_v<std::decay_t<decltype(failure)>, QByteArray>)
+                    Q_UNREACHABLE();
+                else
+                    return failure;
+            },
+            exchange.body);
+    }
+    co_return reply;
+}
+
+QCoro::Task<QList<RpcReply>> JsonRpcClient::callBatch(QList<RpcRequest> requests,
+                                                      QDeadlineTimer deadline)
+{
+    QJsonArray batch;
+    QList<qint64> ids;
+    ids.reserve(requests.size());
+    for (const RpcRequest& request : std::as_const(requests)) {
+        ids.append(nextId());
+        batch.append(requestObject(request, ids.last()));
+    }
+    const QString nodeName = m_nodeName;
+    const Exchange exchange =
+        co_await post(QJsonDocument(batch).toJson(QJsonDocument::Compact), deadline);
+
+    RpcReply common;
+    common.node = nodeName;
+    common.latencyMs = exchange.latencyMs;
+    common.bytesSent = exchange.bytesSent;
+    common.bytesReceived = exchange.bytesReceived;
+
+    QList<RpcReply> replies(requests.size(), common);
+    auto setAll = [&](const RpcOutcome& outcome) {
+        for (RpcReply& reply : replies)
+            reply.outcome = outcome;
+    };
+
+    const auto* bytes = std::get_if<QByteArray>(&exchange.body);
+    if (!bytes) {
+        std::visit(
+            [&](const auto& failure) {
+                if constexpr (!std::is_same_v<std::decay_t<decltype(failure)>, QByteArray>)
+                    setAll(failure);
+            },
+            exchange.body);
+        co_return replies;
+    }
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(*bytes, &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        setAll(MalformedReply{MalformedKind::NotJson, QStringLiteral("%1 at offset %2")
+                                                          .arg(parseError.errorString())
+                                                          .arg(parseError.offset)});
+        co_return replies;
+    }
+    if (!document.isArray()) {
+        // A server that cannot do batches answers with one error object for the whole batch.
+        const QJsonObject error = document.object().value(QStringLiteral("error")).toObject();
+        if (!error.isEmpty() && document.object().value(QStringLiteral("id")).isNull())
+            setAll(RpcError{error.value(QStringLiteral("code")).toInteger(),
+                            error.value(QStringLiteral("message")).toString(),
+                            error.value(QStringLiteral("data"))});
+        else
+            setAll(MalformedReply{MalformedKind::NotJsonRpc2,
+                                  QStringLiteral("a batch needs an array in answer")});
+        co_return replies;
+    }
+    const QJsonArray answers = document.array();
+    for (qsizetype i = 0; i < replies.size(); ++i)
+        replies[i].outcome = MalformedReply{MalformedKind::MissingBatchElement,
+                                            QStringLiteral("no answer with id %1").arg(ids[i])};
+    for (const QJsonValue& answer : answers) {
+        const QJsonValue id = answer.toObject().value(QStringLiteral("id"));
+        const qsizetype index = id.isDouble() ? ids.indexOf(qint64(id.toDouble())) : -1;
+        if (index >= 0)
+            replies[index].outcome = responseOutcome(answer, ids[index]);
+    }
+    co_return replies;
+}
+
+} // namespace switchyard

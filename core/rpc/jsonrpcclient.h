@@ -1,0 +1,62 @@
+#pragma once
+
+#include "config/config.h"
+#include "rpc/rpcreply.h"
+
+#include <QDeadlineTimer>
+#include <QJsonValue>
+#include <QObject>
+#include <QPointer>
+#include <qcorotask.h>
+
+class QNetworkAccessManager;
+
+namespace switchyard {
+
+struct RpcRequest
+{
+    QString method;
+    QJsonValue params = QJsonValue::Undefined; // an array, an object, or left out
+};
+
+// Talks JSON-RPC 2.0 over HTTP to one node. Every call is one POST with a deadline and returns
+// a value (never throws); the caller decides what the outcome means for routing.
+class JsonRpcClient : public QObject
+{
+    Q_OBJECT
+public:
+    static constexpr qint64 defaultMaxResponseBytes = 16 * 1024 * 1024;
+
+    JsonRpcClient(QString nodeName, QUrl url, QList<HttpHeader> headers, QObject* parent = nullptr);
+    JsonRpcClient(const NodeConfig& node, QObject* parent = nullptr);
+
+    const QString& nodeName() const { return m_nodeName; }
+    const QUrl& url() const { return m_url; }
+
+    // Bodies larger than this are cut off while reading and reported as malformed (too large).
+    void setMaxResponseBytes(qint64 bytes) { m_maxResponseBytes = bytes; }
+    qint64 maxResponseBytes() const { return m_maxResponseBytes; }
+
+    QCoro::Task<RpcReply> call(RpcRequest request, QDeadlineTimer deadline);
+
+    // A JSON-RPC batch: one POST, answers matched to requests by id and returned in request
+    // order. A failure of the exchange itself (transport, HTTP status, unparseable body) is
+    // every element's outcome.
+    QCoro::Task<QList<RpcReply>> callBatch(QList<RpcRequest> requests, QDeadlineTimer deadline);
+
+private:
+    struct Exchange;
+    QCoro::Task<Exchange> post(QByteArray body, QDeadlineTimer deadline);
+    qint64 nextId() { return ++m_lastId; }
+
+    QString m_nodeName;
+    QUrl m_url;
+    QList<HttpHeader> m_headers;
+    qint64 m_maxResponseBytes = defaultMaxResponseBytes;
+    qint64 m_lastId = 0;
+};
+
+// The QNetworkAccessManager of the calling thread (Qt wants one per thread).
+QNetworkAccessManager* threadNetworkAccessManager();
+
+} // namespace switchyard

@@ -1,0 +1,103 @@
+#pragma once
+
+#include <QJsonValue>
+#include <QString>
+#include <optional>
+#include <variant>
+
+namespace switchyard {
+
+// What one JSON-RPC exchange with one node came to. Exactly one of these alternatives holds;
+// the router decides from the alternative (and its kind) whether another node may be asked.
+
+struct RpcResult // "result" was present; a JSON null is a valid answer ("not found here")
+{
+    QJsonValue value;
+};
+
+struct RpcError // the node answered with a JSON-RPC error object: the answer about this call
+{
+    qint64 code = 0;
+    QString message;
+    QJsonValue data;
+};
+
+struct HttpFailure // a non-2xx HTTP status
+{
+    int status = 0;
+    std::optional<qint64> retryAfterMs; // from Retry-After (seconds or HTTP date)
+    QString bodySnippet;                // the start of the body, for the operator
+};
+
+enum class TransportFailureKind
+{
+    Refused,
+    Reset,
+    Timeout,
+    Tls,
+    Dns,
+    Truncated,
+    Other
+};
+
+struct TransportFailure
+{
+    TransportFailureKind kind = TransportFailureKind::Other;
+    // False only when the request certainly never reached the node (refused, DNS, TLS
+    // handshake). A send whose request may have arrived is in an unknown state, not failed.
+    bool requestMayHaveArrived = true;
+    QString detail;
+};
+
+enum class MalformedKind
+{
+    NotJson,
+    NotJsonRpc2,
+    WrongId,
+    ResultAndError,
+    NeitherResultNorError,
+    BadErrorObject,
+    TooLarge,
+    MissingBatchElement,
+};
+
+struct MalformedReply // the node answered, but not with a well-formed JSON-RPC 2.0 response
+{
+    MalformedKind kind = MalformedKind::NotJson;
+    QString detail;
+};
+
+using RpcOutcome = std::variant<RpcResult, RpcError, HttpFailure, TransportFailure, MalformedReply>;
+
+enum class OutcomeClass
+{
+    Result,
+    RpcError,
+    HttpStatus,
+    Transport,
+    Malformed
+};
+
+struct RpcReply
+{
+    RpcOutcome outcome;
+    QString node; // the node's configured name
+    qint64 latencyMs = 0;
+    qint64 bytesSent = 0;
+    qint64 bytesReceived = 0;
+
+    OutcomeClass outcomeClass() const { return static_cast<OutcomeClass>(outcome.index()); }
+    bool isResult() const { return std::holds_alternative<RpcResult>(outcome); }
+    // Only valid when isResult().
+    const QJsonValue& result() const { return std::get<RpcResult>(outcome).value; }
+
+    // One line for people: "result", "RPC error -32005: Node is behind by 42 slots",
+    // "HTTP 429 (retry after 2 s)", "timeout", "malformed: wrong id".
+    QString describe() const;
+};
+
+QString outcomeClassName(OutcomeClass outcomeClass);     // "result", "rpc-error", "http", ...
+QString transportFailureName(TransportFailureKind kind); // "refused", "reset", "timeout", ...
+QString malformedKindName(MalformedKind kind);           // "not-json", "wrong-id", ...
+
+} // namespace switchyard

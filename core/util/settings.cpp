@@ -1,0 +1,65 @@
+#include "settings.h"
+
+namespace switchyard {
+
+namespace {
+const QString geometryKey = QStringLiteral("window/geometry");
+const QString stateKey = QStringLiteral("window/state");
+const QString viewKey = QStringLiteral("window/currentView");
+} // namespace
+
+Settings::Settings(QObject* parent)
+    : QObject(parent)
+    , m_settings(QSettings::IniFormat, QSettings::UserScope, QStringLiteral("switchyard"),
+                 QStringLiteral("switchyard"))
+{}
+
+Settings::Settings(const QString& iniFile, QObject* parent)
+    : QObject(parent)
+    , m_settings(iniFile, QSettings::IniFormat)
+{}
+
+QByteArray Settings::windowGeometry() const
+{
+    return value(geometryKey).toByteArray();
+}
+
+void Settings::setWindowGeometry(const QByteArray& geometry)
+{
+    setValue(geometryKey, geometry);
+}
+
+QByteArray Settings::windowState() const
+{
+    return value(stateKey).toByteArray();
+}
+
+void Settings::setWindowState(const QByteArray& state)
+{
+    setValue(stateKey, state);
+}
+
+int Settings::currentView() const
+{
+    return value(viewKey).toInt();
+}
+
+void Settings::setCurrentView(int index)
+{
+    setValue(viewKey, index);
+}
+
+QVariant Settings::value(const QString& key) const
+{
+    return m_settings.value(key);
+}
+
+void Settings::setValue(const QString& key, const QVariant& newValue)
+{
+    if (m_settings.value(key) == newValue)
+        return;
+    m_settings.setValue(key, newValue);
+    Q_EMIT changed(key);
+}
+
+} // namespace switchyard
