@@ -4,9 +4,13 @@
 
 namespace switchyard::cli {
 
+int runInspect(const QStringList& arguments); // inspectcommand.cpp
+
 const QList<Subcommand>& subcommands()
 {
-    static const QList<Subcommand> all = {};
+    static const QList<Subcommand> all = {
+        {"inspect", "Decode a signed Solana or EVM transaction and print it as JSON", &runInspect},
+    };
     return all;
 }
 
