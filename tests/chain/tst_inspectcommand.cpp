@@ -1,0 +1,240 @@
+#include "fixtures.h"
+
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryFile>
+#include <QTest>
+
+// `switchyard inspect` as a user runs it: the real executable, its stdout, stderr and exit code.
+class TestInspectCommand : public QObject
+{
+    Q_OBJECT
+
+private:
+    struct Run
+    {
+        int exitCode = -1;
+        QByteArray out;
+        QByteArray err;
+    };
+
+    static Run inspect(const QStringList& arguments, const QByteArray& input = {})
+    {
+        QProcess process;
+        process.start(QStringLiteral(SWITCHYARD_EXECUTABLE),
+                      QStringList{QStringLiteral("inspect")} + arguments);
+        if (!process.waitForStarted())
+            qFatal("cannot start %s", SWITCHYARD_EXECUTABLE);
+        process.write(input);
+        process.closeWriteChannel();
+        process.waitForFinished(30000);
+        return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+                process.readAllStandardOutput(), process.readAllStandardError()};
+    }
+
+    static QJsonObject jsonOf(const Run& run)
+    {
+        QJsonParseError error;
+        const QJsonDocument doc = QJsonDocument::fromJson(run.out, &error);
+        if (error.error != QJsonParseError::NoError || !doc.isObject())
+            return {};
+        return doc.object();
+    }
+
+    static void verifyRejected(const Run& run, const char* context)
+    {
+        QVERIFY2(run.exitCode == 2, context);
+        QVERIFY2(run.out.isEmpty(), context);
+        QVERIFY2(run.err.startsWith("switchyard: "), context);
+        QVERIFY2(run.err.endsWith('\n') && run.err.count('\n') == 1, context);
+    }
+
+    static QList<qsizetype> truncationLengths(qsizetype size, bool every)
+    {
+        QList<qsizetype> lengths;
+        for (qsizetype length = 1; length < size; ++length) {
+            if (every || length < 4 || length % 16 == 0 || length == size - 1 ||
+                (length >= 63 && length <= 67))
+                lengths << length;
+        }
+        return lengths;
+    }
+
+private Q_SLOTS:
+    void solanaFixtures_data()
+    {
+        QTest::addColumn<QJsonObject>("fixture");
+        QTest::addColumn<int>("index");
+        const QJsonArray all = ::solanaFixtures();
+        for (int i = 0; i < all.size(); ++i)
+            QTest::addRow("solana-%d", i) << all[i].toObject() << i;
+    }
+    void solanaFixtures()
+    {
+        QFETCH(QJsonObject, fixture);
+        QFETCH(int, index);
+        const QString wire = fixture[QLatin1String("wireBase64")].toString();
+        const Run run = inspect({wire});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY(run.err.isEmpty());
+        QCOMPARE(run.out.count('\n'), 1);
+        const QJsonObject json = jsonOf(run);
+        QCOMPARE(json[QLatin1String("family")].toString(), QStringLiteral("solana"));
+        QCOMPARE(json[QLatin1String("id")].toString(),
+                 fixture[QLatin1String("signature")].toString());
+        QCOMPARE(json[QLatin1String("feePayer")].toString(),
+                 fixture[QLatin1String("feePayer")].toString());
+        QCOMPARE(json[QLatin1String("recentBlockhash")].toString(),
+                 fixture[QLatin1String("recentBlockhash")].toString());
+        QCOMPARE(json[QLatin1String("version")].toString(),
+                 fixture[QLatin1String("version")].toString());
+        const int signers = fixture[QLatin1String("signers")].toInt();
+        QCOMPARE(json[QLatin1String("signatures")].toArray().size(), signers);
+        QCOMPARE(json[QLatin1String("signaturesValid")].toArray(),
+                 QJsonArray::fromVariantList(QVariantList(signers, true)));
+        QCOMPARE(json[QLatin1String("accountKeys")].toArray().first().toString(),
+                 fixture[QLatin1String("feePayer")].toString());
+        QCOMPARE(json[QLatin1String("instructions")].toInt(), 1);
+        const QByteArray bytes = QByteArray::fromBase64(wire.toLatin1());
+        QCOMPARE(json[QLatin1String("size")].toInt(), bytes.size());
+
+        // One bit of the last signature flipped: still decodes, reported invalid.
+        QByteArray flipped = bytes;
+        flipped[1 + 64 * (signers - 1) + 20] ^= 0x08;
+        const QJsonObject flippedJson = jsonOf(inspect({QString::fromLatin1(flipped.toBase64())}));
+        const QJsonArray valid = flippedJson[QLatin1String("signaturesValid")].toArray();
+        QCOMPARE(valid.size(), signers);
+        QCOMPARE(valid.last().toBool(), false);
+
+        for (const qsizetype length : truncationLengths(bytes.size(), index == 0)) {
+            const Run truncated = inspect({QString::fromLatin1(bytes.left(length).toBase64())});
+            verifyRejected(truncated, qPrintable(QStringLiteral("length %1").arg(length)));
+        }
+        const Run trailing = inspect({QString::fromLatin1(QByteArray(bytes + '\0').toBase64())});
+        verifyRejected(trailing, "trailing");
+        QVERIFY(trailing.err.contains("1 trailing byte(s) at offset"));
+    }
+
+    void evmFixtures_data()
+    {
+        QTest::addColumn<QJsonObject>("fixture");
+        QTest::addColumn<int>("index");
+        const QJsonArray all = ::evmFixtures();
+        for (int i = 0; i < all.size(); ++i)
+            QTest::addRow("evm-%d", i) << all[i].toObject() << i;
+    }
+    void evmFixtures()
+    {
+        QFETCH(QJsonObject, fixture);
+        QFETCH(int, index);
+        const QString raw = fixture[QLatin1String("raw")].toString();
+        const Run run = inspect({raw});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY(run.err.isEmpty());
+        const QJsonObject json = jsonOf(run);
+        QCOMPARE(json[QLatin1String("family")].toString(), QStringLiteral("evm"));
+        QCOMPARE(json[QLatin1String("id")].toString(), fixture[QLatin1String("hash")].toString());
+        QCOMPARE(json[QLatin1String("type")].toInt(), fixture[QLatin1String("type")].toInt());
+        QCOMPARE(json[QLatin1String("chainId")].toInteger(),
+                 fixture[QLatin1String("chainId")].toInteger());
+        QCOMPARE(json[QLatin1String("nonce")].toInteger(),
+                 fixture[QLatin1String("nonce")].toInteger());
+        QCOMPARE(json[QLatin1String("from")].toString(), fixture[QLatin1String("from")].toString());
+        QCOMPARE(json[QLatin1String("to")].toString().toLower(),
+                 fixture[QLatin1String("to")].toString().toLower());
+        QCOMPARE(json[QLatin1String("gasLimit")].toInt(), 21000);
+        QVERIFY(json[QLatin1String("value")].isString());
+
+        const QByteArray bytes = QByteArray::fromHex(raw.mid(2).toLatin1());
+        // One bit of s flipped: refused, or signed by somebody else.
+        QByteArray flipped = bytes;
+        flipped[flipped.size() - 5] ^= 0x01;
+        const Run flippedRun =
+            inspect({QStringLiteral("0x") + QString::fromLatin1(flipped.toHex())});
+        if (flippedRun.exitCode == 0)
+            QVERIFY(jsonOf(flippedRun)[QLatin1String("from")].toString() !=
+                    fixture[QLatin1String("from")].toString());
+        else
+            verifyRejected(flippedRun, "flipped");
+
+        for (const qsizetype length : truncationLengths(bytes.size(), index == 0)) {
+            const Run truncated =
+                inspect({QStringLiteral("0x") + QString::fromLatin1(bytes.left(length).toHex())});
+            verifyRejected(truncated, qPrintable(QStringLiteral("length %1").arg(length)));
+        }
+        const Run trailing = inspect({raw + QStringLiteral("00")});
+        verifyRejected(trailing, "trailing");
+        QVERIFY(trailing.err.contains("RLP: 1 trailing byte(s) at offset"));
+    }
+
+    void inputSources()
+    {
+        const QJsonObject evm = ::evmFixtures()[1].toObject();
+        const QJsonObject solana = ::solanaFixtures()[1].toObject();
+        const QString hash = evm[QLatin1String("hash")].toString();
+
+        QTemporaryFile file;
+        QVERIFY(file.open());
+        file.write(evm[QLatin1String("raw")].toString().toLatin1() + "\n");
+        file.close();
+        QCOMPARE(
+            jsonOf(inspect({QLatin1Char('@') + file.fileName()}))[QLatin1String("id")].toString(),
+            hash);
+
+        const Run fromStdin =
+            inspect({QStringLiteral("-")},
+                    solana[QLatin1String("wireBase64")].toString().toLatin1() + "\n");
+        QCOMPARE(jsonOf(fromStdin)[QLatin1String("id")].toString(),
+                 solana[QLatin1String("signature")].toString());
+
+        // Forced family: hex without the prefix is EVM only when asked.
+        const QString bare = evm[QLatin1String("raw")].toString().mid(2);
+        QCOMPARE(jsonOf(inspect({QStringLiteral("--family"), QStringLiteral("evm"),
+                                 bare}))[QLatin1String("id")]
+                     .toString(),
+                 hash);
+        verifyRejected(inspect({QStringLiteral("--family"), QStringLiteral("solana"),
+                                evm[QLatin1String("raw")].toString()}),
+                       "evm bytes as solana");
+
+        const Run text = inspect({QStringLiteral("--text"), evm[QLatin1String("raw")].toString()});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY(text.out.contains(hash.toLatin1()));
+        QVERIFY(text.out.contains(evm[QLatin1String("from")].toString().toLatin1()));
+        QVERIFY(jsonOf(text).isEmpty()); // for a person, not JSON
+    }
+
+    void badInvocations_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QByteArray>("error");
+        QTest::newRow("no input") << QStringList() << QByteArray("inspect needs one INPUT");
+        QTest::newRow("two inputs") << QStringList{QStringLiteral("AA=="), QStringLiteral("AA==")}
+                                    << QByteArray("inspect takes one INPUT, got 2");
+        QTest::newRow("unknown family")
+            << QStringList{QStringLiteral("--family"), QStringLiteral("btc"), QStringLiteral("x")}
+            << QByteArray("unknown family 'btc'");
+        QTest::newRow("missing file") << QStringList{QStringLiteral("@/nonexistent/tx")}
+                                      << QByteArray("cannot read /nonexistent/tx");
+        QTest::newRow("bad base64") << QStringList{QStringLiteral("AQID!")}
+                                    << QByteArray("base64: invalid character '!' at offset 4");
+        QTest::newRow("bad hex") << QStringList{QStringLiteral("0x02zz")}
+                                 << QByteArray("hex: invalid character 'z' at offset 4");
+        QTest::newRow("type 3") << QStringList{QStringLiteral("0x03c0")}
+                                << QByteArray("unsupported transaction type 0x03");
+        QTest::newRow("non-canonical RLP")
+            << QStringList{QStringLiteral("0x02f80100")}
+            << QByteArray("RLP: non-canonical length at offset 1 (1 fits the short form)");
+    }
+    void badInvocations()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QByteArray, error);
+        const Run run = inspect(arguments);
+        verifyRejected(run, error.constData());
+        QVERIFY2(run.err.contains(error), run.err.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestInspectCommand)
+#include "tst_inspectcommand.moc"
