@@ -4,6 +4,17 @@
 
 namespace switchyard {
 
+LagThresholds defaultLagThresholds(ChainFamily family)
+{
+    switch (family) {
+    case ChainFamily::Solana:
+        return {8, 50};
+    case ChainFamily::Evm:
+        return {3, 12};
+    }
+    Q_UNREACHABLE();
+}
+
 const NetworkConfig* Config::network(const QString& name) const
 {
     const auto it = std::find_if(networks.cbegin(), networks.cend(),

@@ -5,12 +5,19 @@
 #include <QByteArray>
 #include <QFlags>
 #include <QList>
+#include <QMap>
 #include <QString>
 #include <QUrl>
 
 namespace switchyard {
 
-enum class NodeRole { Read = 0x1, Build = 0x2, Send = 0x4, Status = 0x8 };
+enum class NodeRole
+{
+    Read = 0x1,
+    Build = 0x2,
+    Send = 0x4,
+    Status = 0x8
+};
 Q_DECLARE_FLAGS(NodeRoles, NodeRole)
 Q_DECLARE_OPERATORS_FOR_FLAGS(NodeRoles)
 inline constexpr NodeRoles allNodeRoles{NodeRole::Read, NodeRole::Build, NodeRole::Send,
@@ -19,32 +26,44 @@ inline constexpr NodeRoles allNodeRoles{NodeRole::Read, NodeRole::Build, NodeRol
 struct HttpHeader
 {
     QByteArray name;
-    QByteArray value;         // with ${NAME} expanded: a secret, never shown as is
-    QString valueTemplate;    // as written in the file, ${NAME} kept: what a save writes back
+    QByteArray value;      // with ${NAME} expanded: a secret, never shown as is
+    QString valueTemplate; // as written in the file, ${NAME} kept: what a save writes back
     bool operator==(const HttpHeader&) const = default;
 };
 
 struct NodeConfig
 {
     QString name;
-    QUrl url;                 // with ${NAME} expanded: a secret, never shown as is
-    QString urlTemplate;      // as written in the file
+    QUrl url;            // with ${NAME} expanded: a secret, never shown as is
+    QString urlTemplate; // as written in the file
     NodeRoles roles = allNodeRoles;
     QList<HttpHeader> headers;
     bool operator==(const NodeConfig&) const = default;
 };
 
+// Lag thresholds when a network leaves warnLag/maxLag out of the file. They are in the chain's
+// own height unit. Solana: a slot is ~400 ms, so 8 slots (~3 s) is worth a label and 50 slots
+// (~20 s) means a node is serving stale blockhashes and stale reads. EVM: blocks are 2-12 s and
+// a node one block behind is ordinary propagation, so 3 blocks earns a label and 12 blocks
+// (~2.4 min on Ethereum) excludes the node.
+struct LagThresholds
+{
+    qint64 warnLag = 0;
+    qint64 maxLag = 0;
+};
+LagThresholds defaultLagThresholds(ChainFamily family);
+
 struct NetworkConfig
 {
     QString name;
     ChainFamily family = ChainFamily::Solana;
-    QString genesisHash;                        // Solana: the cluster's identity
-    quint64 chainId = 0;                        // EVM: the chain's identity
+    QString genesisHash;                              // Solana: the cluster's identity
+    quint64 chainId = 0;                              // EVM: the chain's identity
     QString commitment = QStringLiteral("confirmed"); // Solana: processed|confirmed|finalized
-    bool checkSyncing = false;                  // EVM: also ask eth_syncing in probes
-    qint64 warnLag = 0;                         // label a node this far behind
-    qint64 maxLag = 0;                          // exclude it from build/send (and read)
-    QString explorer;                           // URL template with {id}
+    bool checkSyncing = false;                        // EVM: also ask eth_syncing in probes
+    qint64 warnLag = 0; // label a node this far behind (loader: defaultLagThresholds)
+    qint64 maxLag = 0;  // exclude it from build/send (and read)
+    QString explorer;   // URL template with {id}
     QList<NodeConfig> nodes;
     bool operator==(const NetworkConfig&) const = default;
 };
@@ -63,6 +82,9 @@ struct Config
     QList<NetworkConfig> networks;
     ProbeConfig probe;
     int reconfigureGraceMs = 30000;
+    // Environment variables that ${NAME} references expanded to when the file was loaded
+    // (name -> value). Never saved; the values are secrets that SecretScrubber hides.
+    QMap<QString, QString> usedVariables;
     bool operator==(const Config&) const = default;
 
     const NetworkConfig* network(const QString& name) const;

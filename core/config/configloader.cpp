@@ -1,0 +1,871 @@
+#include "configloader.h"
+
+#include "config/envtemplate.h"
+#include "config/redaction.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QJsonParseError>
+#include <QLocale>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QStringList>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+
+namespace switchyard {
+
+namespace {
+
+constexpr qint64 maxFileSize = 4 * 1024 * 1024;
+// JSON numbers are doubles: integers above 2^53 would silently change on the way in.
+constexpr qint64 maxExactInteger = (qint64(1) << 53) - 1;
+constexpr qint64 maxInt = std::numeric_limits<int>::max();
+
+const QStringList rootKeys = {QStringLiteral("networks"), QStringLiteral("probe"),
+                              QStringLiteral("reconfigureGraceMs")};
+const QStringList networkKeys = {QStringLiteral("name"),        QStringLiteral("family"),
+                                 QStringLiteral("genesisHash"), QStringLiteral("chainId"),
+                                 QStringLiteral("commitment"),  QStringLiteral("checkSyncing"),
+                                 QStringLiteral("warnLag"),     QStringLiteral("maxLag"),
+                                 QStringLiteral("explorer"),    QStringLiteral("nodes")};
+const QStringList nodeKeys = {QStringLiteral("name"), QStringLiteral("url"),
+                              QStringLiteral("roles"), QStringLiteral("headers")};
+const QStringList probeKeys = {QStringLiteral("intervalMs"), QStringLiteral("timeoutMs"),
+                               QStringLiteral("recoveryIntervalMs"),
+                               QStringLiteral("probationProbes")};
+const QStringList commitments = {QStringLiteral("processed"), QStringLiteral("confirmed"),
+                                 QStringLiteral("finalized")};
+const QList<std::pair<QString, NodeRole>> roleNames = {
+    {QStringLiteral("read"), NodeRole::Read},
+    {QStringLiteral("build"), NodeRole::Build},
+    {QStringLiteral("send"), NodeRole::Send},
+    {QStringLiteral("status"), NodeRole::Status}};
+
+QString quoted(const QString& text)
+{
+    return u'"' + text + u'"';
+}
+
+QString quotedList(const QStringList& items)
+{
+    QStringList quotedItems;
+    for (const QString& item : items)
+        quotedItems << quoted(item);
+    return quotedItems.join(QStringLiteral(", "));
+}
+
+QString childPath(const QString& path, const QString& key)
+{
+    static const QRegularExpression plain(QStringLiteral("^[A-Za-z_][A-Za-z0-9_-]*$"));
+    if (!plain.match(key).hasMatch()) {
+        QString escaped = key;
+        escaped.replace(u'\\', QStringLiteral("\\\\")).replace(u'"', QStringLiteral("\\\""));
+        return path + QStringLiteral("[\"") + escaped + QStringLiteral("\"]");
+    }
+    return path.isEmpty() ? key : path + u'.' + key;
+}
+
+QString itemPath(const QString& path, qsizetype index)
+{
+    return path + u'[' + QString::number(index) + u']';
+}
+
+QString numberText(double value)
+{
+    return QString::number(value, 'g', QLocale::FloatingPointShortest);
+}
+
+// What a value is, for "expected X, got Y". Strings are not quoted here: they may be secrets.
+QString describe(const QJsonValue& value)
+{
+    switch (value.type()) {
+    case QJsonValue::Null:
+        return QStringLiteral("null");
+    case QJsonValue::Bool:
+        return value.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    case QJsonValue::Double:
+        return numberText(value.toDouble());
+    case QJsonValue::String:
+        return QStringLiteral("a string");
+    case QJsonValue::Array:
+        return QStringLiteral("an array");
+    case QJsonValue::Object:
+        return QStringLiteral("an object");
+    case QJsonValue::Undefined:
+        break;
+    }
+    return QStringLiteral("nothing");
+}
+
+qsizetype editDistance(const QString& a, const QString& b)
+{
+    QList<qsizetype> row(b.size() + 1);
+    for (qsizetype j = 0; j <= b.size(); ++j)
+        row[j] = j;
+    for (qsizetype i = 1; i <= a.size(); ++i) {
+        qsizetype diagonal = row[0];
+        row[0] = i;
+        for (qsizetype j = 1; j <= b.size(); ++j) {
+            const qsizetype above = row[j];
+            const bool same = a.at(i - 1).toLower() == b.at(j - 1).toLower();
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+QString closestMatch(const QString& word, const QStringList& candidates)
+{
+    QString best;
+    qsizetype bestDistance = std::max<qsizetype>(2, word.size() / 3) + 1;
+    for (const QString& candidate : candidates) {
+        const qsizetype distance = editDistance(word, candidate);
+        if (distance < bestDistance) {
+            best = candidate;
+            bestDistance = distance;
+        }
+    }
+    return best;
+}
+
+// Decoded length of a base58 string, or nullopt if it holds a character outside the alphabet.
+std::optional<qsizetype> base58DecodedSize(const QString& text, QChar* badCharacter)
+{
+    static const QString alphabet =
+        QStringLiteral("123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz");
+    QByteArray number; // big-endian
+    qsizetype leadingZeros = 0;
+    bool leading = true;
+    for (const QChar c : text) {
+        const qsizetype digit = alphabet.indexOf(c);
+        if (digit < 0) {
+            *badCharacter = c;
+            return std::nullopt;
+        }
+        if (leading && digit == 0) {
+            ++leadingZeros;
+            continue;
+        }
+        leading = false;
+        int carry = int(digit);
+        for (qsizetype i = number.size() - 1; i >= 0; --i) {
+            carry += 58 * static_cast<unsigned char>(number[i]);
+            number[i] = char(carry & 0xff);
+            carry >>= 8;
+        }
+        while (carry > 0) {
+            number.prepend(char(carry & 0xff));
+            carry >>= 8;
+        }
+    }
+    return leadingZeros + number.size();
+}
+
+bool isHttpToken(const QString& name)
+{
+    static const QRegularExpression token(QStringLiteral("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$"));
+    return token.match(name).hasMatch();
+}
+
+// Qt reports some errors one character past the token that broke the rule (it has already
+// read it); editors should land on that token.
+qsizetype errorPosition(const QJsonParseError& error, const QByteArray& text)
+{
+    const qsizetype offset = std::clamp<qsizetype>(error.offset, 0, text.size());
+    switch (error.error) {
+    case QJsonParseError::UnterminatedObject:
+    case QJsonParseError::MissingNameSeparator:
+    case QJsonParseError::UnterminatedArray:
+    case QJsonParseError::MissingValueSeparator:
+    case QJsonParseError::MissingObject:
+    case QJsonParseError::IllegalValue:
+        return offset > 0 ? offset - 1 : 0;
+    default:
+        return offset;
+    }
+}
+
+char previousNonSpace(const QByteArray& text, qsizetype position)
+{
+    for (qsizetype i = position - 1; i >= 0; --i) {
+        if (!QChar::isSpace(uchar(text.at(i))))
+            return text.at(i);
+    }
+    return '\0';
+}
+
+QString syntaxMessage(const QJsonParseError& error, const QByteArray& text, qsizetype position)
+{
+    const char here = position < text.size() ? text.at(position) : '\0';
+    const QString anyValue = QStringLiteral("expected a value (object, array, string, number, "
+                                            "true, false or null)");
+    switch (error.error) {
+    case QJsonParseError::UnterminatedObject: {
+        const char before = previousNonSpace(text, position);
+        if (here != '"' && (before == '{' || before == ','))
+            return QStringLiteral("expected a key in double quotes");
+        return QStringLiteral("expected \",\" or \"}\" after an object member");
+    }
+    case QJsonParseError::MissingNameSeparator:
+        return QStringLiteral("expected \":\" after an object key");
+    case QJsonParseError::UnterminatedArray:
+        return QStringLiteral("expected \",\" or \"]\" after an array element");
+    case QJsonParseError::MissingValueSeparator:
+        return QStringLiteral("expected \",\" between values");
+    case QJsonParseError::IllegalValue:
+        return anyValue;
+    case QJsonParseError::TerminationByNumber:
+        return QStringLiteral("expected more after this number: the file ends too early");
+    case QJsonParseError::IllegalNumber: {
+        // Qt reports any unknown bare word as a bad number.
+        const char before = position > 0 ? text.at(position - 1) : '\0';
+        const auto numeric = [](char c) {
+            return c == '-' || (c >= '0' && c <= '9');
+        };
+        if (numeric(here) || numeric(before))
+            return QStringLiteral("expected a number");
+        return anyValue + QStringLiteral("; strings need double quotes");
+    }
+    case QJsonParseError::IllegalEscapeSequence:
+        return QStringLiteral("expected a valid escape sequence in the string");
+    case QJsonParseError::IllegalUTF8String:
+        return QStringLiteral("expected UTF-8 text in the string");
+    case QJsonParseError::UnterminatedString:
+        return QStringLiteral("expected a closing \" (unterminated string)");
+    case QJsonParseError::MissingObject:
+        return QStringLiteral("expected a \"key\": value after \",\" (no trailing commas in "
+                              "JSON)");
+    case QJsonParseError::DeepNesting:
+        return QStringLiteral("expected less deeply nested values");
+    case QJsonParseError::DocumentTooLarge:
+        return QStringLiteral("expected a smaller document");
+    case QJsonParseError::GarbageAtEnd:
+        return QStringLiteral("expected the end of the file after the top-level object");
+    case QJsonParseError::NoError:
+        break;
+    }
+    return error.errorString();
+}
+
+// Turns parsed JSON into a Config, collecting every problem instead of stopping at the first.
+class Validator
+{
+public:
+    Validator(const QString& sourceName, const QProcessEnvironment& env,
+              MissingVariables missingVariables)
+        : m_source(sourceName)
+        , m_env(env)
+        , m_missingVariables(missingVariables)
+    {}
+
+    Config root(const QJsonObject& object);
+    const QList<ConfigError>& errors() const { return m_errors; }
+
+private:
+    void error(const QString& path, const QString& message)
+    {
+        m_errors.append({m_source, 0, 0, path, message});
+    }
+    void missing(const QString& path, const QString& expected)
+    {
+        error(path, QStringLiteral("missing; expected ") + expected);
+    }
+    void wrongType(const QString& path, const QString& expected, const QJsonValue& value)
+    {
+        wrongType(path, expected, describe(value));
+    }
+    void wrongType(const QString& path, const QString& expected, const QString& got)
+    {
+        error(path, QStringLiteral("expected %1, got %2").arg(expected, got));
+    }
+
+    void checkKeys(const QJsonObject& object, const QString& path, const QStringList& allowed);
+    std::optional<QString> string(const QJsonObject& object, const QString& key,
+                                  const QString& path, const QString& expected, bool required);
+    std::optional<QString> name(const QJsonObject& object, const QString& path,
+                                const QString& what);
+    std::optional<qint64> integer(const QJsonObject& object, const QString& key,
+                                  const QString& path, qint64 minimum, qint64 maximum);
+    std::optional<bool> boolean(const QJsonObject& object, const QString& key, const QString& path);
+    void onlyFor(const QJsonObject& object, const QString& key, const QString& path,
+                 ChainFamily family, const QString& hint = QString());
+    std::optional<QString> expand(const QString& templateText, const QString& path);
+
+    NetworkConfig network(const QJsonValue& value, const QString& path);
+    NodeConfig node(const QJsonValue& value, const QString& path);
+    void url(const QJsonObject& object, const QString& path, NodeConfig& node);
+    void roles(const QJsonObject& object, const QString& path, NodeConfig& node);
+    void headers(const QJsonObject& object, const QString& path, NodeConfig& node);
+    void genesisHash(const QJsonObject& object, const QString& path, NetworkConfig& network);
+    void explorer(const QJsonObject& object, const QString& path, NetworkConfig& network);
+    void lags(const QJsonObject& object, const QString& path, NetworkConfig& network);
+    ProbeConfig probe(const QJsonValue& value, const QString& path);
+
+    QString m_source;
+    QProcessEnvironment m_env;
+    MissingVariables m_missingVariables;
+    QList<ConfigError> m_errors;
+    QMap<QString, QString> m_usedVariables;
+};
+
+void Validator::checkKeys(const QJsonObject& object, const QString& path,
+                          const QStringList& allowed)
+{
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        if (allowed.contains(it.key()))
+            continue;
+        const QString suggestion = closestMatch(it.key(), allowed);
+        QString message = QStringLiteral("unknown key");
+        if (!suggestion.isEmpty())
+            message += QStringLiteral(" (did you mean %1?)").arg(quoted(suggestion));
+        error(childPath(path, it.key()),
+              message + QStringLiteral("; expected one of: ") + allowed.join(QStringLiteral(", ")));
+    }
+}
+
+std::optional<QString> Validator::string(const QJsonObject& object, const QString& key,
+                                         const QString& path, const QString& expected,
+                                         bool required)
+{
+    const QJsonValue value = object.value(key);
+    const QString keyPath = childPath(path, key);
+    if (value.isUndefined()) {
+        if (required)
+            missing(keyPath, expected);
+        return std::nullopt;
+    }
+    if (!value.isString()) {
+        wrongType(keyPath, expected, value);
+        return std::nullopt;
+    }
+    return value.toString();
+}
+
+std::optional<QString> Validator::name(const QJsonObject& object, const QString& path,
+                                       const QString& what)
+{
+    const QString expected = QStringLiteral("a non-empty %1 name").arg(what);
+    std::optional<QString> text =
+        string(object, QStringLiteral("name"), path, expected, /*required=*/true);
+    if (!text)
+        return std::nullopt;
+    if (text->trimmed().isEmpty() || text->trimmed() != *text) {
+        error(childPath(path, QStringLiteral("name")),
+              QStringLiteral("expected %1 without leading or trailing spaces, got %2")
+                  .arg(expected, quoted(*text)));
+        return std::nullopt;
+    }
+    return text;
+}
+
+std::optional<qint64> Validator::integer(const QJsonObject& object, const QString& key,
+                                         const QString& path, qint64 minimum, qint64 maximum)
+{
+    const QJsonValue value = object.value(key);
+    if (value.isUndefined())
+        return std::nullopt;
+    QString expected = minimum > 0    ? QStringLiteral("a positive integer")
+                       : minimum == 0 ? QStringLiteral("a non-negative integer")
+                                      : QStringLiteral("an integer");
+    const double number = value.toDouble();
+    if (value.isDouble() && number == std::floor(number) && number > double(maximum))
+        expected += QStringLiteral(" up to ") + QString::number(maximum);
+    if (!value.isDouble() || number != std::floor(number) || number < double(minimum) ||
+        number > double(maximum)) {
+        wrongType(childPath(path, key), expected, value);
+        return std::nullopt;
+    }
+    return value.toInteger();
+}
+
+std::optional<bool> Validator::boolean(const QJsonObject& object, const QString& key,
+                                       const QString& path)
+{
+    const QJsonValue value = object.value(key);
+    if (value.isUndefined())
+        return std::nullopt;
+    if (!value.isBool()) {
+        wrongType(childPath(path, key), QStringLiteral("true or false"), value);
+        return std::nullopt;
+    }
+    return value.toBool();
+}
+
+void Validator::onlyFor(const QJsonObject& object, const QString& key, const QString& path,
+                        ChainFamily family, const QString& hint)
+{
+    if (!object.contains(key))
+        return;
+    error(childPath(path, key), QStringLiteral("only applies to %1 networks%2")
+                                    .arg(familyName(family), hint.isEmpty() ? hint : u"; " + hint));
+}
+
+std::optional<QString> Validator::expand(const QString& templateText, const QString& path)
+{
+    const EnvTemplate parsed(templateText);
+    if (!parsed.isValid()) {
+        error(path, parsed.error());
+        return std::nullopt;
+    }
+    const EnvTemplate::Expansion expansion = parsed.expand(m_env);
+    bool complete = expansion.missing.isEmpty();
+    if (m_missingVariables == MissingVariables::AreErrors) {
+        for (const QString& variable : expansion.missing)
+            error(path, QStringLiteral("environment variable %1 is not set").arg(variable));
+        for (const QString& variable : expansion.empty)
+            error(path, QStringLiteral("environment variable %1 is empty").arg(variable));
+        complete = complete && expansion.empty.isEmpty();
+    }
+    if (!complete)
+        return std::nullopt;
+    m_usedVariables.insert(expansion.used);
+    return expansion.value;
+}
+
+Config Validator::root(const QJsonObject& object)
+{
+    Config config;
+    checkKeys(object, QString(), rootKeys);
+
+    const QString networksKey = QStringLiteral("networks");
+    const QJsonValue networks = object.value(networksKey);
+    if (networks.isUndefined()) {
+        missing(networksKey, QStringLiteral("an array of networks"));
+    } else if (!networks.isArray()) {
+        wrongType(networksKey, QStringLiteral("an array of networks"), networks);
+    } else {
+        const QJsonArray array = networks.toArray();
+        QMap<QString, QString> seen; // lower-case name -> path of its first use
+        for (qsizetype i = 0; i < array.size(); ++i) {
+            const QString path = itemPath(networksKey, i);
+            NetworkConfig parsed = network(array.at(i), path);
+            if (!parsed.name.isEmpty()) {
+                const QString folded = parsed.name.toCaseFolded();
+                if (seen.contains(folded)) {
+                    error(childPath(path, QStringLiteral("name")),
+                          QStringLiteral("duplicate network name %1 (also used by %2; names are "
+                                         "compared ignoring case)")
+                              .arg(quoted(parsed.name), seen.value(folded)));
+                } else {
+                    seen.insert(folded, path);
+                }
+            }
+            config.networks.append(std::move(parsed));
+        }
+    }
+
+    const QString probeKey = QStringLiteral("probe");
+    if (object.contains(probeKey))
+        config.probe = probe(object.value(probeKey), probeKey);
+
+    const QString graceKey = QStringLiteral("reconfigureGraceMs");
+    if (const auto grace = integer(object, graceKey, QString(), 0, maxInt))
+        config.reconfigureGraceMs = int(*grace);
+
+    config.usedVariables = m_usedVariables;
+    return config;
+}
+
+ProbeConfig Validator::probe(const QJsonValue& value, const QString& path)
+{
+    ProbeConfig probe;
+    if (!value.isObject()) {
+        wrongType(path, QStringLiteral("an object with ") + probeKeys.join(QStringLiteral(", ")),
+                  value);
+        return probe;
+    }
+    const QJsonObject object = value.toObject();
+    checkKeys(object, path, probeKeys);
+    if (const auto interval = integer(object, QStringLiteral("intervalMs"), path, 1, maxInt))
+        probe.intervalMs = int(*interval);
+    if (const auto timeout = integer(object, QStringLiteral("timeoutMs"), path, 1, maxInt))
+        probe.timeoutMs = int(*timeout);
+    if (const auto recovery =
+            integer(object, QStringLiteral("recoveryIntervalMs"), path, 0, maxInt))
+        probe.recoveryIntervalMs = int(*recovery);
+    if (const auto probation = integer(object, QStringLiteral("probationProbes"), path, 1, maxInt))
+        probe.probationProbes = int(*probation);
+    return probe;
+}
+
+NetworkConfig Validator::network(const QJsonValue& value, const QString& path)
+{
+    NetworkConfig network;
+    if (!value.isObject()) {
+        wrongType(path, QStringLiteral("a network object"), value);
+        return network;
+    }
+    const QJsonObject object = value.toObject();
+    checkKeys(object, path, networkKeys);
+
+    if (const auto networkName = name(object, path, QStringLiteral("network")))
+        network.name = *networkName;
+
+    std::optional<ChainFamily> family;
+    const QStringList families = {familyName(ChainFamily::Solana), familyName(ChainFamily::Evm)};
+    const QString familyExpected = QStringLiteral("one of ") + quotedList(families);
+    if (const auto familyText =
+            string(object, QStringLiteral("family"), path, familyExpected, true)) {
+        family = familyFromName(*familyText);
+        if (family)
+            network.family = *family;
+        else
+            error(childPath(path, QStringLiteral("family")),
+                  QStringLiteral("expected %1, got %2").arg(familyExpected, quoted(*familyText)));
+    }
+
+    if (family == ChainFamily::Solana) {
+        genesisHash(object, path, network);
+        const QString commitmentExpected = QStringLiteral("one of ") + quotedList(commitments);
+        if (const auto commitment =
+                string(object, QStringLiteral("commitment"), path, commitmentExpected, false)) {
+            if (commitments.contains(*commitment))
+                network.commitment = *commitment;
+            else
+                error(childPath(path, QStringLiteral("commitment")),
+                      QStringLiteral("expected %1, got %2")
+                          .arg(commitmentExpected, quoted(*commitment)));
+        }
+        onlyFor(object, QStringLiteral("chainId"), path, ChainFamily::Evm,
+                QStringLiteral("a solana network is identified by genesisHash"));
+        onlyFor(object, QStringLiteral("checkSyncing"), path, ChainFamily::Evm);
+    } else if (family == ChainFamily::Evm) {
+        const QString chainIdKey = QStringLiteral("chainId");
+        if (!object.contains(chainIdKey))
+            missing(childPath(path, chainIdKey),
+                    QStringLiteral("the chain id (a positive integer) for an evm network"));
+        else if (const auto chainId = integer(object, chainIdKey, path, 1, maxExactInteger))
+            network.chainId = quint64(*chainId);
+        if (const auto checkSyncing = boolean(object, QStringLiteral("checkSyncing"), path))
+            network.checkSyncing = *checkSyncing;
+        onlyFor(object, QStringLiteral("genesisHash"), path, ChainFamily::Solana,
+                QStringLiteral("an evm network is identified by chainId"));
+        onlyFor(object, QStringLiteral("commitment"), path, ChainFamily::Solana);
+    }
+
+    lags(object, path, network);
+    explorer(object, path, network);
+
+    const QString nodesKey = QStringLiteral("nodes");
+    const QString nodesPath = childPath(path, nodesKey);
+    const QJsonValue nodes = object.value(nodesKey);
+    const QString nodesExpected = QStringLiteral("a non-empty array of nodes");
+    if (nodes.isUndefined()) {
+        missing(nodesPath, nodesExpected);
+    } else if (!nodes.isArray() || nodes.toArray().isEmpty()) {
+        wrongType(nodesPath, nodesExpected,
+                  nodes.isArray() ? QStringLiteral("an empty array") : describe(nodes));
+    } else {
+        const QJsonArray array = nodes.toArray();
+        QMap<QString, QString> seen;
+        for (qsizetype i = 0; i < array.size(); ++i) {
+            const QString nodePath = itemPath(nodesPath, i);
+            NodeConfig parsed = node(array.at(i), nodePath);
+            if (!parsed.name.isEmpty()) {
+                const QString folded = parsed.name.toCaseFolded();
+                if (seen.contains(folded)) {
+                    error(childPath(nodePath, QStringLiteral("name")),
+                          QStringLiteral("duplicate node name %1 in this network (also used by "
+                                         "%2; names are compared ignoring case)")
+                              .arg(quoted(parsed.name), seen.value(folded)));
+                } else {
+                    seen.insert(folded, nodePath);
+                }
+            }
+            network.nodes.append(std::move(parsed));
+        }
+    }
+    return network;
+}
+
+void Validator::genesisHash(const QJsonObject& object, const QString& path, NetworkConfig& network)
+{
+    const QString key = QStringLiteral("genesisHash");
+    const QString expected = QStringLiteral("the cluster's genesis hash (base58, 32 bytes)");
+    if (!object.contains(key)) {
+        missing(childPath(path, key), expected + QStringLiteral(" for a solana network"));
+        return;
+    }
+    const auto hash = string(object, key, path, expected, true);
+    if (!hash)
+        return;
+    QChar bad;
+    const auto size = hash->size() <= 64 ? base58DecodedSize(*hash, &bad) : std::nullopt;
+    if (size == 32) {
+        network.genesisHash = *hash;
+        return;
+    }
+    QString why;
+    if (hash->size() > 64)
+        why = QStringLiteral("%1 characters").arg(hash->size());
+    else if (!size)
+        why = QStringLiteral("%1 is not a base58 character").arg(quoted(bad));
+    else
+        why = QStringLiteral("decodes to %1 bytes").arg(*size);
+    error(childPath(path, key),
+          QStringLiteral("expected %1, got %2 (%3)").arg(expected, quoted(*hash), why));
+}
+
+void Validator::lags(const QJsonObject& object, const QString& path, NetworkConfig& network)
+{
+    const LagThresholds defaults = defaultLagThresholds(network.family);
+    const auto warn = integer(object, QStringLiteral("warnLag"), path, 0, maxExactInteger);
+    const auto max = integer(object, QStringLiteral("maxLag"), path, 0, maxExactInteger);
+    network.warnLag = warn.value_or(defaults.warnLag);
+    network.maxLag = max.value_or(defaults.maxLag);
+    const bool warnValid = warn || !object.contains(QStringLiteral("warnLag"));
+    const bool maxValid = max || !object.contains(QStringLiteral("maxLag"));
+    if (warnValid && maxValid && network.warnLag > network.maxLag) {
+        const QString key = warn ? QStringLiteral("warnLag") : QStringLiteral("maxLag");
+        error(childPath(path, key),
+              QStringLiteral("expected warnLag <= maxLag, got warnLag %1%2 and maxLag %3%4")
+                  .arg(network.warnLag)
+                  .arg(warn ? QString() : QStringLiteral(" (the default)"))
+                  .arg(network.maxLag)
+                  .arg(max ? QString() : QStringLiteral(" (the default)")));
+    }
+}
+
+void Validator::explorer(const QJsonObject& object, const QString& path, NetworkConfig& network)
+{
+    const QString key = QStringLiteral("explorer");
+    const QString expected = QStringLiteral("an http or https URL containing {id}");
+    const auto text = string(object, key, path, expected, false);
+    if (!text)
+        return;
+    QString sample = *text;
+    sample.replace(QStringLiteral("{id}"), QStringLiteral("x"));
+    const QUrl url(sample, QUrl::StrictMode);
+    const bool web = url.isValid() && !url.host().isEmpty() &&
+                     (url.scheme() == u"http" || url.scheme() == u"https");
+    if (!text->contains(QStringLiteral("{id}")) || !web) {
+        error(childPath(path, key),
+              QStringLiteral("expected %1, got %2").arg(expected, quoted(redactedUrlText(*text))));
+        return;
+    }
+    network.explorer = *text;
+}
+
+NodeConfig Validator::node(const QJsonValue& value, const QString& path)
+{
+    NodeConfig node;
+    if (!value.isObject()) {
+        wrongType(path, QStringLiteral("a node object"), value);
+        return node;
+    }
+    const QJsonObject object = value.toObject();
+    checkKeys(object, path, nodeKeys);
+    if (const auto nodeName = name(object, path, QStringLiteral("node")))
+        node.name = *nodeName;
+    url(object, path, node);
+    roles(object, path, node);
+    headers(object, path, node);
+    return node;
+}
+
+void Validator::url(const QJsonObject& object, const QString& path, NodeConfig& node)
+{
+    const QString key = QStringLiteral("url");
+    const QString keyPath = childPath(path, key);
+    const QString expected = QStringLiteral("an http or https URL");
+    const auto text = string(object, key, path, expected, true);
+    if (!text)
+        return;
+    node.urlTemplate = *text;
+    const auto expanded = expand(*text, keyPath);
+    if (!expanded)
+        return;
+    const QUrl url(*expanded, QUrl::StrictMode);
+    const bool web = url.isValid() && (url.scheme() == u"http" || url.scheme() == u"https");
+    if (!web || url.host().isEmpty()) {
+        // Quote what the user wrote, with anything that looks like a key hidden.
+        error(keyPath, QStringLiteral("expected %1%2, got %3")
+                           .arg(expected, web ? QStringLiteral(" with a host") : QString(),
+                                quoted(redactedUrlText(*text))));
+        return;
+    }
+    node.url = url;
+}
+
+void Validator::roles(const QJsonObject& object, const QString& path, NodeConfig& node)
+{
+    const QString key = QStringLiteral("roles");
+    const QString keyPath = childPath(path, key);
+    const QJsonValue value = object.value(key);
+    if (value.isUndefined())
+        return;
+    QStringList names;
+    for (const auto& [roleName, role] : roleNames)
+        names << roleName;
+    if (!value.isArray() || value.toArray().isEmpty()) {
+        error(keyPath,
+              QStringLiteral("expected a non-empty array of roles (%1), got %2; leave "
+                             "\"roles\" out for all four")
+                  .arg(quotedList(names),
+                       value.isArray() ? QStringLiteral("an empty array") : describe(value)));
+        return;
+    }
+    NodeRoles roles;
+    const QJsonArray array = value.toArray();
+    bool valid = true;
+    for (qsizetype i = 0; i < array.size(); ++i) {
+        const QString rolePath = itemPath(keyPath, i);
+        const QString roleExpected = QStringLiteral("one of ") + quotedList(names);
+        if (!array.at(i).isString()) {
+            wrongType(rolePath, roleExpected, array.at(i));
+            valid = false;
+            continue;
+        }
+        const QString text = array.at(i).toString();
+        const auto it = std::find_if(roleNames.cbegin(), roleNames.cend(),
+                                     [&](const auto& entry) { return entry.first == text; });
+        if (it == roleNames.cend()) {
+            const QString suggestion = closestMatch(text, names);
+            error(rolePath,
+                  QStringLiteral("expected %1, got %2%3")
+                      .arg(roleExpected, quoted(text),
+                           suggestion.isEmpty()
+                               ? QString()
+                               : QStringLiteral(" (did you mean %1?)").arg(quoted(suggestion))));
+            valid = false;
+        } else if (roles.testFlag(it->second)) {
+            error(rolePath, QStringLiteral("role %1 is listed twice").arg(quoted(text)));
+            valid = false;
+        } else {
+            roles |= it->second;
+        }
+    }
+    if (valid)
+        node.roles = roles;
+}
+
+void Validator::headers(const QJsonObject& object, const QString& path, NodeConfig& node)
+{
+    const QString key = QStringLiteral("headers");
+    const QString keyPath = childPath(path, key);
+    const QJsonValue value = object.value(key);
+    if (value.isUndefined())
+        return;
+    if (!value.isObject()) {
+        wrongType(keyPath, QStringLiteral("an object of header names to string values"), value);
+        return;
+    }
+    const QJsonObject headers = value.toObject();
+    QMap<QString, QString> seen; // lower-case name -> name as written
+    for (auto it = headers.begin(); it != headers.end(); ++it) {
+        const QString headerPath = childPath(keyPath, it.key());
+        if (!isHttpToken(it.key())) {
+            error(headerPath, QStringLiteral("expected an HTTP header name (letters, digits and "
+                                             "!#$%&'*+-.^_`|~), got %1")
+                                  .arg(quoted(it.key())));
+            continue;
+        }
+        const QString folded = it.key().toLower();
+        if (seen.contains(folded)) {
+            error(headerPath, QStringLiteral("duplicate header (also given as %1; header names "
+                                             "ignore case)")
+                                  .arg(quoted(seen.value(folded))));
+            continue;
+        }
+        seen.insert(folded, it.key());
+        if (!it.value().isString()) {
+            wrongType(headerPath, QStringLiteral("a string"), it.value());
+            continue;
+        }
+        HttpHeader header;
+        header.name = it.key().toLatin1();
+        header.valueTemplate = it.value().toString();
+        if (const auto expanded = expand(header.valueTemplate, headerPath)) {
+            static const QRegularExpression lineBreak(QStringLiteral("[\\r\\n\\x00]"));
+            if (expanded->contains(lineBreak)) {
+                error(headerPath, QStringLiteral("expected a header value on one line, got a "
+                                                 "value with a line break or NUL in it"));
+                continue;
+            }
+            header.value = expanded->toUtf8();
+        }
+        node.headers.append(std::move(header));
+    }
+}
+
+int lineOf(const QByteArray& text, qsizetype offset)
+{
+    return int(std::count(text.cbegin(), text.cbegin() + offset, '\n')) + 1;
+}
+
+int columnOf(const QByteArray& text, qsizetype offset)
+{
+    const qsizetype lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+    // Count characters, not bytes: editors show columns in characters.
+    return int(QString::fromUtf8(text.mid(lineStart, offset - lineStart)).size()) + 1;
+}
+
+} // namespace
+
+ConfigResult loadConfigText(const QByteArray& text, const QString& sourceName,
+                            const QProcessEnvironment& env, MissingVariables missingVariables)
+{
+    QByteArray json = text;
+    if (json.startsWith("\xEF\xBB\xBF"))
+        json.remove(0, 3);
+    if (json.trimmed().isEmpty()) {
+        return ConfigResult::failure({{sourceName, 0, 0, QString(),
+                                       QStringLiteral("the file is empty; expected a JSON object "
+                                                      "with \"networks\"")}});
+    }
+
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(json, &parseError);
+    if (parseError.error != QJsonParseError::NoError) {
+        const qsizetype position = errorPosition(parseError, json);
+        return ConfigResult::failure({{sourceName, lineOf(json, position), columnOf(json, position),
+                                       QString(), syntaxMessage(parseError, json, position)}});
+    }
+    if (!document.isObject()) {
+        return ConfigResult::failure(
+            {{sourceName, 0, 0, QString(),
+              QStringLiteral("expected a JSON object at the top level, got an array")}});
+    }
+
+    Validator validator(sourceName, env, missingVariables);
+    Config config = validator.root(document.object());
+    if (!validator.errors().isEmpty())
+        return ConfigResult::failure(validator.errors());
+    return ConfigResult::success(std::move(config));
+}
+
+ConfigResult loadConfigFile(const QString& path, const QProcessEnvironment& env)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        return ConfigResult::failure(
+            {{path, 0, 0, QString(), QStringLiteral("cannot open: ") + file.errorString()}});
+    }
+    if (file.size() > maxFileSize) {
+        return ConfigResult::failure({{path, 0, 0, QString(),
+                                       QStringLiteral("expected a config file under %1 MiB, got "
+                                                      "%2 bytes")
+                                           .arg(maxFileSize / (1024 * 1024))
+                                           .arg(file.size())}});
+    }
+    const QByteArray text = file.readAll();
+    if (file.error() != QFileDevice::NoError) {
+        return ConfigResult::failure(
+            {{path, 0, 0, QString(), QStringLiteral("cannot read: ") + file.errorString()}});
+    }
+    return loadConfigText(text, path, env);
+}
+
+QString defaultConfigPath()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation) +
+           QStringLiteral("/config.json");
+}
+
+} // namespace switchyard

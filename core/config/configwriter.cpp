@@ -1,0 +1,211 @@
+#include "configwriter.h"
+
+#include "config/configloader.h"
+#include "config/envtemplate.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonValue>
+#include <QSaveFile>
+
+namespace switchyard {
+
+namespace {
+
+// QJsonObject sorts keys; a hand-edited file reads better with "name" first, so members are
+// written in a fixed order.
+class PrettyJsonWriter
+{
+public:
+    void beginObject() { open(u'{'); }
+    void endObject() { close(u'}'); }
+    void beginArray() { open(u'['); }
+    void endArray() { close(u']'); }
+
+    void key(const QString& name)
+    {
+        separate();
+        m_text += encode(QJsonValue(name)) + QStringLiteral(": ");
+        m_afterKey = true;
+    }
+    void value(const QJsonValue& scalar)
+    {
+        separate();
+        m_text += encode(scalar);
+    }
+    void member(const QString& name, const QJsonValue& scalar)
+    {
+        key(name);
+        value(scalar);
+    }
+    // Short lists of words (roles) stay on one line.
+    void inlineArray(const QString& name, const QStringList& items)
+    {
+        key(name);
+        separate();
+        QStringList encoded;
+        for (const QString& item : items)
+            encoded << encode(QJsonValue(item));
+        m_text += u'[' + encoded.join(QStringLiteral(", ")) + u']';
+    }
+
+    QByteArray text() const { return m_text.toUtf8() + '\n'; }
+
+private:
+    static QString encode(const QJsonValue& scalar)
+    {
+        const QByteArray array = QJsonDocument(QJsonArray{scalar}).toJson(QJsonDocument::Compact);
+        return QString::fromUtf8(array.mid(1, array.size() - 2));
+    }
+    void separate()
+    {
+        if (std::exchange(m_afterKey, false) || m_first.isEmpty())
+            return;
+        if (!std::exchange(m_first.last(), false))
+            m_text += u',';
+        newline();
+    }
+    void newline() { m_text += u'\n' + QString(m_first.size() * 2, u' '); }
+    void open(QChar bracket)
+    {
+        separate();
+        m_text += bracket;
+        m_first.append(true);
+    }
+    void close(QChar bracket)
+    {
+        const bool empty = m_first.takeLast();
+        if (!empty)
+            newline();
+        m_text += bracket;
+    }
+
+    QString m_text;
+    QList<bool> m_first; // per open container: nothing written in it yet
+    bool m_afterKey = false;
+};
+
+QStringList roleNames(NodeRoles roles)
+{
+    QStringList names;
+    const std::pair<NodeRole, const char*> all[] = {{NodeRole::Read, "read"},
+                                                    {NodeRole::Build, "build"},
+                                                    {NodeRole::Send, "send"},
+                                                    {NodeRole::Status, "status"}};
+    for (const auto& [role, name] : all) {
+        if (roles.testFlag(role))
+            names << QString::fromLatin1(name);
+    }
+    return names;
+}
+
+void writeNode(PrettyJsonWriter& json, const NodeConfig& node)
+{
+    json.beginObject();
+    json.member(QStringLiteral("name"), node.name);
+    json.member(QStringLiteral("url"),
+                node.urlTemplate.isEmpty() && !node.url.isEmpty()
+                    ? EnvTemplate::escape(node.url.toString(QUrl::FullyEncoded))
+                    : node.urlTemplate);
+    json.inlineArray(QStringLiteral("roles"), roleNames(node.roles));
+    if (!node.headers.isEmpty()) {
+        json.key(QStringLiteral("headers"));
+        json.beginObject();
+        for (const HttpHeader& header : node.headers) {
+            json.member(QString::fromLatin1(header.name),
+                        header.valueTemplate.isEmpty()
+                            ? EnvTemplate::escape(QString::fromUtf8(header.value))
+                            : header.valueTemplate);
+        }
+        json.endObject();
+    }
+    json.endObject();
+}
+
+void writeNetwork(PrettyJsonWriter& json, const NetworkConfig& network)
+{
+    json.beginObject();
+    json.member(QStringLiteral("name"), network.name);
+    json.member(QStringLiteral("family"), familyName(network.family));
+    switch (network.family) {
+    case ChainFamily::Solana:
+        json.member(QStringLiteral("genesisHash"), network.genesisHash);
+        json.member(QStringLiteral("commitment"), network.commitment);
+        break;
+    case ChainFamily::Evm:
+        json.member(QStringLiteral("chainId"), qint64(network.chainId));
+        json.member(QStringLiteral("checkSyncing"), network.checkSyncing);
+        break;
+    }
+    json.member(QStringLiteral("warnLag"), network.warnLag);
+    json.member(QStringLiteral("maxLag"), network.maxLag);
+    if (!network.explorer.isEmpty())
+        json.member(QStringLiteral("explorer"), network.explorer);
+    json.key(QStringLiteral("nodes"));
+    json.beginArray();
+    for (const NodeConfig& node : network.nodes)
+        writeNode(json, node);
+    json.endArray();
+    json.endObject();
+}
+
+} // namespace
+
+QByteArray configToJson(const Config& config)
+{
+    PrettyJsonWriter json;
+    json.beginObject();
+    json.key(QStringLiteral("networks"));
+    json.beginArray();
+    for (const NetworkConfig& network : config.networks)
+        writeNetwork(json, network);
+    json.endArray();
+    json.key(QStringLiteral("probe"));
+    json.beginObject();
+    json.member(QStringLiteral("intervalMs"), config.probe.intervalMs);
+    json.member(QStringLiteral("timeoutMs"), config.probe.timeoutMs);
+    json.member(QStringLiteral("recoveryIntervalMs"), config.probe.recoveryIntervalMs);
+    json.member(QStringLiteral("probationProbes"), config.probe.probationProbes);
+    json.endObject();
+    json.member(QStringLiteral("reconfigureGraceMs"), config.reconfigureGraceMs);
+    json.endObject();
+    return json.text();
+}
+
+ConfigSaveResult saveConfigFile(const Config& config, const QString& path)
+{
+    const QByteArray text = configToJson(config);
+    // The variables may be set only where the app runs, so only their absence is forgiven.
+    const ConfigResult check =
+        loadConfigText(text, path, QProcessEnvironment(), MissingVariables::AreIgnored);
+    if (!check.ok())
+        return {check.errors()};
+
+    const auto failure = [&](const QString& message) {
+        return ConfigSaveResult{{{path, 0, 0, QString(), message}}};
+    };
+    const QDir directory = QFileInfo(path).absoluteDir();
+    if (!directory.exists() && !directory.mkpath(QStringLiteral(".")))
+        return failure(QStringLiteral("cannot create the directory ") + directory.path());
+
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return failure(QStringLiteral("cannot write: ") + file.errorString());
+    // Applies to the temporary file, so the keys are never readable by others, not even
+    // between the write and the rename.
+    if (!file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)) {
+        file.cancelWriting();
+        return failure(QStringLiteral("cannot make the file private: ") + file.errorString());
+    }
+    if (file.write(text) != text.size()) {
+        file.cancelWriting();
+        return failure(QStringLiteral("cannot write: ") + file.errorString());
+    }
+    if (!file.commit())
+        return failure(QStringLiteral("cannot write: ") + file.errorString());
+    return {};
+}
+
+} // namespace switchyard
