@@ -801,7 +801,8 @@ int lineOf(const QByteArray& text, qsizetype offset)
 
 int columnOf(const QByteArray& text, qsizetype offset)
 {
-    const qsizetype lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+    // lastIndexOf(c, -1) would search from the end, not from before the start.
+    const qsizetype lineStart = offset > 0 ? text.lastIndexOf('\n', offset - 1) + 1 : 0;
     // Count characters, not bytes: editors show columns in characters.
     return int(QString::fromUtf8(text.mid(lineStart, offset - lineStart)).size()) + 1;
 }

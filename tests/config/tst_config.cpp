@@ -234,6 +234,7 @@ void TestConfig::syntaxErrors_data()
                                 << "expected a number";
     QTest::newRow("missing colon")
         << QByteArray("{\"networks\" []}") << 1 << 13 << "expected \":\" after an object key";
+    QTest::newRow("first character") << QByteArray("x\n{}") << 1 << 1 << "expected a value";
     QTest::newRow("bad literal") << QByteArray("{\"networks\": [], \"reconfigureGraceMs\": tru}")
                                  << 1 << 40 << "expected a value";
     QTest::newRow("unquoted key") << QByteArray("{\n  networks: []\n}") << 2 << 3
