@@ -1,0 +1,37 @@
+#include "incidentevent.h"
+
+namespace switchyard {
+
+QString severityKey(IncidentEvent::Severity severity)
+{
+    switch (severity) {
+    case IncidentEvent::Severity::Info:
+        return QStringLiteral("info");
+    case IncidentEvent::Severity::Warning:
+        return QStringLiteral("warning");
+    case IncidentEvent::Severity::Critical:
+        return QStringLiteral("critical");
+    }
+    Q_UNREACHABLE();
+}
+
+QString eventKindKey(IncidentEvent::Kind kind)
+{
+    switch (kind) {
+    case IncidentEvent::Kind::NodeState:
+        return QStringLiteral("node-state");
+    case IncidentEvent::Kind::Failover:
+        return QStringLiteral("failover");
+    case IncidentEvent::Kind::LagThreshold:
+        return QStringLiteral("lag-threshold");
+    case IncidentEvent::Kind::IdentityMismatch:
+        return QStringLiteral("identity-mismatch");
+    case IncidentEvent::Kind::Reconfigured:
+        return QStringLiteral("reconfigured");
+    case IncidentEvent::Kind::ConfigRejected:
+        return QStringLiteral("config-rejected");
+    }
+    Q_UNREACHABLE();
+}
+
+} // namespace switchyard

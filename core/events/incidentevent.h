@@ -1,0 +1,43 @@
+#pragma once
+
+#include <QDateTime>
+#include <QString>
+#include <optional>
+
+namespace switchyard {
+
+// One line of the incident timeline: everything that changed, when, where, and what proved it.
+// Texts are already redacted when an event is made.
+struct IncidentEvent
+{
+    enum class Severity
+    {
+        Info,
+        Warning,
+        Critical
+    };
+    enum class Kind
+    {
+        NodeState,        // a node changed state
+        Failover,         // a call moved to another node
+        LagThreshold,     // a node crossed warnLag or maxLag (either way)
+        IdentityMismatch, // a node answered for another cluster or chain
+        Reconfigured,     // a new configuration took over
+        ConfigRejected,   // a changed configuration did not load; the old one stays
+    };
+
+    QDateTime time; // UTC, milliseconds
+    Severity severity = Severity::Info;
+    Kind kind = Kind::NodeState;
+    QString network;
+    QString node;
+    QString method;
+    QString txId;
+    std::optional<qint64> height; // slot or block that proves it, when there is one
+    QString message;
+};
+
+QString severityKey(IncidentEvent::Severity severity); // "info", "warning", "critical"
+QString eventKindKey(IncidentEvent::Kind kind);        // "node-state", "failover", ...
+
+} // namespace switchyard

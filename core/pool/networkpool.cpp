@@ -1,0 +1,282 @@
+#include "networkpool.h"
+
+#include "util/clock.h"
+
+namespace switchyard {
+
+namespace {
+
+constexpr qint64 defaultCooldownMs = 1000; // a 429 without Retry-After
+constexpr qint64 recentFailoverMs = 60 * 1000;
+
+int lagBand(std::optional<qint64> lag, const NetworkConfig& network)
+{
+    if (!lag)
+        return 0;
+    if (*lag > network.maxLag)
+        return 2;
+    return *lag > network.warnLag ? 1 : 0;
+}
+
+IncidentEvent::Severity stateSeverity(NodeState state)
+{
+    switch (state) {
+    case NodeState::Unhealthy:
+    case NodeState::WrongNetwork:
+        return IncidentEvent::Severity::Critical;
+    case NodeState::Lagging:
+    case NodeState::Probation:
+    case NodeState::Disabled:
+        return IncidentEvent::Severity::Warning;
+    case NodeState::NotProbed:
+    case NodeState::Healthy:
+        return IncidentEvent::Severity::Info;
+    }
+    Q_UNREACHABLE();
+}
+
+} // namespace
+
+NetworkPool::NetworkPool(NetworkConfig network, ProbeConfig probe, Clock* clock,
+                         HealthPolicy policy)
+    : m_network(std::move(network))
+    , m_probe(probe)
+    , m_clock(clock)
+{
+    policy.probationProbes = m_probe.probationProbes;
+    for (const NodeConfig& nodeConfig : std::as_const(m_network.nodes)) {
+        auto node = std::make_unique<PoolNode>();
+        node->config = nodeConfig;
+        node->displayUrl = redactedUrl(nodeConfig.url);
+        node->client = std::make_unique<JsonRpcClient>(nodeConfig);
+        node->health = NodeHealth(policy);
+        m_scrubber.addUrl(nodeConfig.url);
+        for (const HttpHeader& header : nodeConfig.headers)
+            m_scrubber.addHeaderValue(header.value);
+        m_nodes.push_back(std::move(node));
+    }
+}
+
+NetworkPool::~NetworkPool() = default;
+
+int NetworkPool::indexOf(const QString& nodeName) const
+{
+    for (int i = 0; i < nodeCount(); ++i)
+        if (m_nodes[i]->config.name == nodeName)
+            return i;
+    return -1;
+}
+
+int NetworkPool::roleIndex(NodeRole role)
+{
+    switch (role) {
+    case NodeRole::Read:
+        return 0;
+    case NodeRole::Build:
+        return 1;
+    case NodeRole::Send:
+        return 2;
+    case NodeRole::Status:
+        return 3;
+    }
+    Q_UNREACHABLE();
+}
+
+bool NetworkPool::isLagExcluded(int index) const
+{
+    return lagBand(m_nodes[index]->health.lag(), m_network) == 2;
+}
+
+QList<int> NetworkPool::eligibleNodes(NodeRole role) const
+{
+    const qint64 now = m_clock->monotonicMs();
+    QList<int> fresh;
+    QList<int> farBehind;
+    for (int i = 0; i < nodeCount(); ++i) {
+        const PoolNode& node = *m_nodes[i];
+        if (!node.config.roles.testFlag(role) || !isServing(node.health.state()) ||
+            node.cooldownUntilMs > now)
+            continue;
+        (isLagExcluded(i) ? farBehind : fresh).append(i);
+    }
+    // Past maxLag a node never builds or sends; it still reads when it is all there is.
+    const bool readLike = role == NodeRole::Read || role == NodeRole::Status;
+    return (fresh.isEmpty() && readLike) ? farBehind : fresh;
+}
+
+QList<int> NetworkPool::callOrder(NodeRole role) const
+{
+    const QList<int> eligible = eligibleNodes(role);
+    if (eligible.isEmpty())
+        return eligible;
+    // Start at the first eligible node at or after the rotating position.
+    const int position = m_rotation[roleIndex(role)];
+    qsizetype start = 0;
+    while (start < eligible.size() && eligible[start] < position)
+        ++start;
+    QList<int> order;
+    order.reserve(eligible.size());
+    for (qsizetype i = 0; i < eligible.size(); ++i)
+        order.append(eligible[(start + i) % eligible.size()]);
+    return order;
+}
+
+void NetworkPool::advanceRotation(NodeRole role, int index)
+{
+    m_rotation[roleIndex(role)] = (index + 1) % std::max(1, nodeCount());
+}
+
+bool NetworkPool::fallbackActive() const
+{
+    return !fallbackReasons().isEmpty();
+}
+
+QStringList NetworkPool::fallbackReasons() const
+{
+    QStringList reasons;
+    const std::array<std::pair<NodeRole, const char*>, roleCount> roles{{
+        {NodeRole::Read, "read"},
+        {NodeRole::Build, "build"},
+        {NodeRole::Send, "send"},
+        {NodeRole::Status, "status"},
+    }};
+    for (const auto& [role, name] : roles) {
+        int firstChoice = -1;
+        for (int i = 0; i < nodeCount() && firstChoice < 0; ++i)
+            if (m_nodes[i]->config.roles.testFlag(role))
+                firstChoice = i;
+        if (firstChoice < 0)
+            continue;
+        if (!eligibleNodes(role).contains(firstChoice))
+            reasons.append(QStringLiteral("%1: %2 is not serving")
+                               .arg(QLatin1String(name), m_nodes[firstChoice]->config.name));
+    }
+    const std::optional<qint64> last = m_failovers.lastFailoverMs();
+    if (last && m_clock->monotonicMs() - *last < recentFailoverMs)
+        reasons.append(QStringLiteral("a call failed over in the last minute"));
+    return reasons;
+}
+
+void NetworkPool::recordProbe(int index, const ProbeObservation& probe)
+{
+    PoolNode& node = *m_nodes[index];
+    const NodeState before = node.health.state();
+    const std::optional<qint64> lagBefore = node.health.lag();
+    if (probe.kind == ProbeObservation::Kind::WrongIdentity && before != NodeState::WrongNetwork)
+        emitIncident(IncidentEvent::Severity::Critical, IncidentEvent::Kind::IdentityMismatch,
+                     index, probe.detail);
+    node.health.observeProbe(probe, m_clock->monotonicMs());
+    updateReference();
+    for (int i = 0; i < nodeCount(); ++i) {
+        if (i == index)
+            continue;
+        const NodeState otherBefore = m_nodes[i]->health.state();
+        const std::optional<qint64> otherLagBefore = m_nodes[i]->health.lag();
+        m_nodes[i]->health.applyReference(m_reference, m_network.warnLag);
+        noteChange(i, otherBefore, otherLagBefore);
+    }
+    node.health.applyReference(m_reference, m_network.warnLag);
+    noteChange(index, before, lagBefore);
+    Q_EMIT nodeChanged(index);
+}
+
+void NetworkPool::recordCallAttempt(int index, const RpcReply& reply, const RoutingVerdict& verdict)
+{
+    PoolNode& node = *m_nodes[index];
+    if (const auto* http = std::get_if<HttpFailure>(&reply.outcome); http && http->status == 429)
+        node.cooldownUntilMs =
+            m_clock->monotonicMs() + http->retryAfterMs.value_or(defaultCooldownMs);
+    const NodeState before = node.health.state();
+    const std::optional<qint64> lagBefore = node.health.lag();
+    node.health.observeCall(verdict.decision == RoutingDecision::TryNextNode ? verdict.cause
+                                                                             : std::nullopt,
+                            reply.latencyMs);
+    noteChange(index, before, lagBefore);
+    Q_EMIT nodeChanged(index);
+}
+
+void NetworkPool::recordFailover(int fromIndex, const QString& method, FailureCause cause)
+{
+    m_failovers.recordFailover(method, cause, m_clock->monotonicMs());
+    emitIncident(IncidentEvent::Severity::Warning, IncidentEvent::Kind::Failover, fromIndex,
+                 QStringLiteral("%1 moved off %2 (%3)")
+                     .arg(method, m_nodes[fromIndex]->config.name, failureCauseKey(cause)),
+                 method);
+    Q_EMIT failoversChanged();
+}
+
+void NetworkPool::recordRoutedCall(const QString& method)
+{
+    m_failovers.recordCall(method, m_clock->monotonicMs());
+    Q_EMIT failoversChanged();
+}
+
+void NetworkPool::setDisabled(int index, bool disabled)
+{
+    PoolNode& node = *m_nodes[index];
+    const NodeState before = node.health.state();
+    const std::optional<qint64> lagBefore = node.health.lag();
+    node.health.setDisabled(disabled);
+    noteChange(index, before, lagBefore);
+    updateReference();
+    Q_EMIT nodeChanged(index);
+}
+
+void NetworkPool::updateReference()
+{
+    QList<qint64> heights;
+    for (const auto& node : m_nodes)
+        if (const std::optional<qint64> height = node->health.referenceCandidate())
+            heights.append(*height);
+    m_reference = switchyard::referenceHeight(heights);
+}
+
+void NetworkPool::noteChange(int index, NodeState before, std::optional<qint64> lagBefore)
+{
+    const PoolNode& node = *m_nodes[index];
+    const NodeState after = node.health.state();
+    if (after != before) {
+        QString message =
+            QStringLiteral("%1 → %2").arg(nodeStateWord(before), nodeStateWord(after));
+        if (!node.health.lastError().isEmpty() &&
+            (after == NodeState::Unhealthy || after == NodeState::WrongNetwork))
+            message += QStringLiteral(": ") + node.health.lastError();
+        emitIncident(stateSeverity(after), IncidentEvent::Kind::NodeState, index, message);
+        Q_EMIT nodeChanged(index);
+    }
+    const int bandBefore = lagBand(lagBefore, m_network);
+    const int bandAfter = lagBand(node.health.lag(), m_network);
+    if (bandBefore != bandAfter && node.health.lag()) {
+        const qint64 lag = *node.health.lag();
+        const QString threshold = std::max(bandBefore, bandAfter) == 2
+                                      ? QStringLiteral("maxLag %1").arg(m_network.maxLag)
+                                      : QStringLiteral("warnLag %1").arg(m_network.warnLag);
+        emitIncident(bandAfter == 2 ? IncidentEvent::Severity::Critical
+                                    : (bandAfter == 1 ? IncidentEvent::Severity::Warning
+                                                      : IncidentEvent::Severity::Info),
+                     IncidentEvent::Kind::LagThreshold, index,
+                     QStringLiteral("lag %1 %2 %3")
+                         .arg(lag)
+                         .arg(bandAfter > bandBefore ? QStringLiteral("is past")
+                                                     : QStringLiteral("is back within"),
+                              threshold));
+    }
+}
+
+void NetworkPool::emitIncident(IncidentEvent::Severity severity, IncidentEvent::Kind kind,
+                               int index, const QString& message, const QString& method)
+{
+    IncidentEvent event;
+    event.time = m_clock->utcNow();
+    event.severity = severity;
+    event.kind = kind;
+    event.network = m_network.name;
+    event.node = index >= 0 ? m_nodes[index]->config.name : QString();
+    event.method = method;
+    if (index >= 0)
+        event.height = m_nodes[index]->health.height();
+    event.message = m_scrubber.scrub(message);
+    Q_EMIT incident(event);
+}
+
+} // namespace switchyard

@@ -1,0 +1,103 @@
+#pragma once
+
+#include "config/config.h"
+#include "config/redaction.h"
+#include "events/incidentevent.h"
+#include "pool/failoverstats.h"
+#include "pool/nodehealth.h"
+#include "rpc/jsonrpcclient.h"
+
+#include <QObject>
+#include <array>
+#include <memory>
+#include <vector>
+
+namespace switchyard {
+
+class Clock;
+
+struct PoolNode
+{
+    NodeConfig config;
+    QString displayUrl; // redacted: the only form of the URL that leaves the pool
+    std::unique_ptr<JsonRpcClient> client;
+    NodeHealth health;
+    qint64 cooldownUntilMs = 0; // Retry-After: not asked before then
+    bool probeQueued = false;   // waiting for a probe slot, or being probed
+    std::optional<qint64> lastProbeStartMs;
+    bool identityConfirmed = false;
+    int probesSinceIdentityCheck = 0;
+};
+
+// The nodes of one network: their health, which of them may serve each role, and the
+// round-robin position per role. Calls (router) and probes (prober) report into it; views and
+// `check` read it. Shared by the calls running on it, so a reconfiguration can retire it
+// while they finish.
+class NetworkPool : public QObject
+{
+    Q_OBJECT
+public:
+    static constexpr int roleCount = 4;
+
+    NetworkPool(NetworkConfig network, ProbeConfig probe, Clock* clock, HealthPolicy policy = {});
+    ~NetworkPool() override;
+
+    const NetworkConfig& config() const { return m_network; }
+    const ProbeConfig& probeConfig() const { return m_probe; }
+    Clock* clock() const { return m_clock; }
+    const SecretScrubber& scrubber() const { return m_scrubber; }
+
+    int nodeCount() const { return int(m_nodes.size()); }
+    const PoolNode& node(int index) const { return *m_nodes.at(index); }
+    PoolNode& node(int index) { return *m_nodes.at(index); }
+    int indexOf(const QString& nodeName) const;
+
+    // Nodes that may serve `role` now, in configuration order. Lagging past maxLag keeps a node
+    // out of build and send, and out of read/status while a fresher node can serve.
+    QList<int> eligibleNodes(NodeRole role) const;
+    // The eligible nodes in the order a call tries them: starting at the rotating position.
+    QList<int> callOrder(NodeRole role) const;
+    // After an answer from `index`, the next call starts after it.
+    void advanceRotation(NodeRole role, int index);
+
+    std::optional<qint64> referenceHeight() const { return m_reference; }
+    bool isLagExcluded(int index) const;
+    // A role served by a node other than its first choice in configuration order, or a
+    // failover within the last minute.
+    bool fallbackActive() const;
+    QStringList fallbackReasons() const;
+
+    // Reports from probes and calls.
+    void recordProbe(int index, const ProbeObservation& probe);
+    void recordCallAttempt(int index, const RpcReply& reply, const RoutingVerdict& verdict);
+    void recordFailover(int fromIndex, const QString& method, FailureCause cause);
+    void recordRoutedCall(const QString& method);
+
+    void setDisabled(int index, bool disabled);
+
+    const FailoverStats& failovers() const { return m_failovers; }
+
+Q_SIGNALS:
+    // Something about node `index` changed (state, height, latency...): views merge the row.
+    void nodeChanged(int index);
+    void failoversChanged();
+    void incident(const IncidentEvent& event);
+
+private:
+    static int roleIndex(NodeRole role);
+    void updateReference();
+    void noteChange(int index, NodeState before, std::optional<qint64> lagBefore);
+    void emitIncident(IncidentEvent::Severity severity, IncidentEvent::Kind kind, int index,
+                      const QString& message, const QString& method = {});
+
+    NetworkConfig m_network;
+    ProbeConfig m_probe;
+    Clock* m_clock;
+    SecretScrubber m_scrubber;
+    std::vector<std::unique_ptr<PoolNode>> m_nodes;
+    std::array<int, roleCount> m_rotation{};
+    std::optional<qint64> m_reference;
+    FailoverStats m_failovers;
+};
+
+} // namespace switchyard

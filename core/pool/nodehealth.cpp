@@ -1,0 +1,198 @@
+#include "nodehealth.h"
+
+#include <algorithm>
+
+namespace switchyard {
+
+NodeHealth::NodeHealth(HealthPolicy policy)
+    : m_policy(policy)
+{}
+
+bool NodeHealth::observeProbe(const ProbeObservation& probe, qint64 nowMs)
+{
+    m_lastProbeMs = nowMs;
+    if (probe.kind == ProbeObservation::Kind::WrongIdentity) {
+        m_lastProbeAnswered = false;
+        m_cleanProbes = 0;
+        m_lastError = probe.detail;
+        m_lastFailureCause.reset();
+        addSample(true, probe.latencyMs);
+        return setState(m_disabled ? NodeState::Disabled : NodeState::WrongNetwork);
+    }
+    if (probe.kind == ProbeObservation::Kind::Failed) {
+        m_lastProbeAnswered = false;
+        addSample(true, probe.latencyMs);
+        return fail(probe.cause.value_or(FailureCause::Transport), probe.detail);
+    }
+
+    m_lastProbeAnswered = true;
+    m_lastAnswerMs = nowMs;
+    addSample(false, probe.latencyMs);
+    m_consecutiveFailures = 0;
+    m_headMoved = !m_height || (probe.height && *probe.height > *m_height);
+    m_staleCheckPending = true;
+    if (probe.height)
+        m_height = probe.height;
+    if (m_disabled)
+        return false;
+
+    switch (m_state) {
+    case NodeState::NotProbed:
+        // Nothing against it yet: a first good answer lets it serve at once.
+        return setState(servingState());
+    case NodeState::Healthy:
+    case NodeState::Lagging:
+        return false;
+    case NodeState::Unhealthy:
+    case NodeState::WrongNetwork:
+        m_cleanProbes = 1;
+        m_staleProbes = 0;
+        return setState(m_cleanProbes >= m_policy.probationProbes ? servingState()
+                                                                  : NodeState::Probation);
+    case NodeState::Probation:
+        ++m_cleanProbes;
+        return m_cleanProbes >= m_policy.probationProbes ? setState(servingState()) : false;
+    case NodeState::Disabled:
+        return false;
+    }
+    Q_UNREACHABLE();
+}
+
+bool NodeHealth::observeCall(std::optional<FailureCause> failure, qint64 latencyMs)
+{
+    addSample(failure.has_value(), latencyMs);
+    if (!failure) {
+        m_consecutiveFailures = 0;
+        return false;
+    }
+    return fail(*failure, failureCauseKey(*failure));
+}
+
+bool NodeHealth::fail(FailureCause cause, const QString& detail)
+{
+    ++m_consecutiveFailures;
+    m_cleanProbes = 0;
+    m_lastFailureCause = cause;
+    m_lastError = detail;
+    switch (m_state) {
+    case NodeState::NotProbed:
+    case NodeState::Probation:
+        // Not trusted yet: a failure is enough to keep it out.
+        return setState(NodeState::Unhealthy);
+    case NodeState::Healthy:
+    case NodeState::Lagging:
+        // One timeout does not eject a node; a run of failures or a bad error rate does.
+        if (m_consecutiveFailures >= m_policy.failuresToEject ||
+            (int(m_samples.size()) >= m_policy.minSamplesForRate &&
+             errorRate() > m_policy.maxErrorRate))
+            return setState(NodeState::Unhealthy);
+        return false;
+    case NodeState::Unhealthy:
+    case NodeState::WrongNetwork:
+    case NodeState::Disabled:
+        return false;
+    }
+    Q_UNREACHABLE();
+}
+
+bool NodeHealth::applyReference(std::optional<qint64> reference, qint64 warnLag)
+{
+    m_warnLag = warnLag;
+    m_lag = (reference && m_height)
+                ? std::optional<qint64>(std::max<qint64>(0, *reference - *m_height))
+                : std::nullopt;
+
+    // A head that stands still while the network moves on is a node that stopped following.
+    // Judged once per answered probe, however often the reference is recomputed in between.
+    if (m_staleCheckPending) {
+        m_staleCheckPending = false;
+        const bool networkMoved =
+            m_referenceAtLastProbe && reference && *reference > *m_referenceAtLastProbe;
+        if (m_headMoved)
+            m_staleProbes = 0;
+        else if (networkMoved)
+            ++m_staleProbes;
+        m_referenceAtLastProbe = reference;
+    }
+
+    if (isServing(m_state) && m_staleProbes >= m_policy.staleProbesToEject) {
+        m_lastFailureCause = FailureCause::Stale;
+        m_lastError = QStringLiteral("head stuck at %1 while the network moved on").arg(*m_height);
+        m_cleanProbes = 0;
+        return setState(NodeState::Unhealthy);
+    }
+    if (isServing(m_state))
+        return setState(servingState());
+    return false;
+}
+
+bool NodeHealth::setDisabled(bool disabled)
+{
+    if (m_disabled == disabled)
+        return false;
+    m_disabled = disabled;
+    m_cleanProbes = 0;
+    // Back from Disabled it earns its place like any recovering node.
+    return setState(disabled ? NodeState::Disabled : NodeState::NotProbed);
+}
+
+double NodeHealth::errorRate() const
+{
+    if (m_samples.isEmpty())
+        return 0.0;
+    const auto failures = std::count_if(m_samples.cbegin(), m_samples.cend(),
+                                        [](const Sample& s) { return s.failed; });
+    return double(failures) / double(m_samples.size());
+}
+
+std::optional<qint64> NodeHealth::latencyPercentileMs(int percentile) const
+{
+    QList<qint64> latencies;
+    for (const Sample& sample : m_samples)
+        if (!sample.failed)
+            latencies.append(sample.latencyMs);
+    if (latencies.isEmpty())
+        return std::nullopt;
+    std::sort(latencies.begin(), latencies.end());
+    // Nearest rank: the smallest value with at least `percentile` % of samples at or below it.
+    const qsizetype rank = std::max<qsizetype>(1, (percentile * latencies.size() + 99) / 100);
+    return latencies.at(rank - 1);
+}
+
+std::optional<qint64> NodeHealth::referenceCandidate() const
+{
+    if (!m_lastProbeAnswered || m_state == NodeState::WrongNetwork ||
+        m_state == NodeState::Disabled || m_state == NodeState::Unhealthy)
+        return std::nullopt;
+    return m_height;
+}
+
+void NodeHealth::addSample(bool failed, qint64 latencyMs)
+{
+    m_samples.append({failed, latencyMs});
+    while (m_samples.size() > m_policy.window)
+        m_samples.removeFirst();
+}
+
+bool NodeHealth::setState(NodeState state)
+{
+    if (m_state == state)
+        return false;
+    m_state = state;
+    return true;
+}
+
+NodeState NodeHealth::servingState() const
+{
+    return (m_lag && *m_lag > m_warnLag) ? NodeState::Lagging : NodeState::Healthy;
+}
+
+std::optional<qint64> referenceHeight(QList<qint64> heights)
+{
+    if (heights.isEmpty())
+        return std::nullopt;
+    std::sort(heights.begin(), heights.end(), std::greater<>());
+    return heights.size() >= 3 ? heights.at(1) : heights.at(0);
+}
+
+} // namespace switchyard

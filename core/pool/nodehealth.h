@@ -1,0 +1,103 @@
+#pragma once
+
+#include "pool/nodestate.h"
+#include "pool/routingrules.h"
+
+#include <QList>
+#include <QString>
+#include <optional>
+
+namespace switchyard {
+
+struct HealthPolicy
+{
+    int failuresToEject = 3;    // consecutive failed probes or calls
+    int window = 20;            // recent probes and calls behind error rate and latency
+    int minSamplesForRate = 10; // the error rate says nothing on fewer samples
+    double maxErrorRate = 0.5;  // over the window
+    int staleProbesToEject = 5; // probes in a row with the head still while the others moved
+    int probationProbes = 3;    // clean probes in a row before a recovering node serves
+};
+
+// One probe's answer, as the prober read it.
+struct ProbeObservation
+{
+    enum class Kind
+    {
+        Answered,
+        Failed,
+        WrongIdentity
+    };
+    Kind kind = Kind::Answered;
+    std::optional<FailureCause> cause; // for Failed
+    QString detail;                    // for Failed / WrongIdentity: what went wrong, redacted
+    qint64 latencyMs = 0;
+    std::optional<qint64> height; // slot or block number, when the node reported one
+};
+
+// The health of one node, decided from what its probes and calls saw. Pure logic: no I/O and
+// no clock of its own, so every rule is tested by feeding it observations.
+class NodeHealth
+{
+public:
+    explicit NodeHealth(HealthPolicy policy = {});
+
+    NodeState state() const { return m_state; }
+
+    // Each returns true when the state changed.
+    bool observeProbe(const ProbeObservation& probe, qint64 nowMs);
+    bool observeCall(std::optional<FailureCause> failure, qint64 latencyMs);
+    // After every probe round: the network's reference height and the lag thresholds.
+    bool applyReference(std::optional<qint64> referenceHeight, qint64 warnLag);
+    bool setDisabled(bool disabled);
+
+    std::optional<qint64> height() const { return m_height; }
+    std::optional<qint64> lag() const { return m_lag; }
+    int consecutiveFailures() const { return m_consecutiveFailures; }
+    int cleanProbes() const { return m_cleanProbes; }
+    double errorRate() const; // over the window; 0 with no samples
+    std::optional<qint64> latencyPercentileMs(int percentile) const;
+    std::optional<FailureCause> lastFailureCause() const { return m_lastFailureCause; }
+    QString lastError() const { return m_lastError; }
+    std::optional<qint64> lastProbeMs() const { return m_lastProbeMs; }
+    std::optional<qint64> lastAnswerMs() const { return m_lastAnswerMs; }
+    // A height to count in the network's reference: only from nodes on the right network that
+    // answered their last probe.
+    std::optional<qint64> referenceCandidate() const;
+
+private:
+    struct Sample
+    {
+        bool failed = false;
+        qint64 latencyMs = 0;
+    };
+    void addSample(bool failed, qint64 latencyMs);
+    bool setState(NodeState state);
+    bool fail(FailureCause cause, const QString& detail);
+    NodeState servingState() const;
+
+    HealthPolicy m_policy;
+    NodeState m_state = NodeState::NotProbed;
+    bool m_disabled = false;
+    QList<Sample> m_samples; // the last `window` probes and calls, oldest first
+    int m_consecutiveFailures = 0;
+    int m_cleanProbes = 0;
+    int m_staleProbes = 0;
+    bool m_lastProbeAnswered = false;
+    std::optional<qint64> m_height;
+    bool m_headMoved = false;
+    bool m_staleCheckPending = false;
+    std::optional<qint64> m_referenceAtLastProbe;
+    std::optional<qint64> m_lag;
+    qint64 m_warnLag = 0;
+    std::optional<FailureCause> m_lastFailureCause;
+    QString m_lastError;
+    std::optional<qint64> m_lastProbeMs;
+    std::optional<qint64> m_lastAnswerMs;
+};
+
+// Best height among the serving nodes, or the second best when three or more report, so that
+// one node running ahead (or lying) cannot make every other node look behind.
+std::optional<qint64> referenceHeight(QList<qint64> heights);
+
+} // namespace switchyard

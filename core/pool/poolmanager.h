@@ -1,0 +1,87 @@
+#pragma once
+
+#include "config/config.h"
+#include "events/incidentevent.h"
+
+#include <QObject>
+#include <QTimer>
+#include <memory>
+#include <qcorotask.h>
+
+namespace switchyard {
+
+class Clock;
+class NetworkPool;
+
+// Owns one NetworkPool per configured network and keeps them probed:
+// - nodes that serve (or are earning their way back) get a probe every intervalMs;
+// - unhealthy and wrong-network nodes are rechecked every recoveryIntervalMs (0: never);
+// - at most maxConcurrentProbes run at once, each bounded by timeoutMs, so probing can never
+//   become the incident.
+// A new configuration builds new pools; the old ones stay alive for reconfigureGraceMs so calls
+// already running on them finish there.
+class PoolManager : public QObject
+{
+    Q_OBJECT
+public:
+    static constexpr int maxConcurrentProbes = 32;
+    static constexpr int identityRecheckProbes = 20; // Solana genesis re-asked every N probes
+
+    explicit PoolManager(Clock* clock, QObject* parent = nullptr);
+    ~PoolManager() override;
+
+    void applyConfig(const Config& config);
+    const Config& config() const { return m_config; }
+
+    QList<std::shared_ptr<NetworkPool>> pools() const { return m_pools; }
+    std::shared_ptr<NetworkPool> pool(const QString& network) const;
+    int retiringPoolCount() const { return int(m_retiring.size()); }
+
+    // Runs tick() on a real timer; tests leave it stopped and call tick() after moving the clock.
+    void start();
+    void stop();
+    bool isRunning() const { return m_ticker.isActive(); }
+
+    // Starts the probes that are due, drops retired pools whose grace period is over.
+    void tick();
+    // Queues a probe of one node now, whatever its schedule.
+    void probeNow(const QString& network, int nodeIndex);
+    // Probes every node that is not disabled once and resolves when all of them have answered
+    // or timed out.
+    QCoro::Task<> probeAll();
+
+    int probesInFlight() const { return m_inFlight; }
+
+Q_SIGNALS:
+    void poolsReplaced();
+    void incident(const IncidentEvent& event);
+    void probeFinished(const QString& network, int nodeIndex);
+    void idle(); // no probe queued or running
+
+private:
+    struct Retiring
+    {
+        std::shared_ptr<NetworkPool> pool;
+        qint64 releaseAtMs = 0;
+    };
+    struct QueuedProbe
+    {
+        std::shared_ptr<NetworkPool> pool;
+        int index = 0;
+    };
+
+    void enqueue(const std::shared_ptr<NetworkPool>& pool, int index);
+    void pump();
+    QCoro::Task<> runProbe(std::shared_ptr<NetworkPool> pool, int index);
+    bool isDue(const NetworkPool& pool, int index, qint64 nowMs) const;
+
+    Clock* m_clock;
+    Config m_config;
+    QList<std::shared_ptr<NetworkPool>> m_pools;
+    QList<Retiring> m_retiring;
+    QList<QueuedProbe> m_queue;
+    int m_inFlight = 0;
+    QTimer m_ticker;
+};
+
+} // namespace switchyard

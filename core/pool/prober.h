@@ -1,0 +1,25 @@
+#pragma once
+
+#include "config/config.h"
+#include "pool/nodehealth.h"
+
+#include <QDeadlineTimer>
+#include <qcorotask.h>
+
+namespace switchyard {
+
+class JsonRpcClient;
+
+// One health probe of one node, as a single JSON-RPC batch:
+//   Solana: getHealth, getSlot at the network's commitment, and getGenesisHash when the
+//           identity is due for a check;
+//   EVM:    eth_chainId, eth_blockNumber, and eth_syncing when the network asks for it.
+// A health answer only answers what it asked: identity and height are judged separately.
+// `client` must outlive the probe.
+QCoro::Task<ProbeObservation> probeNode(JsonRpcClient* client, NetworkConfig network,
+                                        bool checkIdentity, QDeadlineTimer deadline);
+
+// "0x1a" -> 26; nullopt for anything that is not a hex quantity.
+std::optional<qint64> parseHexQuantity(const QJsonValue& value);
+
+} // namespace switchyard

@@ -1,0 +1,42 @@
+#pragma once
+
+#include "config/config.h"
+#include "rpc/jsonrpcclient.h"
+
+#include <memory>
+#include <qcorotask.h>
+
+namespace switchyard {
+
+class NetworkPool;
+
+struct RouteOptions
+{
+    NodeRole role = NodeRole::Read; // Read, Status or Build: sends never go through here
+    int deadlineMs = 10'000;        // the whole call, every attempt included
+    int attemptTimeoutMs = 0;       // one node's share; 0: the network's probe timeoutMs
+};
+
+// A read or status lookup asked across the pool.
+struct RoutedCall
+{
+    // The answer (a result, null included), the error that stopped the call, or the last
+    // failure when every node failed. Empty only when no node could be asked.
+    std::optional<RpcReply> reply;
+    QList<RpcReply> attempts;          // every node asked, in order
+    bool noEligibleNode = false;       // "there is no node to ask", never "the call failed"
+    std::optional<qint64> contextSlot; // Solana's context.slot of the answer, when it has one
+
+    bool answered() const { return reply && reply->isResult(); }
+    QString answeredBy() const { return reply ? reply->node : QString(); }
+};
+
+// The per-call rules of DESIGN.md, "One call across nodes": a rotating start, at most one lap
+// of the eligible nodes, one deadline for all of it; a JSON-RPC error or HTTP 400/404 stops,
+// a null result is an answer, a 429 cools the node down for its Retry-After, and every move to
+// another node is a failover counted for the method with its cause. The pool is shared so a
+// reconfiguration cannot pull it away mid-call.
+QCoro::Task<RoutedCall> routeCall(std::shared_ptr<NetworkPool> pool, RpcRequest request,
+                                  RouteOptions options = {});
+
+} // namespace switchyard

@@ -1,0 +1,266 @@
+// Health rules of one node, fed observations directly: no network, no clock.
+#include "pool/nodehealth.h"
+
+#include <QTest>
+
+using namespace switchyard;
+
+namespace {
+
+ProbeObservation answered(qint64 height, qint64 latencyMs = 10)
+{
+    ProbeObservation probe;
+    probe.height = height;
+    probe.latencyMs = latencyMs;
+    return probe;
+}
+
+ProbeObservation failedProbe(FailureCause cause = FailureCause::Timeout)
+{
+    ProbeObservation probe;
+    probe.kind = ProbeObservation::Kind::Failed;
+    probe.cause = cause;
+    probe.detail = QStringLiteral("timeout");
+    return probe;
+}
+
+ProbeObservation wrongIdentity()
+{
+    ProbeObservation probe;
+    probe.kind = ProbeObservation::Kind::WrongIdentity;
+    probe.detail = QStringLiteral("chain id 5, expected 1");
+    return probe;
+}
+
+} // namespace
+
+class TestNodeHealth : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void firstAnswerServesAtOnce()
+    {
+        NodeHealth health;
+        QCOMPARE(health.state(), NodeState::NotProbed);
+        QVERIFY(health.observeProbe(answered(100), 0));
+        QCOMPARE(health.state(), NodeState::Healthy);
+    }
+
+    void firstFailureKeepsAnUntrustedNodeOut()
+    {
+        NodeHealth health;
+        health.observeProbe(failedProbe(), 0);
+        QCOMPARE(health.state(), NodeState::Unhealthy);
+    }
+
+    void oneTimeoutDoesNotEject()
+    {
+        NodeHealth health;
+        health.observeProbe(answered(100), 0);
+        health.observeProbe(failedProbe(), 1);
+        QCOMPARE(health.state(), NodeState::Healthy);
+        QCOMPARE(health.consecutiveFailures(), 1);
+        health.observeProbe(answered(101), 2);
+        QCOMPARE(health.consecutiveFailures(), 0);
+        QCOMPARE(health.state(), NodeState::Healthy);
+    }
+
+    void consecutiveFailuresEject()
+    {
+        HealthPolicy policy;
+        policy.failuresToEject = 3;
+        NodeHealth health(policy);
+        health.observeProbe(answered(100), 0);
+        health.observeProbe(failedProbe(), 1);
+        health.observeProbe(failedProbe(), 2);
+        QCOMPARE(health.state(), NodeState::Healthy);
+        health.observeProbe(failedProbe(FailureCause::ServerError), 3);
+        QCOMPARE(health.state(), NodeState::Unhealthy);
+        QCOMPARE(health.lastFailureCause(), std::optional(FailureCause::ServerError));
+    }
+
+    void sustainedErrorRateEjects()
+    {
+        HealthPolicy policy;
+        policy.failuresToEject = 100; // only the rate can eject here
+        policy.window = 10;
+        policy.minSamplesForRate = 10;
+        policy.maxErrorRate = 0.5;
+        NodeHealth health(policy);
+        health.observeProbe(answered(100), 0);
+        // Alternating failures and successes: never two failures in a row, 50 % errors.
+        for (int i = 0; i < 5; ++i) {
+            health.observeCall(FailureCause::ServerError, 5);
+            health.observeCall(std::nullopt, 5);
+        }
+        health.observeCall(FailureCause::ServerError, 5);
+        QCOMPARE(health.state(), NodeState::Healthy); // 5 of the last 10: not above the limit
+        health.observeCall(FailureCause::ServerError, 5);
+        QCOMPARE(health.errorRate(), 0.6);
+        QCOMPARE(health.state(), NodeState::Unhealthy);
+    }
+
+    void recoveryGoesThroughProbation_data()
+    {
+        QTest::addColumn<int>("probationProbes");
+        QTest::newRow("1") << 1;
+        QTest::newRow("3") << 3;
+        QTest::newRow("5") << 5;
+    }
+
+    void recoveryGoesThroughProbation()
+    {
+        QFETCH(int, probationProbes);
+        HealthPolicy policy;
+        policy.probationProbes = probationProbes;
+        NodeHealth health(policy);
+        health.observeProbe(failedProbe(), 0);
+        QCOMPARE(health.state(), NodeState::Unhealthy);
+        for (int i = 1; i < probationProbes; ++i) {
+            health.observeProbe(answered(100 + i), i);
+            QCOMPARE(health.state(), NodeState::Probation);
+            QCOMPARE(health.cleanProbes(), i);
+        }
+        health.observeProbe(answered(200), probationProbes);
+        QCOMPARE(health.state(), NodeState::Healthy);
+    }
+
+    void failureDuringProbationStartsOver()
+    {
+        HealthPolicy policy;
+        policy.probationProbes = 3;
+        NodeHealth health(policy);
+        health.observeProbe(failedProbe(), 0);
+        health.observeProbe(answered(1), 1);
+        health.observeProbe(answered(2), 2);
+        QCOMPARE(health.state(), NodeState::Probation);
+        health.observeProbe(failedProbe(), 3);
+        QCOMPARE(health.state(), NodeState::Unhealthy);
+        health.observeProbe(answered(3), 4);
+        QCOMPARE(health.cleanProbes(), 1);
+        QCOMPARE(health.state(), NodeState::Probation);
+    }
+
+    void wrongIdentityIsItsOwnStateAndRecoversThroughProbation()
+    {
+        HealthPolicy policy;
+        policy.probationProbes = 2;
+        NodeHealth health(policy);
+        health.observeProbe(answered(10), 0);
+        health.observeProbe(wrongIdentity(), 1);
+        QCOMPARE(health.state(), NodeState::WrongNetwork);
+        QCOMPARE(health.lastError(), QStringLiteral("chain id 5, expected 1"));
+        QVERIFY(!health.referenceCandidate()); // its height says nothing about this network
+        health.observeProbe(answered(11), 2);
+        QCOMPARE(health.state(), NodeState::Probation);
+        health.observeProbe(answered(12), 3);
+        QCOMPARE(health.state(), NodeState::Healthy);
+    }
+
+    void lagAgainstTheReference_data()
+    {
+        QTest::addColumn<qint64>("height");
+        QTest::addColumn<qint64>("reference");
+        QTest::addColumn<qint64>("expectedLag");
+        QTest::addColumn<NodeState>("expectedState");
+        QTest::newRow("at the head")
+            << qint64(100) << qint64(100) << qint64(0) << NodeState::Healthy;
+        QTest::newRow("at warnLag") << qint64(92) << qint64(100) << qint64(8) << NodeState::Healthy;
+        QTest::newRow("past warnLag")
+            << qint64(91) << qint64(100) << qint64(9) << NodeState::Lagging;
+        QTest::newRow("ahead of the reference")
+            << qint64(120) << qint64(100) << qint64(0) << NodeState::Healthy;
+    }
+
+    void lagAgainstTheReference()
+    {
+        QFETCH(qint64, height);
+        QFETCH(qint64, reference);
+        QFETCH(qint64, expectedLag);
+        QFETCH(NodeState, expectedState);
+        NodeHealth health;
+        health.observeProbe(answered(height), 0);
+        health.applyReference(reference, 8);
+        QCOMPARE(health.lag(), std::optional(expectedLag));
+        QCOMPARE(health.state(), expectedState);
+    }
+
+    void stuckHeadWhileTheNetworkMovesIsStale()
+    {
+        HealthPolicy policy;
+        policy.staleProbesToEject = 3;
+        NodeHealth health(policy);
+        health.observeProbe(answered(100), 0);
+        health.applyReference(100, 1000);
+        for (int round = 1; round <= 2; ++round) {
+            health.observeProbe(answered(100), round);
+            health.applyReference(100 + round, 1000);
+            health.applyReference(100 + round, 1000); // recomputed again: still one probe
+            QCOMPARE(health.state(), NodeState::Healthy);
+        }
+        health.observeProbe(answered(100), 3);
+        health.applyReference(103, 1000);
+        QCOMPARE(health.state(), NodeState::Unhealthy);
+        QCOMPARE(health.lastFailureCause(), std::optional(FailureCause::Stale));
+    }
+
+    void stillHeadOnAStillNetworkIsFine()
+    {
+        HealthPolicy policy;
+        policy.staleProbesToEject = 2;
+        NodeHealth health(policy);
+        for (int round = 0; round < 6; ++round) {
+            health.observeProbe(answered(100), round);
+            health.applyReference(100, 8);
+        }
+        QCOMPARE(health.state(), NodeState::Healthy);
+    }
+
+    void disabledStaysDisabledAndComesBackUnprobed()
+    {
+        NodeHealth health;
+        health.observeProbe(answered(1), 0);
+        QVERIFY(health.setDisabled(true));
+        QCOMPARE(health.state(), NodeState::Disabled);
+        health.observeProbe(failedProbe(), 1);
+        health.observeProbe(answered(2), 2);
+        QCOMPARE(health.state(), NodeState::Disabled);
+        QVERIFY(health.setDisabled(false));
+        QCOMPARE(health.state(), NodeState::NotProbed);
+    }
+
+    void latencyPercentiles()
+    {
+        HealthPolicy policy;
+        policy.window = 100;
+        NodeHealth health(policy);
+        for (int latency = 1; latency <= 100; ++latency)
+            health.observeCall(std::nullopt, latency);
+        QCOMPARE(health.latencyPercentileMs(50), std::optional<qint64>(50));
+        QCOMPARE(health.latencyPercentileMs(95), std::optional<qint64>(95));
+        QCOMPARE(NodeHealth().latencyPercentileMs(50), std::nullopt);
+    }
+
+    void referenceHeight_data()
+    {
+        QTest::addColumn<QList<qint64>>("heights");
+        QTest::addColumn<qint64>("expected");
+        QTest::newRow("one") << QList<qint64>{5} << qint64(5);
+        QTest::newRow("two: the best") << QList<qint64>{5, 9} << qint64(9);
+        QTest::newRow("three: the second best") << QList<qint64>{100, 99, 1'000'000} << qint64(100);
+        QTest::newRow("a liar far ahead of four")
+            << QList<qint64>{100, 101, 99, 99'999'999} << qint64(101);
+    }
+
+    void referenceHeight()
+    {
+        QFETCH(QList<qint64>, heights);
+        QFETCH(qint64, expected);
+        QCOMPARE(switchyard::referenceHeight(heights), std::optional(expected));
+        QCOMPARE(switchyard::referenceHeight({}), std::nullopt);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestNodeHealth)
+#include "tst_nodehealth.moc"
