@@ -3,9 +3,39 @@
 #include "fixtures.h"
 
 #include <QJsonObject>
+#include <QRandomGenerator>
 #include <QTest>
 
 using namespace switchyard::chain;
+
+namespace {
+
+// Schoolbook base58: repeated division of the whole number by 58, slow and obviously right.
+QString referenceEncode(QByteArray number)
+{
+    static const char alphabet[] = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+    qsizetype zeros = 0;
+    while (zeros < number.size() && number[zeros] == 0)
+        ++zeros;
+    QString digits;
+    for (;;) {
+        qsizetype start = 0;
+        while (start < number.size() && number[start] == 0)
+            ++start;
+        if (start == number.size())
+            break;
+        int remainder = 0;
+        for (qsizetype i = start; i < number.size(); ++i) {
+            const int current = remainder * 256 + static_cast<quint8>(number[i]);
+            number[i] = static_cast<char>(current / 58);
+            remainder = current % 58;
+        }
+        digits.prepend(QLatin1Char(alphabet[remainder]));
+    }
+    return QString(zeros, QLatin1Char('1')) + digits;
+}
+
+} // namespace
 
 class TestBase58 : public QObject
 {
@@ -39,6 +69,23 @@ private Q_SLOTS:
         const auto decoded = base58Decode(text);
         QVERIFY(decoded.ok());
         QCOMPARE(*decoded, bytes);
+    }
+
+    void matchesTheSchoolbookAlgorithm()
+    {
+        QRandomGenerator random(58);
+        for (int length = 0; length <= 130; ++length) {
+            for (int leadingZeros : {0, 1, 3}) {
+                QByteArray bytes(length, '\0');
+                for (qsizetype i = qMin<qsizetype>(leadingZeros, length); i < length; ++i)
+                    bytes[i] = static_cast<char>(random.bounded(256));
+                const QString text = base58Encode(bytes);
+                QCOMPARE(text, referenceEncode(bytes));
+                const auto back = base58Decode(text);
+                QVERIFY(back.ok());
+                QCOMPARE(*back, bytes);
+            }
+        }
     }
 
     void fixtureSignaturesRoundTrip()
