@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QDateTime>
+#include <QMetaType>
 #include <QString>
 #include <optional>
 
@@ -41,3 +42,5 @@ QString severityKey(IncidentEvent::Severity severity); // "info", "warning", "cr
 QString eventKindKey(IncidentEvent::Kind kind);        // "node-state", "failover", ...
 
 } // namespace switchyard
+
+Q_DECLARE_METATYPE(switchyard::IncidentEvent)

@@ -4,6 +4,7 @@
 #include "pool/prober.h"
 #include "util/clock.h"
 
+#include <QPointer>
 #include <qcorosignal.h>
 
 namespace switchyard {
@@ -141,12 +142,14 @@ QCoro::Task<> PoolManager::runProbe(std::shared_ptr<NetworkPool> pool, int index
     PoolNode& node = pool->node(index);
     node.lastProbeStartMs = m_clock->monotonicMs();
     const bool checkIdentity =
-        !node.identityConfirmed || node.probesSinceIdentityCheck >= identityRecheckProbes;
+        !node.identityConfirmed || ++node.probesSinceIdentityCheck >= identityRecheckProbes;
+    QPointer<PoolManager> self(this);
     const ProbeObservation probe =
         co_await probeNode(node.client.get(), pool->config(), checkIdentity,
                            QDeadlineTimer(pool->probeConfig().timeoutMs));
+    if (!self)
+        co_return; // the manager went away while the probe ran: nobody is left to tell
 
-    ++node.probesSinceIdentityCheck;
     if (probe.kind == ProbeObservation::Kind::Answered ||
         (probe.kind == ProbeObservation::Kind::Failed && probe.height)) {
         if (checkIdentity) {

@@ -172,9 +172,8 @@ QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, QDeadl
                       QByteArrayLiteral("Switchyard/" SWITCHYARD_VERSION));
     for (const HttpHeader& header : std::as_const(m_headers))
         request.setRawHeader(header.name, header.value);
-    if (remainingMs > 0)
-        request.setTransferTimeout(
-            int(std::min<qint64>(remainingMs, std::numeric_limits<int>::max())));
+    // No QNetworkRequest::setTransferTimeout: it is a coarse inactivity timer that can end a
+    // call before its deadline. The precise deadline timer below bounds the whole exchange.
 
     const qint64 cap = m_maxResponseBytes;
     ReplyPtr reply(threadNetworkAccessManager()->post(request, body));
@@ -205,6 +204,7 @@ QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, QDeadl
     QTimer deadlineTimer;
     if (remainingMs > 0) {
         deadlineTimer.setSingleShot(true);
+        deadlineTimer.setTimerType(Qt::PreciseTimer); // a coarse timer may fire 5 % early
         connect(&deadlineTimer, &QTimer::timeout, &frameContext, [&, raw = reply.get()] {
             timedOut = true;
             raw->abort();

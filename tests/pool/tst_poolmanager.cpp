@@ -1,0 +1,289 @@
+// Probing, health transitions, identity, lag and reconfiguration of whole pools, against the
+// simulator, with time driven by a manual clock.
+#include "pool/router.h"
+#include "poolfixture.h"
+
+using namespace switchyard;
+using namespace switchyard::sim;
+using namespace switchyard::testing;
+
+namespace {
+const QString a = QStringLiteral("a");
+const QString b = QStringLiteral("b");
+const QString c = QStringLiteral("c");
+const QString d = QStringLiteral("d");
+} // namespace
+
+class TestPoolManager : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void firstRoundServesHealthyNodes()
+    {
+        PoolFixture fixture(ChainFamily::Solana, {a, b});
+        fixture.apply();
+        QCOMPARE(fixture.state(a), NodeState::NotProbed);
+        fixture.probeAll();
+        QCOMPARE(fixture.state(a), NodeState::Healthy);
+        QCOMPARE(fixture.state(b), NodeState::Healthy);
+        const auto pool = fixture.pool();
+        QCOMPARE(pool->node(0).health.height(),
+                 std::optional(fixture.simNode(a)->slot(Commitment::Confirmed)));
+        QCOMPARE(pool->eligibleNodes(NodeRole::Send), (QList<int>{0, 1}));
+    }
+
+    void healthyNodesAreProbedEveryInterval()
+    {
+        PoolFixture fixture(ChainFamily::Solana, {a});
+        fixture.apply();
+        fixture.probeAll();
+        fixture.simNode(a)->resetCounters();
+        QCOMPARE(fixture.advanceAndTick(999), 0);
+        QCOMPARE(fixture.advanceAndTick(1), 1);
+        QCOMPARE(fixture.simNode(a)->requestCount(), 1); // one batch per probe
+    }
+
+    void unhealthyNodeRecoversOnlyThroughProbation()
+    {
+        PoolFixture fixture(ChainFamily::Solana, {a, b});
+        fixture.apply();
+        QVERIFY(fixture.simNode(a)->setFault(faultOf(FaultKind::ServiceUnavailable)));
+        fixture.probeAll();
+        QCOMPARE(fixture.state(a), NodeState::Unhealthy);
+
+        fixture.simNode(a)->clearFault();
+        fixture.advanceAndTick(fixture.config.probe.recoveryIntervalMs);
+        QCOMPARE(fixture.state(a), NodeState::Probation);
+        QVERIFY(!fixture.pool()->eligibleNodes(NodeRole::Read).contains(0));
+        fixture.advanceAndTick(fixture.config.probe.intervalMs);
+        QCOMPARE(fixture.state(a), NodeState::Probation);
+        fixture.advanceAndTick(fixture.config.probe.intervalMs);
+        QCOMPARE(fixture.state(a), NodeState::Healthy);
+        QVERIFY(fixture.pool()->eligibleNodes(NodeRole::Read).contains(0));
+    }
+
+    void recoveryInterval_data()
+    {
+        QTest::addColumn<int>("recoveryIntervalMs");
+        QTest::addColumn<int>("probesAfterOneMinute");
+        QTest::newRow("every 10 s") << 10'000 << 6;
+        QTest::newRow("every 60 s") << 60'000 << 1;
+        QTest::newRow("switched off") << 0 << 0;
+    }
+
+    void recoveryInterval()
+    {
+        QFETCH(int, recoveryIntervalMs);
+        QFETCH(int, probesAfterOneMinute);
+        PoolFixture fixture(ChainFamily::Solana, {a});
+        fixture.config.probe.recoveryIntervalMs = recoveryIntervalMs;
+        fixture.apply();
+        QVERIFY(fixture.simNode(a)->setFault(faultOf(FaultKind::ServiceUnavailable)));
+        fixture.probeAll();
+        QCOMPARE(fixture.state(a), NodeState::Unhealthy);
+        fixture.simNode(a)->resetCounters();
+        for (int second = 0; second < 60; ++second)
+            fixture.advanceAndTick(1000);
+        QCOMPARE(fixture.simNode(a)->requestCount(), probesAfterOneMinute);
+    }
+
+    void unhealthyNodesAreRecheckedInParallel()
+    {
+        PoolFixture fixture(ChainFamily::Evm, {a, b, c, d});
+        fixture.apply();
+        for (SimulatedNode* node : fixture.cluster.nodes())
+            QVERIFY(node->setFault(faultOf(FaultKind::ServiceUnavailable)));
+        fixture.probeAll();
+        QSignalSpy finished(&fixture.manager, &PoolManager::probeFinished);
+        fixture.clock.advance(fixture.config.probe.recoveryIntervalMs);
+        fixture.manager.tick();
+        QCOMPARE(fixture.manager.probesInFlight(), 4); // all at once, not one after another
+        QTRY_COMPARE(finished.count(), 4);
+    }
+
+    void wrongGenesisIsWrongNetwork()
+    {
+        PoolFixture fixture(ChainFamily::Solana, {a, b});
+        fixture.apply();
+        fixture.simNode(b)->setWrongNetwork(true);
+        QSignalSpy incidents(&fixture.manager, &PoolManager::incident);
+        fixture.probeAll();
+        QCOMPARE(fixture.state(a), NodeState::Healthy);
+        QCOMPARE(fixture.state(b), NodeState::WrongNetwork);
+        QVERIFY(!fixture.pool()->eligibleNodes(NodeRole::Read).contains(1));
+        bool mismatchReported = false;
+        for (const QList<QVariant>& signal : std::as_const(incidents)) {
+            const auto event = signal.first().value<IncidentEvent>();
+            if (event.kind == IncidentEvent::Kind::IdentityMismatch && event.node == b) {
+                mismatchReported = true;
+                QVERIFY(event.message.contains(fixture.cluster.wrongNetworkGenesisHash()));
+                QCOMPARE(event.severity, IncidentEvent::Severity::Critical);
+            }
+        }
+        QVERIFY(mismatchReported);
+    }
+
+    void wrongChainIdIsWrongNetwork()
+    {
+        PoolFixture fixture(ChainFamily::Evm, {a, b});
+        fixture.apply();
+        fixture.simNode(a)->setWrongNetwork(true);
+        fixture.probeAll();
+        QCOMPARE(fixture.state(a), NodeState::WrongNetwork);
+        QVERIFY(fixture.pool()->node(0).health.lastError().contains(
+            QString::number(fixture.cluster.wrongNetworkChainId())));
+        QCOMPARE(fixture.state(b), NodeState::Healthy);
+    }
+
+    void genesisIsCheckedAgainAfterContact()
+    {
+        PoolFixture fixture(ChainFamily::Solana, {a});
+        fixture.apply();
+        fixture.probeAll();
+        QCOMPARE(fixture.simNode(a)->methodCount(QStringLiteral("getGenesisHash")), 1);
+        for (int i = 0; i < PoolManager::identityRecheckProbes - 1; ++i)
+            fixture.advanceAndTick(fixture.config.probe.intervalMs);
+        QCOMPARE(fixture.simNode(a)->methodCount(QStringLiteral("getGenesisHash")), 1);
+        fixture.simNode(a)->setWrongNetwork(true); // e.g. the provider repointed the URL
+        fixture.advanceAndTick(fixture.config.probe.intervalMs);
+        QCOMPARE(fixture.simNode(a)->methodCount(QStringLiteral("getGenesisHash")), 2);
+        QCOMPARE(fixture.state(a), NodeState::WrongNetwork);
+    }
+
+    void lagBands()
+    {
+        // Four nodes, two at the head: the reference (second best) is the head.
+        PoolFixture fixture(ChainFamily::Solana, {a, d, b, c});
+        fixture.apply();
+        fixture.simNode(b)->setStaleBy(20); // past warnLag 8, within maxLag 50
+        fixture.simNode(c)->setStaleBy(80); // past maxLag
+        fixture.probeAll();
+        QCOMPARE(fixture.state(a), NodeState::Healthy);
+        QCOMPARE(fixture.state(b), NodeState::Lagging);
+        QCOMPARE(fixture.state(c), NodeState::Lagging);
+        const auto pool = fixture.pool();
+        QCOMPARE(pool->node(2).health.lag(), std::optional<qint64>(20));
+        QCOMPARE(pool->eligibleNodes(NodeRole::Send), (QList<int>{0, 1, 2}));
+        QCOMPARE(pool->eligibleNodes(NodeRole::Read), (QList<int>{0, 1, 2}));
+
+        // When only the far-behind node is left, it still reads but never sends.
+        pool->setDisabled(0, true);
+        pool->setDisabled(1, true);
+        pool->setDisabled(2, true);
+        QCOMPARE(pool->eligibleNodes(NodeRole::Read), (QList<int>{3}));
+        QCOMPARE(pool->eligibleNodes(NodeRole::Send), QList<int>{});
+    }
+
+    void aLiarAheadCannotEvictTheOthers()
+    {
+        PoolFixture fixture(ChainFamily::Solana, {a, b, c});
+        // A node of another cluster with the same genesis whose head runs far ahead.
+        SimulatedCluster ahead(ChainFamily::Solana, QStringLiteral("ahead"), &fixture.clock);
+        QVERIFY(ahead.setGenesisHash(fixture.cluster.genesisHash()));
+        ahead.setHead(fixture.cluster.head() + 1'000'000);
+        SimulatedNode* liar = ahead.addNode(QStringLiteral("liar"));
+        NodeConfig liarConfig;
+        liarConfig.name = QStringLiteral("liar");
+        liarConfig.url = liar->url();
+        fixture.network.nodes.append(liarConfig);
+        fixture.apply();
+        fixture.probeAll();
+        for (const QString& honest : {a, b, c}) {
+            QCOMPARE(fixture.state(honest), NodeState::Healthy);
+            QCOMPARE(fixture.pool()->node(fixture.pool()->indexOf(honest)).health.lag(),
+                     std::optional<qint64>(0));
+        }
+    }
+
+    void lagThresholdCrossingIsAnEvent()
+    {
+        PoolFixture fixture(ChainFamily::Evm, {a, b});
+        fixture.network.warnLag = 2;
+        fixture.network.maxLag = 6;
+        fixture.apply();
+        fixture.probeAll();
+        QSignalSpy incidents(&fixture.manager, &PoolManager::incident);
+        fixture.simNode(b)->setStaleBy(4);
+        fixture.advanceAndTick(fixture.config.probe.intervalMs);
+        QCOMPARE(fixture.state(b), NodeState::Lagging);
+        QStringList messages;
+        for (const QList<QVariant>& signal : std::as_const(incidents)) {
+            const auto event = signal.first().value<IncidentEvent>();
+            if (event.kind == IncidentEvent::Kind::LagThreshold)
+                messages.append(event.message);
+        }
+        QCOMPARE(messages, QStringList{QStringLiteral("lag 4 is past warnLag 2")});
+    }
+
+    void reconfigurationLetsRunningCallsFinish()
+    {
+        PoolFixture fixture(ChainFamily::Solana, {a});
+        fixture.apply();
+        fixture.probeAll();
+        const std::shared_ptr<NetworkPool> oldPool = fixture.pool();
+        Fault slow = faultOf(FaultKind::Delay);
+        slow.delayMs = 300;
+        QVERIFY(fixture.simNode(a)->setFault(slow));
+
+        // A call starts on the old pool...
+        RouteOptions options;
+        options.attemptTimeoutMs = 5000;
+        QCoro::Task<RoutedCall> running =
+            routeCall(oldPool, {QStringLiteral("getSlot"), {}}, options);
+
+        // ...while a new configuration replaces node a with node b.
+        SimulatedNode* newNode = fixture.cluster.addNode(b);
+        fixture.network.nodes[0].name = b;
+        fixture.network.nodes[0].url = newNode->url();
+        fixture.apply();
+        QCOMPARE(fixture.manager.retiringPoolCount(), 1);
+        fixture.probeAll();
+
+        const RoutedCall finished = QCoro::waitFor(running);
+        QVERIFY(finished.answered());
+        QCOMPARE(finished.answeredBy(), a);
+
+        const RoutedCall next =
+            QCoro::waitFor(routeCall(fixture.pool(), {QStringLiteral("getSlot"), {}}));
+        QCOMPARE(next.answeredBy(), b);
+
+        fixture.clock.advance(fixture.config.reconfigureGraceMs);
+        fixture.manager.tick();
+        QCOMPARE(fixture.manager.retiringPoolCount(), 0);
+    }
+
+    void disabledNodeIsNeitherProbedNorAsked()
+    {
+        PoolFixture fixture(ChainFamily::Solana, {a, b});
+        fixture.apply();
+        fixture.probeAll();
+        fixture.pool()->setDisabled(0, true);
+        fixture.simNode(a)->resetCounters();
+        for (int i = 0; i < 5; ++i) {
+            fixture.advanceAndTick(fixture.config.probe.intervalMs);
+            const RoutedCall call =
+                QCoro::waitFor(routeCall(fixture.pool(), {QStringLiteral("getSlot"), {}}));
+            QVERIFY(call.answered());
+            QCOMPARE(call.answeredBy(), b);
+        }
+        QCOMPARE(fixture.simNode(a)->requestCount(), 0);
+        QCOMPARE(fixture.state(a), NodeState::Disabled);
+    }
+
+    void fallbackActiveWhenTheFirstChoiceIsOut()
+    {
+        PoolFixture fixture(ChainFamily::Solana, {a, b});
+        fixture.apply();
+        fixture.probeAll();
+        QVERIFY(!fixture.pool()->fallbackActive());
+        QVERIFY(fixture.simNode(a)->setFault(faultOf(FaultKind::RefuseConnections)));
+        fixture.simNode(a)->clearFault();
+        fixture.pool()->setDisabled(0, true);
+        QVERIFY(fixture.pool()->fallbackActive());
+        QVERIFY(fixture.pool()->fallbackReasons().first().contains(a));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPoolManager)
+#include "tst_poolmanager.moc"

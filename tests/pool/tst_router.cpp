@@ -1,0 +1,245 @@
+// The per-call routing table of DESIGN.md, row by row, against simulated nodes.
+#include "pool/router.h"
+#include "poolfixture.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+
+using namespace switchyard;
+using namespace switchyard::sim;
+using namespace switchyard::testing;
+
+Q_DECLARE_METATYPE(switchyard::sim::FaultKind)
+Q_DECLARE_METATYPE(switchyard::FailureCause)
+
+namespace {
+
+const RpcRequest getSlot{QStringLiteral("getSlot"), QJsonValue::Undefined};
+
+RoutedCall route(const std::shared_ptr<NetworkPool>& pool, RpcRequest request = getSlot,
+                 RouteOptions options = {})
+{
+    return QCoro::waitFor(routeCall(pool, std::move(request), options));
+}
+
+qint64 failoversFor(const NetworkPool& pool, const QString& method, FailureCause cause)
+{
+    for (const FailoverStats::MethodRow& row : pool.failovers().summary(0))
+        if (row.method == method)
+            return row.byCause.value(cause);
+    return 0;
+}
+
+} // namespace
+
+class TestRouter : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<PoolFixture> m_fixture;
+
+private Q_SLOTS:
+    void init()
+    {
+        m_fixture = std::make_unique<PoolFixture>(
+            ChainFamily::Solana,
+            QStringList{QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")});
+        m_fixture->apply();
+        m_fixture->probeAll();
+        for (const QString& name : {QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")})
+            QCOMPARE(m_fixture->state(name), NodeState::Healthy);
+        for (SimulatedNode* node : m_fixture->cluster.nodes())
+            node->resetCounters();
+    }
+
+    void cleanup() { m_fixture.reset(); }
+
+    void roundRobinAcrossHealthyNodes()
+    {
+        const auto pool = m_fixture->pool();
+        QStringList answeredBy;
+        for (int i = 0; i < 6; ++i)
+            answeredBy.append(route(pool).answeredBy());
+        QCOMPARE(answeredBy,
+                 (QStringList{QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c"),
+                              QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")}));
+    }
+
+    void failingNodeMovesTheCall_data()
+    {
+        QTest::addColumn<FaultKind>("kind");
+        QTest::addColumn<FailureCause>("cause");
+        QTest::newRow("connection refused")
+            << FaultKind::RefuseConnections << FailureCause::Transport;
+        QTest::newRow("reset after the request")
+            << FaultKind::DropAfterRequest << FailureCause::Transport;
+        QTest::newRow("truncated body") << FaultKind::TruncatedBody << FailureCause::Transport;
+        QTest::newRow("timeout") << FaultKind::NeverAnswer << FailureCause::Timeout;
+        QTest::newRow("HTTP 429") << FaultKind::TooManyRequests << FailureCause::TooManyRequests;
+        QTest::newRow("HTTP 503") << FaultKind::ServiceUnavailable << FailureCause::ServerError;
+        QTest::newRow("not JSON") << FaultKind::MalformedBody << FailureCause::Malformed;
+        QTest::newRow("wrong id") << FaultKind::WrongId << FailureCause::Malformed;
+        QTest::newRow("over the size cap") << FaultKind::OversizedBody << FailureCause::Malformed;
+    }
+
+    void failingNodeMovesTheCall()
+    {
+        QFETCH(FaultKind, kind);
+        QFETCH(FailureCause, cause);
+        Fault fault = faultOf(kind);
+        fault.bodyBytes = 20 * 1024 * 1024;
+        QVERIFY(m_fixture->simNode(QStringLiteral("a"))->setFault(fault));
+        const auto pool = m_fixture->pool();
+
+        RouteOptions options;
+        options.attemptTimeoutMs = 300;
+        const RoutedCall call = route(pool, getSlot, options);
+        QVERIFY(call.answered());
+        QCOMPARE(call.answeredBy(), QStringLiteral("b"));
+        QCOMPARE(call.attempts.size(), 2);
+        QCOMPARE(call.attempts.first().node, QStringLiteral("a"));
+        QCOMPARE(failoversFor(*pool, QStringLiteral("getSlot"), cause), 1);
+    }
+
+    void answerAboutTheCallStops_data()
+    {
+        QTest::addColumn<FaultKind>("kind");
+        QTest::addColumn<int>("outcome");
+        QTest::newRow("HTTP 400") << FaultKind::BadRequest << int(OutcomeClass::HttpStatus);
+        QTest::newRow("HTTP 404") << FaultKind::NotFound << int(OutcomeClass::HttpStatus);
+        QTest::newRow("JSON-RPC error") << FaultKind::ErrorResponse << int(OutcomeClass::RpcError);
+    }
+
+    void answerAboutTheCallStops()
+    {
+        QFETCH(FaultKind, kind);
+        QFETCH(int, outcome);
+        QVERIFY(m_fixture->simNode(QStringLiteral("a"))->setFault(faultOf(kind)));
+        const auto pool = m_fixture->pool();
+        const RoutedCall call = route(pool);
+        QVERIFY(call.reply);
+        QCOMPARE(int(call.reply->outcomeClass()), outcome);
+        QCOMPARE(call.reply->node, QStringLiteral("a"));
+        QCOMPARE(call.attempts.size(), 1);
+        QCOMPARE(m_fixture->simNode(QStringLiteral("b"))->requestCount(), 0);
+        QCOMPARE(pool->failovers().lastFailoverMs(), std::nullopt);
+    }
+
+    void nullResultIsAnAnswer()
+    {
+        m_fixture->cluster.setMethod(QStringLiteral("getTransaction"),
+                                     [](SimulatedNode&, const QJsonValue&) -> MethodResult {
+                                         return QJsonValue(QJsonValue::Null);
+                                     });
+        const RoutedCall call = route(
+            m_fixture->pool(), {QStringLiteral("getTransaction"), QJsonArray{QStringLiteral("x")}});
+        QVERIFY(call.answered());
+        QVERIFY(call.reply->result().isNull());
+        QCOMPARE(call.attempts.size(), 1);
+    }
+
+    void atMostOneLap()
+    {
+        for (SimulatedNode* node : m_fixture->cluster.nodes())
+            QVERIFY(node->setFault(faultOf(FaultKind::ServiceUnavailable)));
+        const auto pool = m_fixture->pool();
+        const RoutedCall call = route(pool);
+        QVERIFY(!call.answered());
+        QVERIFY(!call.noEligibleNode);
+        QCOMPARE(call.attempts.size(), 3);
+        QCOMPARE(std::get<HttpFailure>(call.reply->outcome).status, 503);
+        // Two moves to another node; the third failure had nowhere to go.
+        QCOMPARE(failoversFor(*pool, QStringLiteral("getSlot"), FailureCause::ServerError), 2);
+        for (SimulatedNode* node : m_fixture->cluster.nodes())
+            QCOMPARE(node->methodCount(QStringLiteral("getSlot")), 1);
+    }
+
+    void oneDeadlineForTheWholeCall()
+    {
+        for (SimulatedNode* node : m_fixture->cluster.nodes())
+            QVERIFY(node->setFault(faultOf(FaultKind::NeverAnswer)));
+        RouteOptions options;
+        options.deadlineMs = 400;
+        options.attemptTimeoutMs = 300;
+        QElapsedTimer elapsed;
+        elapsed.start();
+        const RoutedCall call = route(m_fixture->pool(), getSlot, options);
+        // Three 300 ms attempts would take 900 ms: the second gets only what is left.
+        QVERIFY2(elapsed.elapsed() >= 390 && elapsed.elapsed() < 700,
+                 qPrintable(QString::number(elapsed.elapsed())));
+        QCOMPARE(call.attempts.first().latencyMs >= 290, true);
+        QVERIFY(call.attempts.size() >= 2);
+        QCOMPARE(std::get<TransportFailure>(call.reply->outcome).kind,
+                 TransportFailureKind::Timeout);
+    }
+
+    void noEligibleNodeIsNotAFailure()
+    {
+        const auto pool = m_fixture->pool();
+        for (int i = 0; i < pool->nodeCount(); ++i)
+            pool->setDisabled(i, true);
+        const RoutedCall call = route(pool);
+        QVERIFY(call.noEligibleNode);
+        QVERIFY(!call.reply);
+        QVERIFY(call.attempts.isEmpty());
+    }
+
+    void retryAfterCoolsTheNodeDown()
+    {
+        Fault tooMany = faultOf(FaultKind::TooManyRequests);
+        tooMany.retryAfterSeconds = 5;
+        SimulatedNode* a = m_fixture->simNode(QStringLiteral("a"));
+        QVERIFY(a->setFault(tooMany));
+        const auto pool = m_fixture->pool();
+        QCOMPARE(route(pool).answeredBy(), QStringLiteral("b"));
+        a->clearFault();
+        for (int i = 0; i < 4; ++i)
+            QVERIFY(route(pool).answeredBy() != QStringLiteral("a"));
+        QCOMPARE(a->methodCount(QStringLiteral("getSlot")), 1);
+        QVERIFY(!pool->eligibleNodes(NodeRole::Read).contains(pool->indexOf(QStringLiteral("a"))));
+
+        m_fixture->clock.advance(5'000);
+        QVERIFY(pool->eligibleNodes(NodeRole::Read).contains(pool->indexOf(QStringLiteral("a"))));
+    }
+
+    void answerCarriesContextSlot()
+    {
+        const RoutedCall call =
+            route(m_fixture->pool(), {QStringLiteral("getLatestBlockhash"), {}});
+        QVERIFY(call.answered());
+        QVERIFY(call.contextSlot);
+        QCOMPARE(*call.contextSlot, m_fixture->simNode(call.answeredBy())->slot());
+    }
+
+    void pinKeepsAcrossNodes()
+    {
+        // a fails over to b; b is behind the pinned slot and must say so, not answer older.
+        QVERIFY(m_fixture->simNode(QStringLiteral("a"))
+                    ->setFault(faultOf(FaultKind::ServiceUnavailable)));
+        m_fixture->simNode(QStringLiteral("b"))->setStaleBy(5);
+        const qint64 pin = m_fixture->cluster.headSlot();
+        const RoutedCall call = route(
+            m_fixture->pool(), {QStringLiteral("getSlot"),
+                                QJsonArray{QJsonObject{{QStringLiteral("minContextSlot"), pin}}}});
+        QCOMPARE(call.reply->node, QStringLiteral("b"));
+        QCOMPARE(std::get<RpcError>(call.reply->outcome).code, -32016);
+    }
+
+    void failoverIsATimelineEvent()
+    {
+        QVERIFY(m_fixture->simNode(QStringLiteral("a"))
+                    ->setFault(faultOf(FaultKind::ServiceUnavailable)));
+        QSignalSpy incidents(&m_fixture->manager, &PoolManager::incident);
+        route(m_fixture->pool());
+        QCOMPARE(incidents.count(), 1);
+        const auto event = incidents.first().first().value<IncidentEvent>();
+        QCOMPARE(event.kind, IncidentEvent::Kind::Failover);
+        QCOMPARE(event.node, QStringLiteral("a"));
+        QCOMPARE(event.method, QStringLiteral("getSlot"));
+        QVERIFY(event.message.contains(QStringLiteral("5xx")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRouter)
+#include "tst_router.moc"
