@@ -1,0 +1,53 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+#include <optional>
+
+namespace switchyard::sim {
+
+enum class FaultKind
+{
+    None,
+    RefuseConnections,  // stop listening (connects are refused); re-listen on the same port after
+    NeverAnswer,        // accept, read the request, never answer
+    Delay,              // answer after delayMs (real time: it is latency on the wire)
+    TooManyRequests,    // HTTP 429 with Retry-After: retryAfterSeconds
+    ServiceUnavailable, // HTTP 503
+    BadRequest,         // HTTP 400
+    NotFound,           // HTTP 404
+    MalformedBody,      // 200 with a body that is not JSON
+    WrongId,            // a valid JSON-RPC answer carrying another id
+    OversizedBody,      // 200 with a valid-looking JSON body of bodyBytes bytes, streamed
+    TruncatedBody,      // Content-Length larger than what is sent, then close
+    DropAfterRequest,   // read the request fully, then close without answering
+    Flapping,           // down for periodMs/2 then up for periodMs/2, by the Clock, from setFault()
+    ErrorResponse,      // every call answered with JSON-RPC error {errorCode, errorMessage}
+};
+
+// What a node does wrong. Kinds that answer with an HTTP error status (429, 503, 400, 404) do
+// not run the method; the other request-level kinds run it (the request reached the node), so
+// a call with effects takes effect even when its answer is lost.
+struct Fault
+{
+    FaultKind kind = FaultKind::None;
+    int delayMs = 0;
+    int retryAfterSeconds = 1;
+    qint64 bodyBytes = 0;
+    qint64 periodMs = 0;
+    int errorCode = -32603;
+    QString errorMessage = QString(); // empty: "Internal error"
+    // Empty: every request. Otherwise only requests calling one of these methods (for a batch:
+    // any of its calls); other requests are answered normally. Request-level kinds only.
+    QStringList methods = QStringList();
+
+    bool operator==(const Fault&) const = default;
+};
+
+QString faultKindName(FaultKind kind);
+// Why `fault` cannot be applied, or nullopt when it can.
+std::optional<QString> validateFault(const Fault& fault);
+// Faults that act on connections rather than on requests.
+bool isConnectionLevel(FaultKind kind);
+
+} // namespace switchyard::sim

@@ -1,0 +1,83 @@
+#include "httpresponse.h"
+
+namespace switchyard::sim {
+
+HttpResponse HttpResponse::json(const QByteArray& body, int status)
+{
+    return {status, {{"Content-Type", "application/json"}}, body};
+}
+
+HttpResponse HttpResponse::text(int status, const QByteArray& message)
+{
+    return {status, {{"Content-Type", "text/plain; charset=utf-8"}}, message + '\n'};
+}
+
+QByteArray HttpResponse::head(qint64 contentLength, bool keepAlive) const
+{
+    QByteArray out = "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status) + "\r\n";
+    out += "Server: switchyard-sim\r\n";
+    for (const HttpHeaderField& field : headers)
+        out += field.name + ": " + field.value + "\r\n";
+    if (!statusForbidsBody(status))
+        out += "Content-Length: " + QByteArray::number(contentLength) + "\r\n";
+    if (status >= 200)
+        out += keepAlive ? "Connection: keep-alive\r\n" : "Connection: close\r\n";
+    out += "\r\n";
+    return out;
+}
+
+QByteArray HttpResponse::serialize(bool keepAlive) const
+{
+    if (statusForbidsBody(status))
+        return head(0, keepAlive);
+    return head(body.size(), keepAlive) + body;
+}
+
+QByteArray reasonPhrase(int status)
+{
+    switch (status) {
+    case 100:
+        return "Continue";
+    case 200:
+        return "OK";
+    case 204:
+        return "No Content";
+    case 400:
+        return "Bad Request";
+    case 404:
+        return "Not Found";
+    case 405:
+        return "Method Not Allowed";
+    case 411:
+        return "Length Required";
+    case 413:
+        return "Content Too Large";
+    case 414:
+        return "URI Too Long";
+    case 415:
+        return "Unsupported Media Type";
+    case 417:
+        return "Expectation Failed";
+    case 429:
+        return "Too Many Requests";
+    case 431:
+        return "Request Header Fields Too Large";
+    case 500:
+        return "Internal Server Error";
+    case 501:
+        return "Not Implemented";
+    case 503:
+        return "Service Unavailable";
+    case 505:
+        return "HTTP Version Not Supported";
+    default:
+        return "Unknown";
+    }
+}
+
+bool statusForbidsBody(int status)
+{
+    return (status >= 100 && status < 200) || status == 204 || status == 304;
+}
+
+} // namespace switchyard::sim
