@@ -83,6 +83,7 @@ void HttpConnection::processInput()
         m_continueSent = false;
         const HttpRequest request = m_parser.takeRequest();
         m_keepAlive = request.keepAlive();
+        m_answeringHead = request.method == "HEAD";
         m_state = State::Handling;
         m_handler(*this, request);
         return;
@@ -107,7 +108,8 @@ void HttpConnection::respond(const HttpResponse& response)
 {
     if (m_state != State::Handling || m_gone)
         return;
-    m_socket->write(response.serialize(m_keepAlive));
+    m_socket->write(m_answeringHead ? response.head(response.body.size(), m_keepAlive)
+                                    : response.serialize(m_keepAlive));
     finishAnswer(m_keepAlive);
 }
 

@@ -72,6 +72,7 @@ private:
     RequestHandler m_handler;
     State m_state = State::Reading;
     bool m_keepAlive = true;
+    bool m_answeringHead = false; // a HEAD answer carries the headers of the body, not the body
     bool m_continueSent = false;
     bool m_processQueued = false;
     bool m_gone = false;

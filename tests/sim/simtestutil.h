@@ -66,7 +66,8 @@ enum class ReadOutcome
 {
     Complete,
     Timeout,
-    Closed
+    Closed,
+    NotHttp // what arrived does not start with a status line
 };
 
 struct ReadResult
@@ -101,9 +102,16 @@ public:
              QByteArray::number(body.size()) + "\r\n" + extraHeaders + "\r\n" + body);
     }
 
-    // Reads one response (a 1xx interim answer counts as one).
-    ReadResult readResponse(int timeoutMs = 5000)
+    enum class BodyExpected
     {
+        Yes,
+        No
+    }; // No: the answer to a HEAD request
+
+    // Reads one response (a 1xx interim answer counts as one).
+    ReadResult readResponse(int timeoutMs = 5000, BodyExpected bodyExpected = BodyExpected::Yes)
+    {
+        m_bodyExpected = bodyExpected == BodyExpected::Yes;
         QElapsedTimer timer;
         timer.start();
         ReadResult result;
@@ -179,6 +187,11 @@ private:
             return false;
         }
         RawResponse response;
+        if (!m_buffer.startsWith("HTTP/1.1 ")) {
+            result.outcome = ReadOutcome::NotHttp;
+            result.bytesReceived = m_buffer.size();
+            return true;
+        }
         const QList<QByteArray> lines = m_buffer.left(headerEnd).split('\n');
         const QList<QByteArray> statusLine = lines.first().trimmed().split(' ');
         response.status = statusLine.value(1).toInt();
@@ -188,9 +201,9 @@ private:
             response.headers.append({line.left(colon).trimmed(), line.mid(colon + 1).trimmed()});
         }
         const qsizetype bodyStart = headerEnd + 4;
-        const bool noBody =
-            response.status < 200 || response.status == 204 || response.status == 304;
-        if (!noBody && response.hasHeader("Content-Length"))
+        const bool noBody = !m_bodyExpected || response.status < 200 || response.status == 204 ||
+                            response.status == 304;
+        if (response.hasHeader("Content-Length"))
             response.contentLength = response.header("Content-Length").toLongLong();
         const qint64 wanted = noBody ? 0 : qMax<qint64>(0, response.contentLength);
         const qsizetype available = m_buffer.size() - bodyStart;
@@ -206,6 +219,7 @@ private:
 
     QTcpSocket m_socket;
     QByteArray m_buffer;
+    bool m_bodyExpected = true;
 };
 
 struct PostResult

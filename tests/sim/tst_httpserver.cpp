@@ -291,6 +291,26 @@ private Q_SLOTS:
         QCOMPARE(read.response.json().value("target").toString(), QStringLiteral("/next"));
     }
 
+    void headAnswerHasHeadersButNoBody()
+    {
+        RawClient client;
+        QVERIFY(client.connectTo(m_server->port()));
+        client.send("HEAD /probe HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+        const QByteArray bodyItWouldHave =
+            QJsonDocument(QJsonObject{{"method", "HEAD"}, {"target", "/probe"}, {"body", ""}})
+                .toJson(QJsonDocument::Compact);
+        ReadResult read = client.readResponse(5000, RawClient::BodyExpected::No);
+        QCOMPARE(read.outcome, ReadOutcome::Complete);
+        QCOMPARE(read.response.status, 200);
+        QCOMPARE(read.response.contentLength, bodyItWouldHave.size());
+        // Had the HEAD answer carried a body, it would now stand where the next answer starts.
+        client.send(postRequest("/next", "{}"));
+        read = client.readResponse();
+        QCOMPARE(read.outcome, ReadOutcome::Complete);
+        QCOMPARE(read.response.status, 200);
+        QCOMPARE(read.response.json().value("target").toString(), QStringLiteral("/next"));
+    }
+
     void stopListeningRefusesAndListeningAgainReusesThePort()
     {
         RawClient open;
