@@ -4,11 +4,13 @@
 
 namespace switchyard::cli {
 
+int runCheck(const QStringList& arguments);   // checkcommand.cpp
 int runInspect(const QStringList& arguments); // inspectcommand.cpp
 
 const QList<Subcommand>& subcommands()
 {
     static const QList<Subcommand> all = {
+        {"check", "Probe every node once; monitoring-plugin output and exit codes", &runCheck},
         {"inspect", "Decode a signed Solana or EVM transaction and print it as JSON", &runInspect},
     };
     return all;

@@ -3,6 +3,7 @@
 #include "chain/family.h"
 
 #include <QByteArray>
+#include <QMetaType>
 #include <QFlags>
 #include <QList>
 #include <QMap>
@@ -91,3 +92,4 @@ struct Config
 };
 
 } // namespace switchyard
+Q_DECLARE_METATYPE(switchyard::Config)

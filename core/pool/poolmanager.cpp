@@ -50,6 +50,16 @@ void PoolManager::applyConfig(const Config& config)
     Q_EMIT poolsReplaced();
 }
 
+void PoolManager::reportRejectedConfig(const QString& errors)
+{
+    IncidentEvent event;
+    event.time = m_clock->utcNow();
+    event.severity = IncidentEvent::Severity::Warning;
+    event.kind = IncidentEvent::Kind::ConfigRejected;
+    event.message = QStringLiteral("changed configuration not taken: %1").arg(errors);
+    Q_EMIT incident(event);
+}
+
 std::shared_ptr<NetworkPool> PoolManager::pool(const QString& network) const
 {
     for (const std::shared_ptr<NetworkPool>& pool : m_pools)

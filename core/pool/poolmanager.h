@@ -31,6 +31,8 @@ public:
     ~PoolManager() override;
 
     void applyConfig(const Config& config);
+    // A changed configuration that did not load: the running one stays, the timeline says why.
+    void reportRejectedConfig(const QString& errors);
     const Config& config() const { return m_config; }
 
     QList<std::shared_ptr<NetworkPool>> pools() const { return m_pools; }

@@ -1,0 +1,82 @@
+#include "config/configloader.h"
+#include "pool/networkpool.h"
+#include "pool/poolcheck.h"
+#include "pool/poolmanager.h"
+#include "subcommand.h"
+#include "util/clock.h"
+
+#include <QCommandLineParser>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <cstdio>
+#include <qcorotask.h>
+
+namespace switchyard::cli {
+
+// `switchyard check`: one probe round for scripts and monitoring systems. Exit codes follow
+// the monitoring-plugin convention, so usage and config errors are UNKNOWN (3), not 2.
+int runCheck(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Probes every node once and prints one line per network in the "
+                       "monitoring-plugin style. Exit: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN."));
+    parser.addHelpOption();
+    const QCommandLineOption configOption(
+        QStringLiteral("config"),
+        QStringLiteral("Node configuration (JSON). Default: %1").arg(defaultConfigPath()),
+        QStringLiteral("FILE"));
+    const QCommandLineOption networkOption(QStringLiteral("network"),
+                                           QStringLiteral("Check only this network."),
+                                           QStringLiteral("NAME"));
+    const QCommandLineOption jsonOption(QStringLiteral("json"),
+                                        QStringLiteral("Print one JSON object instead."));
+    parser.addOptions({configOption, networkOption, jsonOption});
+    const int unknown = int(CheckStatus::Unknown);
+    if (!parser.parse(arguments))
+        return fail(unknown, parser.errorText() + QStringLiteral(" (see switchyard check --help)"));
+    if (parser.isSet(QStringLiteral("help"))) {
+        std::printf("%s", qPrintable(parser.helpText()));
+        return ExitOk;
+    }
+    if (!parser.positionalArguments().isEmpty())
+        return fail(unknown, QStringLiteral("unexpected argument '%1'")
+                                 .arg(parser.positionalArguments().constFirst()));
+
+    const QString path =
+        parser.isSet(configOption) ? parser.value(configOption) : defaultConfigPath();
+    const ConfigResult loaded = loadConfigFile(path);
+    if (!loaded.ok())
+        return fail(unknown, loaded.errorText());
+    Config config = loaded.config();
+    if (parser.isSet(networkOption)) {
+        const NetworkConfig* chosen = config.network(parser.value(networkOption));
+        if (!chosen)
+            return fail(unknown, QStringLiteral("no network named '%1' in %2")
+                                     .arg(parser.value(networkOption), path));
+        config.networks = {*chosen};
+    }
+
+    PoolManager manager(Clock::system());
+    manager.applyConfig(config);
+    QCoro::waitFor(manager.probeAll());
+
+    QList<NetworkCheck> checks;
+    for (const std::shared_ptr<NetworkPool>& pool : manager.pools())
+        checks.append(checkNetwork(*pool));
+
+    if (parser.isSet(jsonOption)) {
+        QJsonArray networks;
+        for (const NetworkCheck& check : std::as_const(checks))
+            networks.append(check.json);
+        std::printf("%s\n", QJsonDocument(QJsonObject{{QStringLiteral("networks"), networks}})
+                                .toJson(QJsonDocument::Compact)
+                                .constData());
+    } else {
+        for (const NetworkCheck& check : std::as_const(checks))
+            std::printf("%s\n", qPrintable(check.pluginLine()));
+    }
+    return int(worstStatus(checks));
+}
+
+} // namespace switchyard::cli

@@ -1,0 +1,120 @@
+#include "launch.h"
+
+#include "commands/subcommand.h"
+#include "config/configloader.h"
+#include "mainwindow.h"
+#include "sim/demoscenario.h"
+#include "util/settings.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QFileInfo>
+#include <cstdio>
+
+namespace switchyard::app {
+
+void setApplicationIdentity()
+{
+    QCoreApplication::setApplicationName(QStringLiteral("switchyard"));
+    // No organisation name: the config then lives in ~/.config/switchyard/, not
+    // .../switchyard/switchyard/.
+    QCoreApplication::setApplicationVersion(QStringLiteral(SWITCHYARD_VERSION));
+}
+
+namespace {
+
+QString subcommandHelp()
+{
+    if (cli::subcommands().isEmpty())
+        return {};
+    QString text = QStringLiteral("\nCommands (switchyard COMMAND --help for each):\n");
+    for (const cli::Subcommand& subcommand : cli::subcommands())
+        text += QStringLiteral("  %1  %2\n")
+                    .arg(QLatin1String(subcommand.name), -10)
+                    .arg(QLatin1String(subcommand.summary));
+    return text;
+}
+
+} // namespace
+
+int runWindow(int argc, char* argv[])
+{
+    setApplicationIdentity();
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i)
+        arguments.append(QString::fromLocal8Bit(argv[i]));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Watches a pool of blockchain RPC providers and the transactions sent "
+                       "through them."));
+    const QCommandLineOption helpOption = parser.addHelpOption();
+    const QCommandLineOption versionOption = parser.addVersionOption();
+    const QCommandLineOption configOption(
+        QStringLiteral("config"),
+        QStringLiteral("Node configuration (JSON). Default: %1").arg(defaultConfigPath()),
+        QStringLiteral("FILE"));
+    const QCommandLineOption demoOption(
+        QStringLiteral("demo"),
+        QStringLiteral("Watch a built-in simulated cluster on 127.0.0.1 instead of a config."));
+    parser.addOption(configOption);
+    parser.addOption(demoOption);
+    parser.addPositionalArgument(QStringLiteral("COMMAND"),
+                                 QStringLiteral("Optional command, see the list below."),
+                                 QStringLiteral("[COMMAND]"));
+
+    const bool parsed = parser.parse(arguments);
+    if (!parsed || parser.isSet(helpOption) || parser.isSet(versionOption) ||
+        !parser.positionalArguments().isEmpty()) {
+        // Help, version and usage errors need no display.
+        QCoreApplication app(argc, argv);
+        if (!parsed)
+            return cli::fail(cli::ExitUsage,
+                             parser.errorText() + QStringLiteral(" (see switchyard --help)"));
+        if (parser.isSet(versionOption)) {
+            std::printf("switchyard %s\n", SWITCHYARD_VERSION);
+            return cli::ExitOk;
+        }
+        if (parser.isSet(helpOption)) {
+            std::printf("%s%s", qPrintable(parser.helpText()), qPrintable(subcommandHelp()));
+            return cli::ExitOk;
+        }
+        return cli::fail(cli::ExitUsage,
+                         QStringLiteral("unknown command '%1' (see switchyard --help)")
+                             .arg(parser.positionalArguments().constFirst()));
+    }
+    if (parser.isSet(demoOption) && parser.isSet(configOption))
+        return cli::fail(cli::ExitUsage,
+                         QStringLiteral("--demo brings its own nodes; leave out --config"));
+
+    // The configuration loads before any window exists, so a bad one is one line on stderr.
+    Config config;
+    ui::ConfigSource source;
+    source.demo = parser.isSet(demoOption);
+    if (!source.demo) {
+        source.path = parser.isSet(configOption) ? parser.value(configOption) : defaultConfigPath();
+        const bool explicitPath = parser.isSet(configOption);
+        if (explicitPath || QFileInfo::exists(source.path)) {
+            ConfigResult loaded = loadConfigFile(source.path);
+            if (!loaded.ok())
+                return cli::fail(cli::ExitConfigError, loaded.errorText());
+            config = loaded.config();
+        } else {
+            source.path.clear(); // first start: the window offers the demo
+        }
+    }
+
+    QApplication app(argc, argv);
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/switchyard/switchyard.svg")));
+    std::unique_ptr<sim::DemoScenario> demo;
+    if (source.demo) {
+        demo = std::make_unique<sim::DemoScenario>();
+        config = demo->config();
+    }
+    Settings settings;
+    ui::MainWindow window(config, source, &settings);
+    window.show();
+    return QApplication::exec();
+}
+
+} // namespace switchyard::app

@@ -1,0 +1,169 @@
+#include "poolcheck.h"
+
+#include "pool/networkpool.h"
+
+#include <QJsonArray>
+
+namespace switchyard {
+
+namespace {
+
+QString roleName(NodeRole role)
+{
+    switch (role) {
+    case NodeRole::Read:
+        return QStringLiteral("read");
+    case NodeRole::Build:
+        return QStringLiteral("build");
+    case NodeRole::Send:
+        return QStringLiteral("send");
+    case NodeRole::Status:
+        return QStringLiteral("status");
+    }
+    Q_UNREACHABLE();
+}
+
+// The five states a script sees; a node still earning its way back counts as unhealthy, one
+// never answered too (a single round decides either way).
+QString reportedState(NodeState state)
+{
+    switch (state) {
+    case NodeState::Healthy:
+    case NodeState::Lagging:
+    case NodeState::Disabled:
+    case NodeState::WrongNetwork:
+        return nodeStateKey(state);
+    case NodeState::NotProbed:
+    case NodeState::Unhealthy:
+    case NodeState::Probation:
+        return nodeStateKey(NodeState::Unhealthy);
+    }
+    Q_UNREACHABLE();
+}
+
+QString perfLabel(const QString& node, const char* metric)
+{
+    QString label = node + QLatin1Char('_') + QLatin1String(metric);
+    label.replace(QLatin1Char('\''), QLatin1Char('_'));
+    return QLatin1Char('\'') + label + QLatin1Char('\'');
+}
+
+} // namespace
+
+QString checkStatusWord(CheckStatus status)
+{
+    switch (status) {
+    case CheckStatus::Ok:
+        return QStringLiteral("OK");
+    case CheckStatus::Warning:
+        return QStringLiteral("WARNING");
+    case CheckStatus::Critical:
+        return QStringLiteral("CRITICAL");
+    case CheckStatus::Unknown:
+        return QStringLiteral("UNKNOWN");
+    }
+    Q_UNREACHABLE();
+}
+
+NetworkCheck checkNetwork(const NetworkPool& pool)
+{
+    const NetworkConfig& network = pool.config();
+    NetworkCheck check;
+    check.network = network.name;
+    check.nodes = pool.nodeCount();
+
+    QJsonArray nodes;
+    QStringList perf;
+    QString worstState = nodeStateKey(NodeState::Healthy);
+    for (int i = 0; i < pool.nodeCount(); ++i) {
+        const PoolNode& node = pool.node(i);
+        const NodeHealth& health = node.health;
+        const QString state = reportedState(health.state());
+        QJsonObject entry{{QStringLiteral("name"), node.config.name},
+                          {QStringLiteral("url"), node.displayUrl},
+                          {QStringLiteral("state"), state}};
+        entry.insert(QStringLiteral("height"),
+                     health.height() ? QJsonValue(*health.height()) : QJsonValue());
+        entry.insert(QStringLiteral("lag"),
+                     health.lag() ? QJsonValue(*health.lag()) : QJsonValue());
+        const std::optional<qint64> latency = health.latencyPercentileMs(50);
+        entry.insert(QStringLiteral("latencyMs"), latency ? QJsonValue(*latency) : QJsonValue());
+        entry.insert(QStringLiteral("error"),
+                     health.lastError().isEmpty() || isServing(health.state())
+                         ? QJsonValue()
+                         : QJsonValue(pool.scrubber().scrub(health.lastError())));
+        nodes.append(entry);
+
+        if (isServing(health.state()))
+            ++check.servingNodes;
+        if (health.state() == NodeState::Lagging)
+            check.problems.append(QStringLiteral("%1 lagging %2 behind")
+                                      .arg(node.config.name)
+                                      .arg(health.lag().value_or(0)));
+        else if (!isServing(health.state()) && health.state() != NodeState::Disabled)
+            check.problems.append(
+                health.lastFailureCause()
+                    ? QStringLiteral("%1 %2 (%3)")
+                          .arg(node.config.name, state, failureCauseKey(*health.lastFailureCause()))
+                    : QStringLiteral("%1 %2").arg(node.config.name, state));
+        if (state == QLatin1String("unhealthy") || state == QLatin1String("wrong-network"))
+            worstState = QStringLiteral("unhealthy");
+        else if (state == QLatin1String("lagging") && worstState == QLatin1String("healthy"))
+            worstState = state;
+
+        if (health.lag())
+            perf.append(QStringLiteral("%1=%2;%3;%4")
+                            .arg(perfLabel(node.config.name, "lag"))
+                            .arg(*health.lag())
+                            .arg(network.warnLag)
+                            .arg(network.maxLag));
+        if (latency)
+            perf.append(QStringLiteral("%1=%2ms")
+                            .arg(perfLabel(node.config.name, "latency"))
+                            .arg(*latency));
+    }
+
+    if (!check.problems.isEmpty())
+        check.status = CheckStatus::Warning;
+    for (const NodeRole role :
+         {NodeRole::Read, NodeRole::Build, NodeRole::Send, NodeRole::Status}) {
+        bool held = false;
+        for (int i = 0; i < pool.nodeCount() && !held; ++i)
+            held = pool.node(i).config.roles.testFlag(role);
+        if (held && pool.eligibleNodes(role).isEmpty()) {
+            check.status = CheckStatus::Critical;
+            check.problems.append(QStringLiteral("no node for %1").arg(roleName(role)));
+        }
+    }
+
+    check.perfData = perf.join(QLatin1Char(' '));
+    check.json = QJsonObject{{QStringLiteral("name"), network.name},
+                             {QStringLiteral("family"), familyName(network.family)},
+                             {QStringLiteral("state"), worstState},
+                             {QStringLiteral("status"), checkStatusWord(check.status)},
+                             {QStringLiteral("nodes"), nodes}};
+    return check;
+}
+
+QString NetworkCheck::pluginLine() const
+{
+    QString line = QStringLiteral("SWITCHYARD %1 %2 - %3 of %4 nodes serving")
+                       .arg(network, checkStatusWord(status))
+                       .arg(servingNodes)
+                       .arg(nodes);
+    if (!problems.isEmpty())
+        line += QStringLiteral("; ") + problems.join(QStringLiteral(", "));
+    if (!perfData.isEmpty())
+        line += QStringLiteral(" | ") + perfData;
+    return line;
+}
+
+CheckStatus worstStatus(const QList<NetworkCheck>& checks)
+{
+    CheckStatus worst = CheckStatus::Ok;
+    for (const NetworkCheck& check : checks)
+        worst = std::max(worst, check.status);
+    return worst;
+}
+
+} // namespace switchyard

@@ -1,0 +1,45 @@
+#pragma once
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <memory>
+
+namespace switchyard {
+
+class NetworkPool;
+
+// What `switchyard check` reports: the pool after a probe round, judged the way a monitoring
+// system (Nagios, Icinga) wants it.
+enum class CheckStatus
+{
+    Ok = 0,
+    Warning = 1,
+    Critical = 2,
+    Unknown = 3
+};
+
+QString checkStatusWord(CheckStatus status); // "OK", "WARNING", "CRITICAL", "UNKNOWN"
+
+struct NetworkCheck
+{
+    QString network;
+    CheckStatus status = CheckStatus::Ok;
+    QStringList problems; // one phrase per node or role that is not fine
+    QJsonObject json;     // {"name","family","state","status","nodes":[...]}
+    QString perfData;     // 'node_lag'=0;8;50 'node_latency'=12ms ...
+    int servingNodes = 0;
+    int nodes = 0;
+
+    // "SWITCHYARD solana-devnet WARNING - 1 of 2 nodes serving; backup unhealthy | ..."
+    QString pluginLine() const;
+};
+
+// OK: every node serving within warnLag. WARNING: a node lagging, unhealthy or on the wrong
+// network while every role that some node holds still has an eligible node. CRITICAL: such a
+// role has no eligible node.
+NetworkCheck checkNetwork(const NetworkPool& pool);
+
+CheckStatus worstStatus(const QList<NetworkCheck>& checks);
+
+} // namespace switchyard
