@@ -2,12 +2,16 @@
 
 #include "commands/subcommand.h"
 #include "config/configloader.h"
+#include "config/configwatcher.h"
 #include "mainwindow.h"
+#include "pool/poolmanager.h"
 #include "sim/demoscenario.h"
+#include "util/clock.h"
 #include "util/settings.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QFile>
 #include <QFileInfo>
 #include <cstdio>
 
@@ -89,18 +93,25 @@ int runWindow(int argc, char* argv[])
 
     // The configuration loads before any window exists, so a bad one is one line on stderr.
     Config config;
+    QByteArray configContents;
     ui::ConfigSource source;
     source.demo = parser.isSet(demoOption);
     if (!source.demo) {
         source.path = parser.isSet(configOption) ? parser.value(configOption) : defaultConfigPath();
         const bool explicitPath = parser.isSet(configOption);
         if (explicitPath || QFileInfo::exists(source.path)) {
-            ConfigResult loaded = loadConfigFile(source.path);
+            QFile file(source.path);
+            if (!file.open(QIODevice::ReadOnly))
+                return cli::fail(
+                    cli::ExitConfigError,
+                    QStringLiteral("%1: cannot open: %2").arg(source.path, file.errorString()));
+            configContents = file.readAll();
+            const ConfigResult loaded = loadConfigText(configContents, source.path);
             if (!loaded.ok())
                 return cli::fail(cli::ExitConfigError, loaded.errorText());
             config = loaded.config();
         } else {
-            source.path.clear(); // first start: the window offers the demo
+            source.path.clear(); // first start: the window offers the editor and the demo
         }
     }
 
@@ -111,6 +122,18 @@ int runWindow(int argc, char* argv[])
         demo = std::make_unique<sim::DemoScenario>();
         config = demo->config();
     }
+    PoolManager pools(Clock::system());
+    pools.applyConfig(config);
+    pools.start();
+    std::unique_ptr<ConfigWatcher> watcher;
+    if (!source.path.isEmpty()) {
+        watcher = std::make_unique<ConfigWatcher>(source.path, configContents);
+        QObject::connect(watcher.get(), &ConfigWatcher::reloaded, &pools,
+                         &PoolManager::applyConfig);
+        QObject::connect(watcher.get(), &ConfigWatcher::rejected, &pools,
+                         &PoolManager::reportRejectedConfig);
+    }
+
     Settings settings;
     ui::MainWindow window(config, source, &settings);
     window.show();
