@@ -1,0 +1,291 @@
+// The switchyard executable as scripts and monitoring systems use it: options, exit codes,
+// one-line errors, and `check` against simulated nodes on loopback.
+#include "sim/simulatedcluster.h"
+#include "sim/simulatednode.h"
+#include "util/clock.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace switchyard;
+using namespace switchyard::sim;
+
+namespace {
+
+struct Run
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+// Runs the binary while this process's event loop keeps serving the simulated nodes.
+Run runSwitchyard(const QStringList& arguments)
+{
+    QProcess process;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    process.setProcessEnvironment(environment);
+    QSignalSpy finished(&process, &QProcess::finished);
+    process.start(QStringLiteral(SWITCHYARD_BINARY), arguments);
+    if (!finished.wait(30'000)) {
+        process.kill();
+        return {};
+    }
+    return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
+}
+
+QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& contents)
+{
+    const QString path = dir.filePath(name);
+    QFile file(path);
+    if (file.open(QIODevice::WriteOnly))
+        file.write(contents);
+    return path;
+}
+
+} // namespace
+
+class TestCommandLine : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+
+    // A Solana network of the given nodes, as a config file.
+    QString configFor(const SimulatedCluster& cluster,
+                      const QString& name = QStringLiteral("config.json"))
+    {
+        QJsonArray nodes;
+        for (const SimulatedNode* node : cluster.nodes())
+            nodes.append(QJsonObject{{QStringLiteral("name"), node->name()},
+                                     {QStringLiteral("url"), node->url().toString()}});
+        const QJsonObject config{
+            {QStringLiteral("networks"),
+             QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("local")},
+                                    {QStringLiteral("family"), QStringLiteral("solana")},
+                                    {QStringLiteral("genesisHash"), cluster.genesisHash()},
+                                    {QStringLiteral("warnLag"), 8},
+                                    {QStringLiteral("maxLag"), 50},
+                                    {QStringLiteral("nodes"), nodes}}}},
+            {QStringLiteral("probe"), QJsonObject{{QStringLiteral("timeoutMs"), 1000}}}};
+        return writeFile(m_dir, name, QJsonDocument(config).toJson());
+    }
+
+private Q_SLOTS:
+    void version()
+    {
+        const Run run = runSwitchyard({QStringLiteral("--version")});
+        QCOMPARE(run.exitCode, 0);
+        QCOMPARE(run.out, QByteArray("switchyard " SWITCHYARD_VERSION "\n"));
+    }
+
+    void helpListsTheCommands()
+    {
+        const Run run = runSwitchyard({QStringLiteral("--help")});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY(run.out.contains("--config"));
+        QVERIFY(run.out.contains("--demo"));
+        QVERIFY(run.out.contains("  check "));
+        QVERIFY(run.out.contains("  inspect "));
+    }
+
+    void usageErrors_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QByteArray>("message");
+        QTest::newRow("unknown option") << QStringList{QStringLiteral("--frobnicate")}
+                                        << QByteArray("Unknown option 'frobnicate'");
+        QTest::newRow("unknown command") << QStringList{QStringLiteral("frobnicate")}
+                                         << QByteArray("unknown command 'frobnicate'");
+        QTest::newRow("demo and config")
+            << QStringList{QStringLiteral("--demo"), QStringLiteral("--config"),
+                           QStringLiteral("x.json")}
+            << QByteArray("--demo brings its own nodes");
+    }
+
+    void usageErrors()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QByteArray, message);
+        const Run run = runSwitchyard(arguments);
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(message), run.err.constData());
+        QCOMPARE(run.err.count('\n'), 1); // one line
+        QVERIFY(run.out.isEmpty());
+    }
+
+    void configThatDoesNotLoad_data()
+    {
+        QTest::addColumn<QByteArray>("contents");
+        QTest::addColumn<QByteArray>("where");
+        QTest::newRow("syntax") << QByteArray("{\n  \"networks\": [,]\n}")
+                                << QByteArray("broken.json:2:");
+        QTest::newRow("semantics")
+            << QByteArray(R"({"networks":[{"name":"x","family":"evm","nodes":[]}]})")
+            << QByteArray("networks[0]");
+    }
+
+    void configThatDoesNotLoad()
+    {
+        QFETCH(QByteArray, contents);
+        QFETCH(QByteArray, where);
+        const QString path = writeFile(m_dir, QStringLiteral("broken.json"), contents);
+        for (const QStringList& arguments :
+             {QStringList{QStringLiteral("--config"), path},
+              QStringList{QStringLiteral("check"), QStringLiteral("--config"), path}}) {
+            const Run run = runSwitchyard(arguments);
+            QCOMPARE(run.exitCode, 3);
+            QVERIFY2(run.err.contains(where), run.err.constData());
+            QCOMPARE(run.err.count('\n'), 1);
+        }
+        const Run missing = runSwitchyard(
+            {QStringLiteral("--config"), m_dir.filePath(QStringLiteral("none.json"))});
+        QCOMPARE(missing.exitCode, 3);
+        QVERIFY(missing.err.contains("none.json"));
+    }
+
+    void checkExitCodes_data()
+    {
+        QTest::addColumn<int>("scenario");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QByteArray>("status");
+        QTest::newRow("all healthy") << 0 << 0 << QByteArray("OK");
+        QTest::newRow("one lagging") << 1 << 1 << QByteArray("WARNING");
+        QTest::newRow("one unhealthy") << 2 << 1 << QByteArray("WARNING");
+        QTest::newRow("one on the wrong network") << 3 << 1 << QByteArray("WARNING");
+        QTest::newRow("none serving") << 4 << 2 << QByteArray("CRITICAL");
+    }
+
+    void checkExitCodes()
+    {
+        QFETCH(int, scenario);
+        QFETCH(int, exitCode);
+        QFETCH(QByteArray, status);
+        ManualClock clock;
+        SimulatedCluster cluster(ChainFamily::Solana, QStringLiteral("local"), &clock);
+        SimulatedNode* a = cluster.addNode(QStringLiteral("a"));
+        cluster.addNode(QStringLiteral("b"));
+        cluster.addNode(QStringLiteral("c"));
+        cluster.addNode(QStringLiteral("d"));
+        Fault refuse;
+        refuse.kind = FaultKind::RefuseConnections;
+        switch (scenario) {
+        case 1:
+            a->setStaleBy(20);
+            break;
+        case 2:
+            a->setFault(refuse);
+            break;
+        case 3:
+            a->setWrongNetwork(true);
+            break;
+        case 4:
+            for (SimulatedNode* node : cluster.nodes())
+                node->setFault(refuse);
+            break;
+        }
+        const Run run = runSwitchyard(
+            {QStringLiteral("check"), QStringLiteral("--config"), configFor(cluster)});
+        QCOMPARE(run.exitCode, exitCode);
+        QVERIFY2(run.out.startsWith(QByteArray("SWITCHYARD local " + status + " - ")),
+                 run.out.constData());
+        QCOMPARE(run.out.count('\n'), 1);
+    }
+
+    void checkJson()
+    {
+        ManualClock clock;
+        SimulatedCluster cluster(ChainFamily::Solana, QStringLiteral("local"), &clock);
+        cluster.addNode(QStringLiteral("fine"));
+        cluster.addNode(QStringLiteral("wrong"))->setWrongNetwork(true);
+        const Run run = runSwitchyard({QStringLiteral("check"), QStringLiteral("--json"),
+                                       QStringLiteral("--config"), configFor(cluster)});
+        QCOMPARE(run.exitCode, 1);
+        const QJsonObject network = QJsonDocument::fromJson(run.out)
+                                        .object()
+                                        .value(QStringLiteral("networks"))
+                                        .toArray()
+                                        .first()
+                                        .toObject();
+        QCOMPARE(network.value(QStringLiteral("name")).toString(), QStringLiteral("local"));
+        QCOMPARE(network.value(QStringLiteral("family")).toString(), QStringLiteral("solana"));
+        const QJsonArray nodes = network.value(QStringLiteral("nodes")).toArray();
+        QCOMPARE(nodes.size(), 2);
+        const QJsonObject fine = nodes.at(0).toObject();
+        QCOMPARE(fine.value(QStringLiteral("state")).toString(), QStringLiteral("healthy"));
+        QCOMPARE(fine.value(QStringLiteral("lag")).toInteger(), 0);
+        QVERIFY(fine.value(QStringLiteral("height")).toInteger() > 0);
+        QVERIFY(fine.value(QStringLiteral("latencyMs")).isDouble());
+        QVERIFY(fine.value(QStringLiteral("error")).isNull());
+        QVERIFY(fine.value(QStringLiteral("url"))
+                    .toString()
+                    .startsWith(QStringLiteral("http://127.0.0.1:")));
+        const QJsonObject wrong = nodes.at(1).toObject();
+        QCOMPARE(wrong.value(QStringLiteral("state")).toString(), QStringLiteral("wrong-network"));
+        QVERIFY(wrong.value(QStringLiteral("error"))
+                    .toString()
+                    .contains(cluster.wrongNetworkGenesisHash()));
+    }
+
+    void checkRedactsKeys()
+    {
+        ManualClock clock;
+        SimulatedCluster cluster(ChainFamily::Solana, QStringLiteral("local"), &clock);
+        SimulatedNode* node = cluster.addNode(QStringLiteral("keyed"));
+        node->setFault([] {
+            Fault refuse;
+            refuse.kind = FaultKind::RefuseConnections;
+            return refuse;
+        }());
+        const QString secret = QStringLiteral("k3yk3yk3y0123456789abcdef");
+        const QJsonObject object{
+            {QStringLiteral("networks"),
+             QJsonArray{
+                 QJsonObject{{QStringLiteral("name"), QStringLiteral("local")},
+                             {QStringLiteral("family"), QStringLiteral("solana")},
+                             {QStringLiteral("genesisHash"), cluster.genesisHash()},
+                             {QStringLiteral("nodes"),
+                              QJsonArray{QJsonObject{
+                                  {QStringLiteral("name"), QStringLiteral("keyed")},
+                                  {QStringLiteral("url"),
+                                   QString(node->url().toString() +
+                                           QStringLiteral("?api-key=${SY_TEST_KEY}"))}}}}}}}};
+        const QString path =
+            writeFile(m_dir, QStringLiteral("keyed.json"), QJsonDocument(object).toJson());
+        qputenv("SY_TEST_KEY", secret.toUtf8());
+        for (const bool json : {false, true}) {
+            QStringList arguments{QStringLiteral("check"), QStringLiteral("--config"), path};
+            if (json)
+                arguments.append(QStringLiteral("--json"));
+            const Run run = runSwitchyard(arguments);
+            QCOMPARE(run.exitCode, 2);
+            QVERIFY(!run.out.contains(secret.toUtf8()));
+            QVERIFY(!run.err.contains(secret.toUtf8()));
+            if (json)
+                QVERIFY2(run.out.contains("api-key=•••"), run.out.constData());
+        }
+        qunsetenv("SY_TEST_KEY");
+    }
+
+    void checkUnknownNetworkIsUnknown()
+    {
+        ManualClock clock;
+        SimulatedCluster cluster(ChainFamily::Solana, QStringLiteral("local"), &clock);
+        cluster.addNode(QStringLiteral("a"));
+        const Run run =
+            runSwitchyard({QStringLiteral("check"), QStringLiteral("--config"), configFor(cluster),
+                           QStringLiteral("--network"), QStringLiteral("mainnet")});
+        QCOMPARE(run.exitCode, 3);
+        QVERIFY(run.err.contains("no network named 'mainnet'"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCommandLine)
+#include "tst_commandline.moc"
