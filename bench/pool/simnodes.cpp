@@ -1,0 +1,50 @@
+// Serves N simulated nodes of one Solana-like cluster on 127.0.0.1 in a process of its own, so
+// a benchmark can measure the prober without the simulator's CPU in its figures. Prints the
+// configuration that points at the nodes as one JSON line, then serves until stdin closes.
+#include "sim/simulatedcluster.h"
+#include "sim/simulatednode.h"
+#include "util/clock.h"
+
+#include <QCoreApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSocketNotifier>
+
+#include <cstdio>
+#include <unistd.h>
+
+using namespace switchyard;
+
+int main(int argc, char* argv[])
+{
+    QCoreApplication app(argc, argv);
+    const int count = argc > 1 ? QString::fromLocal8Bit(argv[1]).toInt() : 200;
+    sim::SimulatedCluster cluster(ChainFamily::Solana, QStringLiteral("bench"), Clock::system());
+    cluster.setAutoAdvanceInterval(400);
+    QJsonArray nodes;
+    for (int i = 0; i < count; ++i) {
+        const sim::SimulatedNode* node = cluster.addNode(QStringLiteral("node-%1").arg(i));
+        if (!node)
+            return 1;
+        nodes.append(QJsonObject{{QStringLiteral("name"), node->name()},
+                                 {QStringLiteral("url"), node->url().toString()}});
+    }
+    const QJsonObject network{{QStringLiteral("name"), QStringLiteral("bench")},
+                              {QStringLiteral("family"), QStringLiteral("solana")},
+                              {QStringLiteral("genesisHash"), cluster.genesisHash()},
+                              {QStringLiteral("nodes"), nodes}};
+    const QByteArray line =
+        QJsonDocument(QJsonObject{{QStringLiteral("networks"), QJsonArray{network}}})
+            .toJson(QJsonDocument::Compact);
+    std::printf("%s\n", line.constData());
+    std::fflush(stdout);
+
+    QSocketNotifier stdinClosed(STDIN_FILENO, QSocketNotifier::Read);
+    QObject::connect(&stdinClosed, &QSocketNotifier::activated, &app, [&] {
+        char buffer[64];
+        if (::read(STDIN_FILENO, buffer, sizeof buffer) <= 0)
+            QCoreApplication::quit();
+    });
+    return QCoreApplication::exec();
+}
