@@ -10,7 +10,6 @@
 #include <QFile>
 #include <QProcess>
 #include <QTimer>
-
 #include <cstdio>
 #include <sys/resource.h>
 
@@ -47,7 +46,10 @@ int main(int argc, char* argv[])
 
     QProcess simulator;
     simulator.start(QCoreApplication::applicationDirPath() + QStringLiteral("/simnodes"), {nodes});
-    if (!simulator.waitForStarted() || !simulator.waitForReadyRead(30'000)) {
+    bool started = simulator.waitForStarted();
+    while (started && !simulator.canReadLine())
+        started = simulator.waitForReadyRead(30'000);
+    if (!started) {
         std::fprintf(stderr, "simnodes did not start\n");
         return 1;
     }
@@ -65,9 +67,7 @@ int main(int argc, char* argv[])
     qint64 probes = 0;
     QObject::connect(&manager, &PoolManager::probeFinished, [&] { ++probes; });
 
-    std::printf("%d nodes, probe interval 1 s, %d s\n", config.networks.first().nodes.size() > 0
-                                                            ? int(config.networks.first().nodes.size())
-                                                            : 0,
+    std::printf("%d nodes, probe interval 1 s, %d s\n", int(config.networks.first().nodes.size()),
                 seconds);
     std::printf("%8s %10s %12s %10s\n", "second", "probes/s", "CPU % core", "RSS MiB");
     QElapsedTimer wall;

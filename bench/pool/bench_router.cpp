@@ -15,10 +15,8 @@
 #include <QJsonObject>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
-
 #include <algorithm>
 #include <cstdio>
-
 #include <qcoronetworkreply.h>
 #include <qcorotask.h>
 
@@ -73,10 +71,11 @@ int main(int argc, char* argv[])
     QNetworkAccessManager* bare = threadNetworkAccessManager();
     QNetworkRequest request(node->url());
     request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-    const QByteArray body = QJsonDocument(QJsonObject{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
-                                                      {QStringLiteral("id"), 1},
-                                                      {QStringLiteral("method"), QStringLiteral("getSlot")}})
-                                .toJson(QJsonDocument::Compact);
+    const QByteArray body =
+        QJsonDocument(QJsonObject{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                                  {QStringLiteral("id"), 1},
+                                  {QStringLiteral("method"), QStringLiteral("getSlot")}})
+            .toJson(QJsonDocument::Compact);
     const RpcRequest getSlot{QStringLiteral("getSlot"), QJsonValue::Undefined};
 
     QList<qint64> bareNs;

@@ -9,6 +9,7 @@
 #include <QNetworkReply>
 #include <QThreadStorage>
 #include <QTimer>
+#include <cstring>
 #include <memory>
 #include <qcoronetworkreply.h>
 
@@ -38,6 +39,37 @@ struct JsonRpcClient::Exchange
 };
 
 namespace {
+
+// The request body, readable once from the start: it cannot be rewound for a resend.
+class OneShotUpload final : public QIODevice
+{
+public:
+    explicit OneShotUpload(QByteArray body)
+        : m_body(std::move(body))
+    {
+        open(QIODevice::ReadOnly);
+    }
+    bool isSequential() const override { return true; }
+    bool reset() override { return false; }
+    qint64 bytesAvailable() const override
+    {
+        return m_body.size() - m_position + QIODevice::bytesAvailable();
+    }
+
+protected:
+    qint64 readData(char* data, qint64 maxSize) override
+    {
+        const qint64 count = std::min(maxSize, qint64(m_body.size()) - m_position);
+        std::memcpy(data, m_body.constData() + m_position, size_t(count));
+        m_position += count;
+        return count;
+    }
+    qint64 writeData(const char*, qint64) override { return -1; }
+
+private:
+    QByteArray m_body;
+    qint64 m_position = 0;
+};
 
 struct ReplyDeleter
 {
@@ -79,6 +111,7 @@ TransportFailure transportFailure(QNetworkReply::NetworkError error, bool timedO
         return {TransportFailureKind::Timeout, true, QStringLiteral("connection timed out")};
     case QNetworkReply::RemoteHostClosedError:
     case QNetworkReply::ProxyConnectionClosedError:
+    case QNetworkReply::ContentReSendError: // closed before an answer; we refused to resend
         if (headersArrived)
             return {TransportFailureKind::Truncated, true,
                     QStringLiteral("connection closed before the whole body arrived")};
@@ -152,7 +185,8 @@ JsonRpcClient::JsonRpcClient(const NodeConfig& node, QObject* parent)
     : JsonRpcClient(node.name, node.url, node.headers, parent)
 {}
 
-QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, QDeadlineTimer deadline)
+QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool mayRepeat,
+                                                         QDeadlineTimer deadline)
 {
     QElapsedTimer elapsed;
     elapsed.start();
@@ -176,7 +210,17 @@ QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, QDeadl
     // call before its deadline. The precise deadline timer below bounds the whole exchange.
 
     const qint64 cap = m_maxResponseBytes;
-    ReplyPtr reply(threadNetworkAccessManager()->post(request, body));
+    ReplyPtr reply;
+    if (mayRepeat) {
+        reply.reset(threadNetworkAccessManager()->post(request, body));
+    } else {
+        // From a device that cannot be rewound, Qt cannot send the body a second time.
+        request.setHeader(QNetworkRequest::ContentLengthHeader, body.size());
+        request.setAttribute(QNetworkRequest::DoNotBufferUploadDataAttribute, true);
+        auto* upload = new OneShotUpload(body);
+        reply.reset(threadNetworkAccessManager()->post(request, upload));
+        upload->setParent(reply.get());
+    }
     QByteArray received;
     bool tooLarge = false;
     bool timedOut = false;
@@ -249,7 +293,7 @@ QCoro::Task<RpcReply> JsonRpcClient::call(RpcRequest request, QDeadlineTimer dea
         QJsonDocument(requestObject(request, id)).toJson(QJsonDocument::Compact);
     // Nothing after the co_await touches `this`: the pool may retire a client mid-call.
     const QString nodeName = m_nodeName;
-    const Exchange exchange = co_await post(body, deadline);
+    const Exchange exchange = co_await post(body, request.mayRepeat, deadline);
 
     RpcReply reply;
     reply.node = nodeName;
@@ -292,8 +336,10 @@ QCoro::Task<QList<RpcReply>> JsonRpcClient::callBatch(QList<RpcRequest> requests
         batch.append(requestObject(request, ids.last()));
     }
     const QString nodeName = m_nodeName;
+    const bool mayRepeat = std::all_of(requests.cbegin(), requests.cend(),
+                                       [](const RpcRequest& request) { return request.mayRepeat; });
     const Exchange exchange =
-        co_await post(QJsonDocument(batch).toJson(QJsonDocument::Compact), deadline);
+        co_await post(QJsonDocument(batch).toJson(QJsonDocument::Compact), mayRepeat, deadline);
 
     RpcReply common;
     common.node = nodeName;

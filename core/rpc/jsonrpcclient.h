@@ -17,6 +17,10 @@ struct RpcRequest
 {
     QString method;
     QJsonValue params = QJsonValue::Undefined; // an array, an object, or left out
+    // Qt sends a request again by itself when a kept-alive connection turns out closed before
+    // any answer byte. Harmless for a read; a transaction send must say false, so that one call
+    // is exactly one POST.
+    bool mayRepeat = true;
 };
 
 // Talks JSON-RPC 2.0 over HTTP to one node. Every call is one POST with a deadline and returns
@@ -46,7 +50,7 @@ public:
 
 private:
     struct Exchange;
-    QCoro::Task<Exchange> post(QByteArray body, QDeadlineTimer deadline);
+    QCoro::Task<Exchange> post(QByteArray body, bool mayRepeat, QDeadlineTimer deadline);
     qint64 nextId() { return ++m_lastId; }
 
     QString m_nodeName;

@@ -230,6 +230,20 @@ private Q_SLOTS:
         }
     }
 
+    void oneCallIsOnePost()
+    {
+        // A dropped answer must not make the network stack send the request again by itself:
+        // for a transaction send that would be a second broadcast nobody asked for.
+        QVERIFY(m_node->setFault(faultOf(FaultKind::DropAfterRequest)));
+        RpcRequest send{QStringLiteral("sendTransaction"), QJsonArray{QStringLiteral("AQID")}};
+        send.mayRepeat = false;
+        const RpcReply reply = callNow(*m_client, send);
+        QCOMPARE(reply.outcomeClass(), OutcomeClass::Transport);
+        QCOMPARE(std::get<TransportFailure>(reply.outcome).kind, TransportFailureKind::Reset);
+        QVERIFY(std::get<TransportFailure>(reply.outcome).requestMayHaveArrived);
+        QCOMPARE(m_node->requestCount(), 1);
+    }
+
     void refusedConnectionComesBackAfterTheFaultClears()
     {
         QVERIFY(m_node->setFault(faultOf(FaultKind::RefuseConnections)));
