@@ -6,6 +6,9 @@ namespace {
 const QString geometryKey = QStringLiteral("window/geometry");
 const QString stateKey = QStringLiteral("window/state");
 const QString viewKey = QStringLiteral("window/currentView");
+const QString networkKey = QStringLiteral("views/network");
+const QString failoverWindowKey = QStringLiteral("views/failoverWindowMs");
+const QString poolHeaderKey = QStringLiteral("views/poolTableHeader");
 } // namespace
 
 Settings::Settings(QObject* parent)
@@ -47,6 +50,36 @@ int Settings::currentView() const
 void Settings::setCurrentView(int index)
 {
     setValue(viewKey, index);
+}
+
+QString Settings::selectedNetwork() const
+{
+    return value(networkKey).toString();
+}
+
+void Settings::setSelectedNetwork(const QString& network)
+{
+    setValue(networkKey, network);
+}
+
+qint64 Settings::failoverWindowMs() const
+{
+    return value(failoverWindowKey).toLongLong();
+}
+
+void Settings::setFailoverWindowMs(qint64 ms)
+{
+    setValue(failoverWindowKey, ms);
+}
+
+QByteArray Settings::poolTableHeader() const
+{
+    return value(poolHeaderKey).toByteArray();
+}
+
+void Settings::setPoolTableHeader(const QByteArray& state)
+{
+    setValue(poolHeaderKey, state);
 }
 
 QVariant Settings::value(const QString& key) const

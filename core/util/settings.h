@@ -25,6 +25,18 @@ public:
     int currentView() const;
     void setCurrentView(int index);
 
+    // The network selector's choice; empty: all networks.
+    QString selectedNetwork() const;
+    void setSelectedNetwork(const QString& network);
+
+    // The failovers view's window (ms back from now); 0 when never chosen.
+    qint64 failoverWindowMs() const;
+    void setFailoverWindowMs(qint64 ms);
+
+    // Column widths and order of the node table.
+    QByteArray poolTableHeader() const;
+    void setPoolTableHeader(const QByteArray& state);
+
 Q_SIGNALS:
     void changed(const QString& key);
 

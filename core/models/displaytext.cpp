@@ -1,0 +1,101 @@
+#include "displaytext.h"
+
+#include <QLocale>
+#include <QStringList>
+
+namespace switchyard::display {
+
+QString dash()
+{
+    return QStringLiteral("—");
+}
+
+QString heightUnit(ChainFamily family, qint64 count)
+{
+    const bool one = count == 1;
+    switch (family) {
+    case ChainFamily::Solana:
+        return one ? QStringLiteral("slot") : QStringLiteral("slots");
+    case ChainFamily::Evm:
+        return one ? QStringLiteral("block") : QStringLiteral("blocks");
+    }
+    Q_UNREACHABLE();
+}
+
+QString count(qint64 value)
+{
+    return QLocale().toString(value);
+}
+
+QString lag(ChainFamily family, qint64 lag)
+{
+    return count(lag) + u' ' + heightUnit(family, lag);
+}
+
+QString milliseconds(qint64 ms)
+{
+    return count(ms) + QStringLiteral(" ms");
+}
+
+QString percent(double fraction)
+{
+    return QString::number(qRound(fraction * 100.0)) + QStringLiteral(" %");
+}
+
+QString age(qint64 ms)
+{
+    const qint64 seconds = std::max<qint64>(0, ms / 1000);
+    if (seconds < 60)
+        return QStringLiteral("%1 s ago").arg(seconds);
+    const qint64 minutes = seconds / 60;
+    if (minutes < 60)
+        return QStringLiteral("%1 min ago").arg(minutes);
+    const qint64 hours = minutes / 60;
+    if (minutes % 60 == 0 || hours >= 24)
+        return QStringLiteral("%1 h ago").arg(hours);
+    return QStringLiteral("%1 h %2 min ago").arg(hours).arg(minutes % 60);
+}
+
+QString roles(NodeRoles roles)
+{
+    if (roles == allNodeRoles)
+        return QStringLiteral("all");
+    QStringList names;
+    const std::pair<NodeRole, const char*> all[] = {{NodeRole::Read, "read"},
+                                                    {NodeRole::Build, "build"},
+                                                    {NodeRole::Send, "send"},
+                                                    {NodeRole::Status, "status"}};
+    for (const auto& [role, name] : all)
+        if (roles.testFlag(role))
+            names << QLatin1String(name);
+    return names.isEmpty() ? QStringLiteral("none") : names.join(QStringLiteral(", "));
+}
+
+QString failureCause(FailureCause cause)
+{
+    switch (cause) {
+    case FailureCause::Transport:
+        return QStringLiteral("Transport");
+    case FailureCause::Timeout:
+        return QStringLiteral("Timeout");
+    case FailureCause::TooManyRequests:
+        return QStringLiteral("HTTP 429");
+    case FailureCause::ServerError:
+        return QStringLiteral("HTTP 5xx");
+    case FailureCause::ClientError:
+        return QStringLiteral("HTTP 4xx");
+    case FailureCause::OtherHttp:
+        return QStringLiteral("HTTP other");
+    case FailureCause::Malformed:
+        return QStringLiteral("Malformed");
+    case FailureCause::NodeBehind:
+        return QStringLiteral("Behind");
+    case FailureCause::Stale:
+        return QStringLiteral("Stale head");
+    case FailureCause::ProbeRejected:
+        return QStringLiteral("RPC error");
+    }
+    Q_UNREACHABLE();
+}
+
+} // namespace switchyard::display

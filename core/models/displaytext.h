@@ -1,0 +1,24 @@
+#pragma once
+
+#include "chain/family.h"
+#include "config/config.h"
+#include "pool/routingrules.h"
+
+#include <QString>
+#include <optional>
+
+// How the dashboard words numbers and classes, in one place so every view says it the same way.
+namespace switchyard::display {
+
+QString dash(); // "—": nothing known yet
+
+QString heightUnit(ChainFamily family, qint64 count); // "slot"/"slots", "block"/"blocks"
+QString count(qint64 value);                          // with the locale's digit grouping
+QString lag(ChainFamily family, qint64 lag);          // "20 slots", "1 block"
+QString milliseconds(qint64 ms);                      // "42 ms"
+QString percent(double fraction);                     // "12 %"
+QString age(qint64 ms);                               // "3 s ago", "2 min ago", "1 h 5 min ago"
+QString roles(NodeRoles roles);                       // "all", "read, status"
+QString failureCause(FailureCause cause);             // "Timeout", "HTTP 429", ...
+
+} // namespace switchyard::display

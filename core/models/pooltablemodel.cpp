@@ -1,0 +1,497 @@
+#include "pooltablemodel.h"
+
+#include "models/displaytext.h"
+#include "models/rowdiff.h"
+#include "pool/networkpool.h"
+#include "pool/poolmanager.h"
+#include "util/clock.h"
+
+#include <limits>
+
+namespace switchyard {
+
+namespace {
+
+constexpr int defaultAgeRefreshMs = 1000;
+
+quint64 bit(int column)
+{
+    return quint64(1) << column;
+}
+
+// Worst first when sorted descending: what needs the operator's eyes.
+int severityRank(NodeState state)
+{
+    switch (state) {
+    case NodeState::Healthy:
+        return 0;
+    case NodeState::Lagging:
+        return 1;
+    case NodeState::NotProbed:
+        return 2;
+    case NodeState::Disabled:
+        return 3;
+    case NodeState::Probation:
+        return 4;
+    case NodeState::Unhealthy:
+        return 5;
+    case NodeState::WrongNetwork:
+        return 6;
+    }
+    Q_UNREACHABLE();
+}
+
+QString stateExplanation(NodeState state)
+{
+    switch (state) {
+    case NodeState::NotProbed:
+        return QStringLiteral("No probe has answered yet.");
+    case NodeState::Healthy:
+        return QStringLiteral("Serving, within warnLag of the reference height.");
+    case NodeState::Lagging:
+        return QStringLiteral("Serving, but behind the reference height by more than warnLag.");
+    case NodeState::Unhealthy:
+        return QStringLiteral("Not serving: failing probes or calls. Rechecked by recovery.");
+    case NodeState::Probation:
+        return QStringLiteral("Answering again; serves once enough clean probes in a row passed.");
+    case NodeState::Disabled:
+        return QStringLiteral("Switched off by the operator: neither probed nor used.");
+    case NodeState::WrongNetwork:
+        return QStringLiteral("Answers for another cluster or chain: never used.");
+    }
+    Q_UNREACHABLE();
+}
+
+// Numbers line up on the right, like a ledger.
+QVariant alignment(int column)
+{
+    switch (column) {
+    case PoolTableModel::Height:
+    case PoolTableModel::Lag:
+    case PoolTableModel::LatencyP50:
+    case PoolTableModel::LatencyP95:
+    case PoolTableModel::ErrorRate:
+    case PoolTableModel::ConsecutiveFailures:
+    case PoolTableModel::SinceLastProbe:
+        return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
+    default:
+        return QVariant::fromValue(Qt::Alignment(Qt::AlignLeft | Qt::AlignVCenter));
+    }
+}
+
+QVariant optionalNumber(std::optional<qint64> value)
+{
+    // Unknown sorts before every real value (all of which are >= 0).
+    return QVariant::fromValue<qint64>(value.value_or(-1));
+}
+
+} // namespace
+
+QString PoolTableModel::Row::key() const
+{
+    return network + QChar(0x1f) + node;
+}
+
+PoolTableModel::PoolTableModel(PoolManager* manager, QObject* parent)
+    : QAbstractTableModel(parent)
+    , m_manager(manager)
+{
+    connect(m_manager, &PoolManager::poolsReplaced, this, &PoolTableModel::adoptPools);
+    connect(&m_ageTimer, &QTimer::timeout, this, &PoolTableModel::refreshProbeAges);
+    adoptPools();
+    setAgeRefreshInterval(defaultAgeRefreshMs);
+}
+
+PoolTableModel::~PoolTableModel() = default;
+
+int PoolTableModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int PoolTableModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+int PoolTableModel::rowOf(const QString& network, const QString& node) const
+{
+    for (int row = 0; row < m_rows.size(); ++row)
+        if (m_rows[row].network == network && m_rows[row].node == node)
+            return row;
+    return -1;
+}
+
+void PoolTableModel::setAgeRefreshInterval(int ms)
+{
+    if (ms <= 0) {
+        m_ageTimer.stop();
+        return;
+    }
+    m_ageTimer.start(ms);
+}
+
+int PoolTableModel::ageRefreshInterval() const
+{
+    return m_ageTimer.isActive() ? m_ageTimer.interval() : 0;
+}
+
+void PoolTableModel::refreshProbeAges()
+{
+    if (m_rows.isEmpty())
+        return;
+    Q_EMIT dataChanged(index(0, SinceLastProbe), index(rowCount() - 1, SinceLastProbe),
+                       {Qt::DisplayRole, Qt::ToolTipRole, SortRole});
+}
+
+void PoolTableModel::refreshAll()
+{
+    for (int poolIndex = 0; poolIndex < m_pools.size(); ++poolIndex)
+        mergePool(poolIndex);
+}
+
+PoolTableModel::Row PoolTableModel::snapshot(const NetworkPool& pool, int poolIndex, int nodeIndex)
+{
+    const PoolNode& node = pool.node(nodeIndex);
+    const NodeHealth& health = node.health;
+    Row row;
+    row.poolIndex = poolIndex;
+    row.nodeIndex = nodeIndex;
+    row.network = pool.config().name;
+    row.family = pool.config().family;
+    row.node = node.config.name;
+    row.roles = node.config.roles;
+    row.displayUrl = node.displayUrl;
+    row.state = health.state();
+    row.height = health.height();
+    row.lag = health.lag();
+    row.lagExcluded = pool.isLagExcluded(nodeIndex);
+    row.latencyP50 = health.latencyPercentileMs(50);
+    row.latencyP95 = health.latencyPercentileMs(95);
+    row.errorRate = health.errorRate();
+    row.consecutiveFailures = health.consecutiveFailures();
+    row.lastCause = health.lastFailureCause();
+    row.lastError = health.lastError();
+    row.lastProbeMs = health.lastProbeMs();
+    row.cooldownUntilMs = node.cooldownUntilMs;
+    row.warnLag = pool.config().warnLag;
+    row.maxLag = pool.config().maxLag;
+    return row;
+}
+
+quint64 PoolTableModel::changedColumns(const Row& before, const Row& after)
+{
+    quint64 columns = 0;
+    const auto compare = [&](bool differs, int column) {
+        if (differs)
+            columns |= bit(column);
+    };
+    compare(before.node != after.node || before.displayUrl != after.displayUrl, Node);
+    compare(before.network != after.network, Network);
+    compare(before.roles != after.roles, Roles);
+    compare(before.state != after.state || before.lastError != after.lastError, State);
+    compare(before.height != after.height, Height);
+    compare(before.lag != after.lag || before.lagExcluded != after.lagExcluded ||
+                before.warnLag != after.warnLag || before.maxLag != after.maxLag,
+            Lag);
+    compare(before.latencyP50 != after.latencyP50, LatencyP50);
+    compare(before.latencyP95 != after.latencyP95, LatencyP95);
+    compare(before.errorRate != after.errorRate, ErrorRate);
+    compare(before.consecutiveFailures != after.consecutiveFailures, ConsecutiveFailures);
+    compare(before.lastCause != after.lastCause || before.lastError != after.lastError ||
+                before.cooldownUntilMs != after.cooldownUntilMs,
+            LastError);
+    compare(before.lastProbeMs != after.lastProbeMs, SinceLastProbe);
+    return columns;
+}
+
+QList<PoolTableModel::Row> PoolTableModel::snapshotAll() const
+{
+    QList<Row> rows;
+    for (int poolIndex = 0; poolIndex < m_pools.size(); ++poolIndex) {
+        const NetworkPool& pool = *m_pools[poolIndex];
+        for (int nodeIndex = 0; nodeIndex < pool.nodeCount(); ++nodeIndex)
+            rows.append(snapshot(pool, poolIndex, nodeIndex));
+    }
+    return rows;
+}
+
+void PoolTableModel::adoptPools()
+{
+    for (const std::shared_ptr<NetworkPool>& old : std::as_const(m_pools))
+        disconnect(old.get(), nullptr, this, nullptr);
+    m_pools = m_manager->pools();
+    m_firstRowOfPool.clear();
+    int firstRow = 0;
+    for (int poolIndex = 0; poolIndex < m_pools.size(); ++poolIndex) {
+        m_firstRowOfPool.append(firstRow);
+        firstRow += m_pools[poolIndex]->nodeCount();
+        connect(m_pools[poolIndex].get(), &NetworkPool::nodeChanged, this,
+                [this, poolIndex](int) { mergePool(poolIndex); });
+    }
+    mergeRows(snapshotAll());
+}
+
+void PoolTableModel::mergePool(int poolIndex)
+{
+    const NetworkPool& pool = *m_pools[poolIndex];
+    const int firstRow = m_firstRowOfPool[poolIndex];
+    // A probe of one node moves the reference height, and with it every other node's lag: the
+    // whole network is compared, and only what changed is announced.
+    QList<quint64> changed(pool.nodeCount(), 0);
+    for (int nodeIndex = 0; nodeIndex < pool.nodeCount(); ++nodeIndex) {
+        Row fresh = snapshot(pool, poolIndex, nodeIndex);
+        Row& row = m_rows[firstRow + nodeIndex];
+        changed[nodeIndex] = changedColumns(row, fresh);
+        if (changed[nodeIndex])
+            row = std::move(fresh);
+    }
+    emitChangedRuns(this, firstRow, changed);
+}
+
+void PoolTableModel::mergeRows(QList<Row> fresh)
+{
+    QStringList currentKeys;
+    for (const Row& row : std::as_const(m_rows))
+        currentKeys.append(row.key());
+    QStringList freshKeys;
+    for (const Row& row : std::as_const(fresh))
+        freshKeys.append(row.key());
+
+    const RowDiff diff = diffRowKeys(currentKeys, freshKeys);
+    if (diff.reordered) {
+        // Networks or nodes were moved around in the configuration: rows cannot be kept.
+        beginResetModel();
+        m_rows = std::move(fresh);
+        endResetModel();
+        return;
+    }
+    for (const RowDiff::Range& range : diff.removals) {
+        beginRemoveRows({}, range.first, range.last);
+        m_rows.remove(range.first, range.count());
+        endRemoveRows();
+    }
+    for (const RowDiff::Range& range : diff.insertions) {
+        beginInsertRows({}, range.first, range.last);
+        for (int row = range.first; row <= range.last; ++row)
+            m_rows.insert(row, fresh[row]);
+        endInsertRows();
+    }
+    QList<quint64> changed(fresh.size(), 0);
+    for (int row = 0; row < fresh.size(); ++row) {
+        changed[row] = changedColumns(m_rows[row], fresh[row]);
+        // The pool behind a kept row is a new one: its position must follow even when nothing
+        // visible changed.
+        m_rows[row] = std::move(fresh[row]);
+    }
+    emitChangedRuns(this, 0, changed);
+}
+
+std::optional<qint64> PoolTableModel::probeAgeMs(const Row& row) const
+{
+    if (!row.lastProbeMs || row.poolIndex >= m_pools.size())
+        return std::nullopt;
+    return std::max<qint64>(0, m_pools[row.poolIndex]->clock()->monotonicMs() - *row.lastProbeMs);
+}
+
+QVariant PoolTableModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Row& row = m_rows[index.row()];
+    switch (role) {
+    case Qt::DisplayRole:
+        return display(row, index.column());
+    case Qt::ToolTipRole:
+        return toolTip(row, index.column());
+    case Qt::TextAlignmentRole:
+        return alignment(index.column());
+    case SortRole:
+        return sortValue(row, index.column());
+    case NetworkRole:
+        return row.network;
+    case StateRole:
+        return int(row.state);
+    case NodeIndexRole:
+        return row.nodeIndex;
+    case DisplayUrlRole:
+        return row.displayUrl;
+    case LagExcludedRole:
+        return row.lagExcluded;
+    case DisabledRole:
+        return row.state == NodeState::Disabled;
+    default:
+        return {};
+    }
+}
+
+QVariant PoolTableModel::display(const Row& row, int column) const
+{
+    switch (column) {
+    case Node:
+        return row.node;
+    case Network:
+        return row.network;
+    case Roles:
+        return display::roles(row.roles);
+    case State:
+        return nodeStateWord(row.state);
+    case Height:
+        return row.height ? display::count(*row.height) : display::dash();
+    case Lag:
+        if (!row.lag)
+            return display::dash();
+        return row.lagExcluded ? display::lag(row.family, *row.lag) + QStringLiteral(", over max")
+                               : display::lag(row.family, *row.lag);
+    case LatencyP50:
+        return row.latencyP50 ? display::milliseconds(*row.latencyP50) : display::dash();
+    case LatencyP95:
+        return row.latencyP95 ? display::milliseconds(*row.latencyP95) : display::dash();
+    case ErrorRate:
+        return display::percent(row.errorRate);
+    case ConsecutiveFailures:
+        return row.consecutiveFailures;
+    case LastError:
+        if (row.lastCause)
+            return display::failureCause(*row.lastCause);
+        if (row.state == NodeState::WrongNetwork)
+            return QStringLiteral("Wrong identity");
+        return display::dash();
+    case SinceLastProbe: {
+        const std::optional<qint64> age = probeAgeMs(row);
+        return age ? display::age(*age) : QStringLiteral("never");
+    }
+    default:
+        return {};
+    }
+}
+
+QVariant PoolTableModel::sortValue(const Row& row, int column) const
+{
+    switch (column) {
+    case Node:
+        return row.node.toLower();
+    case Network:
+        return row.network.toLower();
+    case Roles:
+        return int(row.roles.toInt());
+    case State:
+        return severityRank(row.state);
+    case Height:
+        return optionalNumber(row.height);
+    case Lag:
+        return optionalNumber(row.lag);
+    case LatencyP50:
+        return optionalNumber(row.latencyP50);
+    case LatencyP95:
+        return optionalNumber(row.latencyP95);
+    case ErrorRate:
+        return row.errorRate;
+    case ConsecutiveFailures:
+        return row.consecutiveFailures;
+    case LastError:
+        return row.lastCause ? failureCauseKey(*row.lastCause) : QString();
+    case SinceLastProbe: {
+        const std::optional<qint64> age = probeAgeMs(row);
+        return QVariant::fromValue<qint64>(age.value_or(std::numeric_limits<qint64>::max()));
+    }
+    default:
+        return {};
+    }
+}
+
+QVariant PoolTableModel::toolTip(const Row& row, int column) const
+{
+    switch (column) {
+    case Node:
+        return row.displayUrl;
+    case State: {
+        QString text = stateExplanation(row.state);
+        if ((row.state == NodeState::Unhealthy || row.state == NodeState::WrongNetwork) &&
+            !row.lastError.isEmpty())
+            text += u'\n' + row.lastError;
+        return text;
+    }
+    case Lag:
+        return QStringLiteral("Behind the network's reference height. Lagging past warnLag %1, "
+                              "kept out of build and send past maxLag %2 (in %3).")
+            .arg(row.warnLag)
+            .arg(row.maxLag)
+            .arg(display::heightUnit(row.family, 2));
+    case LastError: {
+        QString text = row.lastError;
+        const qint64 now =
+            row.poolIndex < m_pools.size() ? m_pools[row.poolIndex]->clock()->monotonicMs() : 0;
+        if (row.cooldownUntilMs > now)
+            text += QStringLiteral("\nNot asked for another %1 s (Retry-After).")
+                        .arg((row.cooldownUntilMs - now + 999) / 1000);
+        return text.trimmed().isEmpty() ? QVariant() : QVariant(text.trimmed());
+    }
+    case Roles:
+        return QStringLiteral("read: reads · build: recent blockhash/nonce, simulation · send: "
+                              "sending · status: transaction status lookups");
+    default:
+        return {};
+    }
+}
+
+QVariant PoolTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
+        return {};
+    if (role == Qt::DisplayRole) {
+        switch (section) {
+        case Node:
+            return QStringLiteral("Node");
+        case Network:
+            return QStringLiteral("Network");
+        case Roles:
+            return QStringLiteral("Roles");
+        case State:
+            return QStringLiteral("State");
+        case Height:
+            return QStringLiteral("Height");
+        case Lag:
+            return QStringLiteral("Lag");
+        case LatencyP50:
+            return QStringLiteral("p50");
+        case LatencyP95:
+            return QStringLiteral("p95");
+        case ErrorRate:
+            return QStringLiteral("Errors");
+        case ConsecutiveFailures:
+            return QStringLiteral("Fails");
+        case LastError:
+            return QStringLiteral("Last error");
+        case SinceLastProbe:
+            return QStringLiteral("Last probe");
+        }
+    }
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case Height:
+            return QStringLiteral("Slot (Solana) or block number (EVM) at the last probe");
+        case Lag:
+            return QStringLiteral("Slots or blocks behind the network's reference height");
+        case LatencyP50:
+            return QStringLiteral("Median latency of recent probes and calls");
+        case LatencyP95:
+            return QStringLiteral("95th percentile latency of recent probes and calls");
+        case ErrorRate:
+            return QStringLiteral("Share of recent probes and calls that failed");
+        case ConsecutiveFailures:
+            return QStringLiteral("Probes and calls that failed in a row");
+        case LastError:
+            return QStringLiteral("Class of the most recent failure");
+        case SinceLastProbe:
+            return QStringLiteral("Time since the last probe of this node");
+        default:
+            return {};
+        }
+    }
+    if (role == Qt::TextAlignmentRole)
+        return alignment(section);
+    return {};
+}
+
+} // namespace switchyard

@@ -1,0 +1,67 @@
+// The lag history fills from real probes of simulated nodes and follows reconfigurations.
+#include "models/lagrecorder.h"
+#include "twonetworks.h"
+
+using namespace switchyard;
+using namespace switchyard::sim;
+using namespace switchyard::testing;
+
+namespace {
+const QString a = QStringLiteral("a");
+const QString b = QStringLiteral("b");
+const QString c = QStringLiteral("c");
+} // namespace
+
+class TestLagRecorder : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void recordsLagAfterEachAnsweredProbe()
+    {
+        PoolFixture fixture(ChainFamily::Solana, {a, b, c});
+        fixture.apply();
+        LagRecorder recorder(&fixture.manager);
+        QSignalSpy recorded(&recorder, &LagRecorder::recorded);
+        fixture.simNode(c)->setStaleBy(12);
+        fixture.probeAll();
+        QCOMPARE(recorded.count(), 3);
+        QCOMPARE(recorded.first().first().toString(), fixture.network.name);
+        QCOMPARE(recorder.clock(), &fixture.clock);
+        const LagHistory& history = recorder.history();
+        // The lag of the last probe to land is exact; earlier ones saw a partial reference.
+        QCOMPARE(history.nodes(fixture.network.name).size(), 3);
+
+        fixture.advanceAndTick(6000);
+        QCOMPARE(history.points(fixture.network.name, c).last().lag, 12);
+        QCOMPARE(history.points(fixture.network.name, a).last().lag, 0);
+
+        // A failed probe says nothing about lag.
+        QVERIFY(fixture.simNode(b)->setFault(faultOf(FaultKind::ServiceUnavailable)));
+        const qsizetype before = history.points(fixture.network.name, b).size();
+        fixture.advanceAndTick(6000);
+        QCOMPARE(history.points(fixture.network.name, b).size(), before);
+        QCOMPARE(history.points(fixture.network.name, a).size(), before + 1);
+    }
+
+    void reconfigurationKeepsTheNodesThatStay()
+    {
+        TwoNetworks networks({a, b, c});
+        networks.apply();
+        LagRecorder recorder(&networks.manager());
+        networks.solana.probeAll();
+        QCOMPARE(recorder.history().networks().size(), 2);
+        QSignalSpy nodesChanged(&recorder, &LagRecorder::nodesChanged);
+
+        networks.solana.network.nodes.removeLast(); // c goes
+        networks.solana.config.networks = {networks.solana.network};
+        networks.manager().applyConfig(networks.solana.config); // evmnet goes
+        QCOMPARE(nodesChanged.count(), 1);
+        QCOMPARE(recorder.history().networks(), QStringList{QStringLiteral("solnet")});
+        QCOMPARE(recorder.history().nodes(QStringLiteral("solnet")), (QStringList{a, b}));
+        QCOMPARE(recorder.history().points(QStringLiteral("solnet"), a).size(), 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLagRecorder)
+#include "tst_lagrecorder.moc"
