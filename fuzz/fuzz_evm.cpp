@@ -17,10 +17,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             std::abort();
         return 0;
     }
-    if (tx->type < 0 || tx->type > 2 ||
+    if ((tx->type != 0 && tx->type != 1 && tx->type != 2 && tx->type != 4) ||
         tx->hash != QCryptographicHash::hash(bytes, QCryptographicHash::Keccak_256) ||
         tx->r.size() != 32 || tx->s.size() != 32 || tx->signingHash.size() != 32 ||
-        (tx->to && tx->to->size() != 20) || (tx->type != 0 && !tx->chainId))
+        (tx->to && tx->to->size() != 20) || (tx->type != 0 && !tx->chainId) ||
+        (tx->type == 4 && (!tx->to || tx->authorizationCount == 0)))
         std::abort();
     const auto sender = evm::recoverSender(*tx);
     if (sender.ok() && evm::checksumAddress(*sender).size() != 42)

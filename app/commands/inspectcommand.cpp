@@ -230,19 +230,22 @@ int printEvm(const QByteArray& bytes, bool text)
             json.key("to").null();
         json.key("value").string(evm::toDecimal(tx.value));
         json.key("gasLimit").number(tx.gasLimit);
-        if (tx.type == 2) {
+        if (tx.type == 2 || tx.type == 4) {
             json.key("maxFeePerGas").string(evm::toDecimal(tx.maxFeePerGas));
             json.key("maxPriorityFeePerGas").string(evm::toDecimal(tx.maxPriorityFeePerGas));
         } else {
             json.key("gasPrice").string(evm::toDecimal(tx.gasPrice));
         }
+        if (tx.type == 4)
+            json.key("authorizations").number(static_cast<quint64>(tx.authorizationCount));
         json.key("dataSize").number(static_cast<quint64>(tx.data.size()));
         json.key("size").number(static_cast<quint64>(tx.size));
         printLine(json.finish());
         return ExitOk;
     }
 
-    static const char* const kTypeNames[] = {"legacy", "EIP-2930", "EIP-1559"};
+    static const char* const kTypeNames[] = {"legacy", "EIP-2930", "EIP-1559", "EIP-4844",
+                                             "EIP-7702"};
     QStringList lines;
     lines << QStringLiteral("EVM transaction, type %1 (%2), %3 bytes")
                  .arg(tx.type)
@@ -258,7 +261,7 @@ int printEvm(const QByteArray& bytes, bool text)
     lines << QStringLiteral("  nonce             %1").arg(tx.nonce);
     lines << QStringLiteral("  value (wei)       %1").arg(evm::toDecimal(tx.value));
     lines << QStringLiteral("  gas limit         %1").arg(tx.gasLimit);
-    if (tx.type == 2) {
+    if (tx.type == 2 || tx.type == 4) {
         lines << QStringLiteral("  max fee (wei)     %1").arg(evm::toDecimal(tx.maxFeePerGas));
         lines << QStringLiteral("  priority fee      %1")
                      .arg(evm::toDecimal(tx.maxPriorityFeePerGas));
@@ -268,6 +271,8 @@ int printEvm(const QByteArray& bytes, bool text)
     lines << QStringLiteral("  data              %1 bytes").arg(tx.data.size());
     if (tx.type != 0)
         lines << QStringLiteral("  access list       %1 address(es)").arg(tx.accessListSize);
+    if (tx.type == 4)
+        lines << QStringLiteral("  authorizations    %1").arg(tx.authorizationCount);
     printLine(lines.join(QLatin1Char('\n')).toUtf8());
     return ExitOk;
 }

@@ -4,6 +4,7 @@
 #include "fixtures.h"
 
 #include <QCryptographicHash>
+#include <QFile>
 #include <QJsonObject>
 #include <QTest>
 
@@ -63,7 +64,10 @@ private:
         return out + bytes;
     }
 
-    static std::size_t sIndex(int type) { return type == 0 ? 8 : type == 1 ? 10 : 11; }
+    static std::size_t sIndex(int type)
+    {
+        return type == 0 ? 8 : type == 1 ? 10 : type == 2 ? 11 : 12;
+    }
 
 private Q_SLOTS:
     void decodesFixture_data() { addFixtureRows(); }
@@ -162,8 +166,8 @@ private Q_SLOTS:
             hexDecode(evmFixtures()[2].toObject()[QLatin1String("raw")].toString()).value().mid(1);
         QTest::newRow("type 0x03")
             << (QByteArray("\x03") + body) << "unsupported transaction type 0x03 at offset 0";
-        QTest::newRow("type 0x04")
-            << (QByteArray("\x04") + body) << "unsupported transaction type 0x04 at offset 0";
+        QTest::newRow("type 0x05")
+            << (QByteArray("\x05") + body) << "unsupported transaction type 0x05 at offset 0";
         QTest::newRow("type 0x7f")
             << (QByteArray("\x7f") + body) << "unsupported transaction type 0x7f at offset 0";
         QTest::newRow("type 0x00")
@@ -239,6 +243,50 @@ private Q_SLOTS:
         QVERIFY(!tx.ok());
         QCOMPARE(tx.error().message,
                  QStringLiteral("type 2 transaction at offset 1 has 11 fields, expected 12"));
+    }
+
+    void decodesType4Vectors()
+    {
+        // EIP-7702 transactions signed by ethers (bench/vectors/make-evm-type4.mjs).
+        QFile file(QFINDTESTDATA("vectors/evm-type4.json"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonArray vectors = QJsonDocument::fromJson(file.readAll()).array();
+        QCOMPARE(vectors.size(), 4);
+        for (const auto& value : vectors) {
+            const QJsonObject vector = value.toObject();
+            const QByteArray bytes = raw(vector);
+            const auto tx = evm::decodeTransaction(bytes);
+            QVERIFY2(tx.ok(), qPrintable(tx ? QString() : tx.error().message));
+            QCOMPARE(tx->type, 4);
+            QCOMPARE(tx->id(), vector[QLatin1String("hash")].toString());
+            QCOMPARE(static_cast<qint64>(*tx->chainId),
+                     vector[QLatin1String("chainId")].toInteger());
+            QCOMPARE(static_cast<qint64>(tx->nonce), vector[QLatin1String("nonce")].toInteger());
+            QCOMPARE(hexEncode(*tx->to), vector[QLatin1String("to")].toString());
+            QCOMPARE(evm::toDecimal(tx->value), vector[QLatin1String("value")].toString());
+            QCOMPARE(tx->authorizationCount, vector[QLatin1String("authorizations")].toInt());
+            const auto sender = evm::recoverSender(*tx);
+            QVERIFY(sender.ok());
+            QCOMPARE(evm::checksumAddress(*sender), vector[QLatin1String("from")].toString());
+
+            for (qsizetype length = 0; length < bytes.size(); ++length)
+                QVERIFY(!evm::decodeTransaction(bytes.left(length)).ok());
+            QVERIFY(!evm::decodeTransaction(bytes + '\0').ok());
+
+            // An empty authorization list, and a contract creation, are not type 4 transactions.
+            auto broken = evm::decodeTransaction(withField(bytes, 9, QByteArray("\xc0")));
+            QVERIFY(!broken.ok());
+            QVERIFY2(broken.error().message.endsWith(QLatin1String("is empty (EIP-7702)")),
+                     qPrintable(broken.error().message));
+            broken = evm::decodeTransaction(withField(bytes, 5, QByteArray("\x80")));
+            QVERIFY(!broken.ok());
+            QVERIFY2(broken.error().message.contains(QLatin1String("cannot create a contract")),
+                     qPrintable(broken.error().message));
+            broken = evm::decodeTransaction(withField(bytes, 9, QByteArray("\xc2\xc1\x01")));
+            QVERIFY(!broken.ok());
+            QVERIFY2(broken.error().message.contains(QLatin1String("is not a list [chainId")),
+                     qPrintable(broken.error().message));
+        }
     }
 
     void highSIsRefusedEvenWithMatchingParity_data() { addFixtureRows(); }

@@ -1,5 +1,6 @@
 #include "fixtures.h"
 
+#include <QFile>
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryFile>
@@ -165,6 +166,27 @@ private Q_SLOTS:
         const Run trailing = inspect({raw + QStringLiteral("00")});
         verifyRejected(trailing, "trailing");
         QVERIFY(trailing.err.contains("RLP: 1 trailing byte(s) at offset"));
+    }
+
+    void type4Vectors()
+    {
+        QFile file(QFINDTESTDATA("vectors/evm-type4.json"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        for (const auto& value : QJsonDocument::fromJson(file.readAll()).array()) {
+            const QJsonObject vector = value.toObject();
+            const Run run = inspect({vector[QLatin1String("raw")].toString()});
+            QCOMPARE(run.exitCode, 0);
+            const QJsonObject json = jsonOf(run);
+            QCOMPARE(json[QLatin1String("type")].toInt(), 4);
+            QCOMPARE(json[QLatin1String("id")].toString(),
+                     vector[QLatin1String("hash")].toString());
+            QCOMPARE(json[QLatin1String("from")].toString(),
+                     vector[QLatin1String("from")].toString());
+            QCOMPARE(json[QLatin1String("nonce")].toInteger(),
+                     vector[QLatin1String("nonce")].toInteger());
+            QCOMPARE(json[QLatin1String("authorizations")].toInt(),
+                     vector[QLatin1String("authorizations")].toInt());
+        }
     }
 
     void inputSources()

@@ -49,8 +49,7 @@ private Q_SLOTS:
         const auto asEvm = decodeSignedTransaction(
             ChainFamily::Evm, *base64Decode(solanaFixture[QLatin1String("wireBase64")].toString()));
         QVERIFY(!asEvm.ok());
-        QCOMPARE(asEvm.error().message,
-                 QStringLiteral("RLP: 213 trailing byte(s) at offset 2"));
+        QCOMPARE(asEvm.error().message, QStringLiteral("RLP: 213 trailing byte(s) at offset 2"));
     }
 
     void intactBytesPassTheGate()

@@ -152,6 +152,45 @@ std::optional<DecodeError> parseAccessList(const RlpItem& item, Transaction& tx)
     return std::nullopt;
 }
 
+// EIP-7702 tuples [chainId, address, nonce, yParity, r, s]. An authority's bad signature only
+// makes the node skip that tuple, so its values are checked for shape, not validity.
+std::optional<DecodeError> parseAuthorizationList(const RlpItem& item, Transaction& tx)
+{
+    if (!item.isList) {
+        return fieldError(item, "authorizationList",
+                          QStringLiteral("is a byte string, expected a list"));
+    }
+    if (item.items.empty())
+        return fieldError(item, "authorizationList", QStringLiteral("is empty (EIP-7702)"));
+    for (const RlpItem& tuple : item.items) {
+        if (!tuple.isList || tuple.items.size() != 6) {
+            return fieldError(tuple, "authorization",
+                              QStringLiteral("is not a list [chainId, address, nonce, yParity, "
+                                             "r, s]"));
+        }
+        if (const auto chainId = uintField(tuple.items[0], "authorization chainId", kWordSize);
+            !chainId)
+            return chainId.error();
+        const auto address = stringField(tuple.items[1], "authorization address");
+        if (!address)
+            return address.error();
+        if (static_cast<qsizetype>(address->size()) != kAddressSize) {
+            return fieldError(tuple.items[1], "authorization address",
+                              QStringLiteral("is %1 bytes, expected 20").arg(address->size()));
+        }
+        if (const auto nonce = u64Field(tuple.items[2], "authorization nonce"); !nonce)
+            return nonce.error();
+        if (const auto parity = uintField(tuple.items[3], "authorization yParity", 1); !parity)
+            return parity.error();
+        if (const auto r = uintField(tuple.items[4], "authorization r", kWordSize); !r)
+            return r.error();
+        if (const auto sValue = uintField(tuple.items[5], "authorization s", kWordSize); !sValue)
+            return sValue.error();
+        ++tx.authorizationCount;
+    }
+    return std::nullopt;
+}
+
 std::optional<DecodeError> parseTo(const RlpItem& item, Transaction& tx)
 {
     const auto to = stringField(item, "to");
@@ -260,7 +299,7 @@ std::optional<DecodeError> decodeLegacy(const RlpItem& list, Transaction& tx)
 
 std::optional<DecodeError> decodeTyped(const RlpItem& list, Transaction& tx)
 {
-    const std::size_t fields = tx.type == 1 ? 11 : 12;
+    const std::size_t fields = tx.type == 1 ? 11 : tx.type == 2 ? 12 : 13;
     if (list.items.size() != fields)
         return wrongFieldCount(list, tx.type, fields);
     std::size_t i = 0;
@@ -297,6 +336,11 @@ std::optional<DecodeError> decodeTyped(const RlpItem& list, Transaction& tx)
     tx.gasLimit = *gas;
     if (auto error = parseTo(list.items[++i], tx))
         return error;
+    if (tx.type == 4 && !tx.to) {
+        return fieldError(list.items[i], "to",
+                          QStringLiteral("is empty: a type 4 transaction cannot create a "
+                                         "contract"));
+    }
     const auto value = uintField(list.items[++i], "value", kWordSize);
     if (!value)
         return value.error();
@@ -307,6 +351,10 @@ std::optional<DecodeError> decodeTyped(const RlpItem& list, Transaction& tx)
     tx.data = toByteArray(*data);
     if (auto error = parseAccessList(list.items[++i], tx))
         return error;
+    if (tx.type == 4) {
+        if (auto error = parseAuthorizationList(list.items[++i], tx))
+            return error;
+    }
     const RlpItem& parityItem = list.items[++i];
     const auto parity = uintField(parityItem, "yParity", 1);
     if (!parity)
@@ -352,7 +400,7 @@ DecodeResult<Transaction> decodeTransaction(const QByteArray& raw)
 
     if (first >= 0xc0) {
         tx.type = 0;
-    } else if (first == 1 || first == 2) {
+    } else if (first == 1 || first == 2 || first == 4) {
         tx.type = first;
     } else if (first < 0x80) {
         return DecodeError{QStringLiteral("unsupported transaction type 0x%1 at offset 0")
