@@ -4,6 +4,30 @@
 
 namespace switchyard {
 
+QString nodeRoleName(NodeRole role)
+{
+    switch (role) {
+    case NodeRole::Read:
+        return QStringLiteral("read");
+    case NodeRole::Build:
+        return QStringLiteral("build");
+    case NodeRole::Send:
+        return QStringLiteral("send");
+    case NodeRole::Status:
+        return QStringLiteral("status");
+    }
+    Q_UNREACHABLE();
+}
+
+QStringList nodeRoleNames(NodeRoles roles)
+{
+    QStringList names;
+    for (const NodeRole role : nodeRoleOrder)
+        if (roles.testFlag(role))
+            names.append(nodeRoleName(role));
+    return names;
+}
+
 LagThresholds defaultLagThresholds(ChainFamily family)
 {
     switch (family) {

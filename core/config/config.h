@@ -3,12 +3,14 @@
 #include "chain/family.h"
 
 #include <QByteArray>
-#include <QMetaType>
 #include <QFlags>
 #include <QList>
 #include <QMap>
+#include <QMetaType>
 #include <QString>
+#include <QStringList>
 #include <QUrl>
+#include <array>
 
 namespace switchyard {
 
@@ -23,6 +25,11 @@ Q_DECLARE_FLAGS(NodeRoles, NodeRole)
 Q_DECLARE_OPERATORS_FOR_FLAGS(NodeRoles)
 inline constexpr NodeRoles allNodeRoles{NodeRole::Read, NodeRole::Build, NodeRole::Send,
                                         NodeRole::Status};
+// Every role, in the order files, tables and messages list them.
+inline constexpr std::array<NodeRole, 4> nodeRoleOrder{NodeRole::Read, NodeRole::Build,
+                                                       NodeRole::Send, NodeRole::Status};
+QString nodeRoleName(NodeRole role); // "read", "build", "send", "status"
+QStringList nodeRoleNames(NodeRoles roles);
 
 struct HttpHeader
 {

@@ -40,11 +40,6 @@ const QStringList probeKeys = {QStringLiteral("intervalMs"), QStringLiteral("tim
                                QStringLiteral("probationProbes")};
 const QStringList commitments = {QStringLiteral("processed"), QStringLiteral("confirmed"),
                                  QStringLiteral("finalized")};
-const QList<std::pair<QString, NodeRole>> roleNames = {
-    {QStringLiteral("read"), NodeRole::Read},
-    {QStringLiteral("build"), NodeRole::Build},
-    {QStringLiteral("send"), NodeRole::Send},
-    {QStringLiteral("status"), NodeRole::Status}};
 
 QString quoted(const QString& text)
 {
@@ -700,9 +695,7 @@ void Validator::roles(const QJsonObject& object, const QString& path, NodeConfig
     const QJsonValue value = object.value(key);
     if (value.isUndefined())
         return;
-    QStringList names;
-    for (const auto& [roleName, role] : roleNames)
-        names << roleName;
+    const QStringList names = nodeRoleNames(allNodeRoles);
     if (!value.isArray() || value.toArray().isEmpty()) {
         error(keyPath,
               QStringLiteral("expected a non-empty array of roles (%1), got %2; leave "
@@ -723,9 +716,9 @@ void Validator::roles(const QJsonObject& object, const QString& path, NodeConfig
             continue;
         }
         const QString text = array.at(i).toString();
-        const auto it = std::find_if(roleNames.cbegin(), roleNames.cend(),
-                                     [&](const auto& entry) { return entry.first == text; });
-        if (it == roleNames.cend()) {
+        const auto it = std::find_if(nodeRoleOrder.cbegin(), nodeRoleOrder.cend(),
+                                     [&](NodeRole role) { return nodeRoleName(role) == text; });
+        if (it == nodeRoleOrder.cend()) {
             const QString suggestion = closestMatch(text, names);
             error(rolePath,
                   QStringLiteral("expected %1, got %2%3")
@@ -734,11 +727,11 @@ void Validator::roles(const QJsonObject& object, const QString& path, NodeConfig
                                ? QString()
                                : QStringLiteral(" (did you mean %1?)").arg(quoted(suggestion))));
             valid = false;
-        } else if (roles.testFlag(it->second)) {
+        } else if (roles.testFlag(*it)) {
             error(rolePath, QStringLiteral("role %1 is listed twice").arg(quoted(text)));
             valid = false;
         } else {
-            roles |= it->second;
+            roles |= *it;
         }
     }
     if (valid)

@@ -87,20 +87,6 @@ private:
     bool m_afterKey = false;
 };
 
-QStringList roleNames(NodeRoles roles)
-{
-    QStringList names;
-    const std::pair<NodeRole, const char*> all[] = {{NodeRole::Read, "read"},
-                                                    {NodeRole::Build, "build"},
-                                                    {NodeRole::Send, "send"},
-                                                    {NodeRole::Status, "status"}};
-    for (const auto& [role, name] : all) {
-        if (roles.testFlag(role))
-            names << QString::fromLatin1(name);
-    }
-    return names;
-}
-
 void writeNode(PrettyJsonWriter& json, const NodeConfig& node)
 {
     json.beginObject();
@@ -109,7 +95,7 @@ void writeNode(PrettyJsonWriter& json, const NodeConfig& node)
                 node.urlTemplate.isEmpty() && !node.url.isEmpty()
                     ? EnvTemplate::escape(node.url.toString(QUrl::FullyEncoded))
                     : node.urlTemplate);
-    json.inlineArray(QStringLiteral("roles"), roleNames(node.roles));
+    json.inlineArray(QStringLiteral("roles"), nodeRoleNames(node.roles));
     if (!node.headers.isEmpty()) {
         json.key(QStringLiteral("headers"));
         json.beginObject();

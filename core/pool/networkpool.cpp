@@ -134,13 +134,7 @@ bool NetworkPool::fallbackActive() const
 QStringList NetworkPool::fallbackReasons() const
 {
     QStringList reasons;
-    const std::array<std::pair<NodeRole, const char*>, roleCount> roles{{
-        {NodeRole::Read, "read"},
-        {NodeRole::Build, "build"},
-        {NodeRole::Send, "send"},
-        {NodeRole::Status, "status"},
-    }};
-    for (const auto& [role, name] : roles) {
+    for (const NodeRole role : nodeRoleOrder) {
         int firstChoice = -1;
         for (int i = 0; i < nodeCount() && firstChoice < 0; ++i)
             if (m_nodes[i]->config.roles.testFlag(role))
@@ -149,7 +143,7 @@ QStringList NetworkPool::fallbackReasons() const
             continue;
         if (!eligibleNodes(role).contains(firstChoice))
             reasons.append(QStringLiteral("%1: %2 is not serving")
-                               .arg(QLatin1String(name), m_nodes[firstChoice]->config.name));
+                               .arg(nodeRoleName(role), m_nodes[firstChoice]->config.name));
     }
     const std::optional<qint64> last = m_failovers.lastFailoverMs();
     if (last && m_clock->monotonicMs() - *last < recentFailoverMs)

@@ -8,21 +8,6 @@ namespace switchyard {
 
 namespace {
 
-QString roleName(NodeRole role)
-{
-    switch (role) {
-    case NodeRole::Read:
-        return QStringLiteral("read");
-    case NodeRole::Build:
-        return QStringLiteral("build");
-    case NodeRole::Send:
-        return QStringLiteral("send");
-    case NodeRole::Status:
-        return QStringLiteral("status");
-    }
-    Q_UNREACHABLE();
-}
-
 // The five states a script sees; a node still earning its way back counts as unhealthy, one
 // never answered too (a single round decides either way).
 QString reportedState(NodeState state)
@@ -132,7 +117,7 @@ NetworkCheck checkNetwork(const NetworkPool& pool)
             held = pool.node(i).config.roles.testFlag(role);
         if (held && pool.eligibleNodes(role).isEmpty()) {
             check.status = CheckStatus::Critical;
-            check.problems.append(QStringLiteral("no node for %1").arg(roleName(role)));
+            check.problems.append(QStringLiteral("no node for %1").arg(nodeRoleName(role)));
         }
     }
 
