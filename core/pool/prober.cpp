@@ -19,6 +19,23 @@ ProbeObservation failed(FailureCause cause, QString detail, qint64 latencyMs)
     return probe;
 }
 
+ProbeObservation wrongIdentity(QString detail, qint64 latencyMs)
+{
+    ProbeObservation probe;
+    probe.kind = ProbeObservation::Kind::WrongIdentity;
+    probe.detail = std::move(detail);
+    probe.latencyMs = latencyMs;
+    return probe;
+}
+
+ProbeObservation answeredAt(qint64 height, qint64 latencyMs)
+{
+    ProbeObservation probe;
+    probe.height = height;
+    probe.latencyMs = latencyMs;
+    return probe;
+}
+
 // The batch as a whole failed (transport, HTTP, malformed): every element carries it.
 std::optional<ProbeObservation> exchangeFailure(const QList<RpcReply>& replies)
 {
@@ -75,10 +92,7 @@ ProbeObservation judgeSolana(const QList<RpcReply>& replies, const NetworkConfig
         behind.height = height;
         return behind;
     }
-    ProbeObservation answered;
-    answered.latencyMs = latency;
-    answered.height = height;
-    return answered;
+    return answeredAt(*height, latency);
 }
 
 ProbeObservation judgeEvm(const QList<RpcReply>& replies, const NetworkConfig& network)
@@ -91,16 +105,12 @@ ProbeObservation judgeEvm(const QList<RpcReply>& replies, const NetworkConfig& n
     if (!id)
         return failed(FailureCause::ProbeRejected,
                       QStringLiteral("eth_chainId: %1").arg(chainId.describe()), latency);
-    if (quint64(*id) != network.chainId) {
-        ProbeObservation wrong;
-        wrong.kind = ProbeObservation::Kind::WrongIdentity;
-        wrong.latencyMs = latency;
-        wrong.detail = QStringLiteral("chain id %1, expected %2 (%3)")
-                           .arg(*id)
-                           .arg(network.chainId)
-                           .arg(network.name);
-        return wrong;
-    }
+    if (quint64(*id) != network.chainId)
+        return wrongIdentity(QStringLiteral("chain id %1, expected %2 (%3)")
+                                 .arg(*id)
+                                 .arg(network.chainId)
+                                 .arg(network.name),
+                             latency);
     const std::optional<qint64> height =
         blockNumber.isResult() ? parseHexQuantity(blockNumber.result()) : std::nullopt;
     if (!height)
@@ -122,10 +132,7 @@ ProbeObservation judgeEvm(const QList<RpcReply>& replies, const NetworkConfig& n
             return behind;
         }
     }
-    ProbeObservation answered;
-    answered.latencyMs = latency;
-    answered.height = height;
-    return answered;
+    return answeredAt(*height, latency);
 }
 
 } // namespace
