@@ -3,7 +3,8 @@
 # other, seeded from the shared fixtures. Exits non-zero on any crash, leak or failed check.
 #   fuzz/run.sh SECONDS
 # Environment: SWITCHYARD_FUZZ_BUILD_DIR (default <repo>/build-fuzz),
-#   SWITCHYARD_FIXTURES_DIR (default <repo>/../shared/fixtures), FUZZ_JOBS (build jobs, 1).
+#   SWITCHYARD_FIXTURES_DIR (default <repo>/../shared/fixtures), FUZZ_JOBS (build jobs, 1),
+#   FUZZ_TARGETS (space-separated subset of the targets below, default all).
 set -euo pipefail
 
 if [[ $# -ne 1 || ! $1 =~ ^[0-9]+$ ]]; then
@@ -14,7 +15,7 @@ seconds=$1
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${SWITCHYARD_FUZZ_BUILD_DIR:-$root/build-fuzz}
 fixtures=${SWITCHYARD_FIXTURES_DIR:-$root/../shared/fixtures}
-targets=(fuzz_base58 fuzz_base64 fuzz_solana fuzz_rlp fuzz_evm)
+read -r -a targets <<<"${FUZZ_TARGETS:-fuzz_base58 fuzz_base64 fuzz_solana fuzz_rlp fuzz_evm}"
 
 sanitizers="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all"
 cmake -S "$root" -B "$build" -G Ninja \
