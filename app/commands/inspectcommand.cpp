@@ -63,19 +63,16 @@ private:
     void appendString(const QString& value)
     {
         m_out += '"';
-        for (const QChar c : value) {
-            switch (c.unicode()) {
-            case u'"':
-                m_out += "\\\"";
-                break;
-            case u'\\':
-                m_out += "\\\\";
-                break;
-            default:
-                if (c.unicode() < 0x20)
-                    m_out += "\\u" + QByteArray::number(c.unicode(), 16).rightJustified(4, '0');
-                else
-                    m_out += QString(c).toUtf8();
+        for (const char c : value.toUtf8()) {
+            if (c == '"' || c == '\\') {
+                m_out += '\\';
+                m_out += c;
+            } else if (static_cast<unsigned char>(c) < 0x20) {
+                m_out += "\\u00";
+                m_out +=
+                    QByteArray::number(static_cast<unsigned char>(c), 16).rightJustified(2, '0');
+            } else {
+                m_out += c;
             }
         }
         m_out += '"';
