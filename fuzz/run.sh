@@ -31,10 +31,10 @@ if [[ ! -f "$build/fuzz/build.ninja" && ! -d "$build/fuzz" ]]; then
     echo "  if(SWITCHYARD_FUZZ) add_subdirectory(fuzz) endif()" >&2
     exit 1
 fi
-cmake --build "$build" -j"${FUZZ_JOBS:-1}" --target "${targets[@]}"
+cmake --build "$build" -j"${FUZZ_JOBS:-1}" --target fuzz_make_seeds "${targets[@]}"
 
 rm -rf "$build/fuzz-seeds"
-python3 "$root/fuzz/make_seeds.py" "$fixtures" "$build/fuzz-seeds"
+ASAN_OPTIONS=detect_leaks=0 "$build/fuzz/fuzz_make_seeds" "$fixtures" "$build/fuzz-seeds"
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
