@@ -20,12 +20,13 @@ read -r -a targets <<<"${FUZZ_TARGETS:-fuzz_base58 fuzz_base64 fuzz_solana fuzz_
 # clang 14 cannot emit -fsanitize=function's prologue data for coroutine functions (the core's
 # QCoro code): "Cannot represent a difference across sections". The rest of UBSan stays on.
 sanitizers="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize=function -fno-sanitize-recover=all"
+mkdir -p "$build"
 cmake -S "$root" -B "$build" -G Ninja \
     -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_FLAGS="$sanitizers -fno-omit-frame-pointer" \
-    -DSWITCHYARD_FUZZ=ON -DBUILD_TESTING=OFF >"$build.configure.log" 2>&1 \
-    || { cat "$build.configure.log" >&2; exit 1; }
+    -DSWITCHYARD_FUZZ=ON -DBUILD_TESTING=OFF >"$build/configure.log" 2>&1 \
+    || { cat "$build/configure.log" >&2; exit 1; }
 if [[ ! -f "$build/fuzz/build.ninja" && ! -d "$build/fuzz" ]]; then
     echo "fuzz/ is not part of the build: the top-level CMakeLists.txt needs" >&2
     echo "  if(SWITCHYARD_FUZZ) add_subdirectory(fuzz) endif()" >&2

@@ -14,8 +14,9 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${SWITCHYARD_BENCH_BUILD_DIR:-$root/build-bench}
 fixtures=${SWITCHYARD_FIXTURES_DIR:-$root/../shared/fixtures}
 
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >"$build.configure.log" 2>&1 \
-    || { cat "$build.configure.log" >&2; exit 1; }
+mkdir -p "$build"
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >"$build/configure.log" 2>&1 \
+    || { cat "$build/configure.log" >&2; exit 1; }
 cmake --build "$build" -j"${BENCH_JOBS:-1}" --target bench_decode >/dev/null
 if [[ ! -d "$root/bench/node_modules/@solana/kit" || ! -d "$root/bench/node_modules/ethers" ]]; then
     (cd "$root/bench" && npm ci --no-audit --no-fund >/dev/null)
