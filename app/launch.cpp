@@ -135,7 +135,7 @@ int runWindow(int argc, char* argv[])
     }
 
     Settings settings;
-    ui::MainWindow window(config, source, &settings);
+    ui::MainWindow window(&pools, source, &settings);
     window.show();
     return QApplication::exec();
 }

@@ -1,7 +1,9 @@
 #include "emptystate.h"
 
+#include <QHBoxLayout>
 #include <QIcon>
 #include <QLabel>
+#include <QPushButton>
 #include <QVBoxLayout>
 
 namespace switchyard::ui {
@@ -10,6 +12,7 @@ EmptyState::EmptyState(const QString& headline, const QString& explanation, QWid
     : QWidget(parent)
     , m_headline(new QLabel(headline, this))
     , m_explanation(new QLabel(explanation, this))
+    , m_buttons(new QHBoxLayout)
 {
     auto* icon = new QLabel(this);
     icon->setPixmap(QIcon(QStringLiteral(":/switchyard/switchyard.svg")).pixmap(96, 96));
@@ -35,6 +38,11 @@ EmptyState::EmptyState(const QString& headline, const QString& explanation, QWid
     layout->addSpacing(16);
     layout->addWidget(m_headline);
     layout->addWidget(m_explanation, 0, Qt::AlignHCenter);
+    layout->addSpacing(24);
+    m_buttons->setSpacing(24);
+    m_buttons->addStretch();
+    m_buttons->addStretch();
+    layout->addLayout(m_buttons);
     layout->addStretch(3);
 }
 
@@ -46,6 +54,25 @@ QString EmptyState::headline() const
 QString EmptyState::explanation() const
 {
     return m_explanation->text();
+}
+
+void EmptyState::setText(const QString& headline, const QString& explanation)
+{
+    m_headline->setText(headline);
+    m_explanation->setText(explanation);
+}
+
+QPushButton* EmptyState::addButton(const QString& text, const QIcon& icon)
+{
+    auto* button = new QPushButton(icon, text, this);
+    QFont font = button->font();
+    font.setPointSizeF(font.pointSizeF() * 1.3);
+    button->setFont(font);
+    button->setIconSize(QSize(28, 28));
+    button->setMinimumHeight(button->fontMetrics().height() * 2 + 8);
+    button->setMinimumWidth(button->fontMetrics().horizontalAdvance(text) + 96);
+    m_buttons->insertWidget(m_buttons->count() - 1, button);
+    return button;
 }
 
 } // namespace switchyard::ui

@@ -1,8 +1,11 @@
 #pragma once
 
+#include <QIcon>
 #include <QWidget>
 
+class QHBoxLayout;
 class QLabel;
+class QPushButton;
 
 namespace switchyard::ui {
 
@@ -16,10 +19,15 @@ public:
 
     QString headline() const;
     QString explanation() const;
+    void setText(const QString& headline, const QString& explanation);
+
+    // A way out of the empty state ("Open the editor", "Try the demo"), in a row under the text.
+    QPushButton* addButton(const QString& text, const QIcon& icon = {});
 
 private:
     QLabel* m_headline;
     QLabel* m_explanation;
+    QHBoxLayout* m_buttons;
 };
 
 } // namespace switchyard::ui

@@ -1,60 +1,116 @@
 #include "mainwindow.h"
 
+#include "appearance.h"
+#include "config/configloader.h"
+#include "editor/networkseditordialog.h"
 #include "emptystate.h"
+#include "failoversview.h"
+#include "fallbackindicator.h"
+#include "lagview.h"
+#include "models/failovertablemodel.h"
+#include "models/lagrecorder.h"
+#include "models/pooltablemodel.h"
+#include "pool/networkpool.h"
+#include "pool/poolmanager.h"
+#include "poolview.h"
+#include "sim/demoscenario.h"
 #include "util/settings.h"
 
+#include <QAction>
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QLabel>
+#include <QPushButton>
+#include <QStackedWidget>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QToolBar>
 
 namespace switchyard::ui {
 
-MainWindow::MainWindow(Config config, ConfigSource source, Settings* settings, QWidget* parent)
+MainWindow::MainWindow(PoolManager* pools, ConfigSource source, Settings* settings, QWidget* parent)
     : QMainWindow(parent)
-    , m_config(std::move(config))
+    , m_pools(pools)
     , m_source(std::move(source))
     , m_settings(settings)
+    , m_poolModel(new PoolTableModel(pools, this))
+    , m_failoverModel(new FailoverTableModel(pools, this))
+    , m_lagRecorder(new LagRecorder(pools, LagHistory(), this))
 {
     setWindowIcon(QIcon(QStringLiteral(":/switchyard/switchyard.svg")));
-    setWindowTitle(m_source.demo ? tr("Switchyard — demo (simulated nodes)") : tr("Switchyard"));
+    if (const qint64 window = m_settings->failoverWindowMs(); window > 0)
+        m_failoverModel->setWindowMs(window);
     buildToolbar();
     buildViews();
 
-    QString where;
-    if (m_source.demo)
-        where = tr("Demo: a simulated cluster on 127.0.0.1, no internet and no keys");
-    else if (m_source.path.isEmpty())
-        where = tr("No configuration file yet");
-    else
-        where = tr("Configuration: %1").arg(m_source.path);
-    statusBar()->addWidget(new QLabel(where, this));
+    m_sourceLabel = new QLabel(this);
+    m_probingLabel = new QLabel(this);
+    statusBar()->addWidget(m_sourceLabel, 1);
+    statusBar()->addPermanentWidget(m_probingLabel);
+    statusBar()->setFont(withPointSize(statusBar()->font(), headerPointSize - 1));
 
+    connect(m_pools, &PoolManager::poolsReplaced, this, &MainWindow::poolsReplaced);
+    rebuildNetworkSelector();
+    selectNetwork(m_settings->selectedNetwork());
+    updateNodesPage();
+    setPaused(!m_pools->isRunning());
     restoreLayout();
 }
+
+MainWindow::~MainWindow() = default;
 
 void MainWindow::buildToolbar()
 {
     QToolBar* toolbar = addToolBar(tr("Main"));
     toolbar->setObjectName(QStringLiteral("mainToolbar"));
     toolbar->setMovable(false);
+    toolbar->setIconSize(QSize(28, 28));
+    toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    toolbar->setFont(withPointSize(toolbar->font(), headerPointSize));
+    toolbar->setStyleSheet(QStringLiteral("QToolBar { spacing: 10px; padding: 6px; }"));
 
-    toolbar->addWidget(new QLabel(tr("Network "), toolbar));
+    auto* networkLabel = new QLabel(tr("Network"), toolbar);
+    networkLabel->setFont(withPointSize(font(), headerPointSize, true));
+    toolbar->addWidget(networkLabel);
     m_networkSelector = new QComboBox(toolbar);
     m_networkSelector->setObjectName(QStringLiteral("networkSelector"));
-    m_networkSelector->setMinimumContentsLength(18);
-    if (m_config.networks.isEmpty()) {
-        m_networkSelector->addItem(tr("No networks configured"));
-        m_networkSelector->setEnabled(false);
-    } else {
-        m_networkSelector->addItem(tr("All networks"));
-        for (const NetworkConfig& network : std::as_const(m_config.networks))
-            m_networkSelector->addItem(tr("%1 (%2)").arg(network.name, familyName(network.family)),
-                                       network.name);
-    }
+    m_networkSelector->setFont(withPointSize(font(), headerPointSize));
+    m_networkSelector->setMinimumContentsLength(22);
+    m_networkSelector->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     toolbar->addWidget(m_networkSelector);
+    connect(m_networkSelector, &QComboBox::currentIndexChanged, this, &MainWindow::networkSelected);
+    toolbar->addSeparator();
+
+    m_fallback = new FallbackIndicator(m_pools, toolbar);
+    toolbar->addWidget(m_fallback);
+
+    auto* spacer = new QWidget(toolbar);
+    spacer->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    toolbar->addWidget(spacer);
+
+    m_pausedBanner = new QLabel(toolbar);
+    m_pausedBanner->setObjectName(QStringLiteral("pausedBanner"));
+    m_pausedBanner->setText(tr("Paused: values are not updating"));
+    m_pausedBanner->setFont(withPointSize(font(), headerPointSize, true));
+    m_pausedBanner->setStyleSheet(
+        QStringLiteral("#pausedBanner { background: #37474f; color: white; padding: 6px 12px; "
+                       "border-radius: 6px; }"));
+    // A widget in a toolbar is shown and hidden through its action.
+    m_pausedBannerAction = toolbar->addWidget(m_pausedBanner);
+    m_pausedBannerAction->setVisible(false);
+
+    m_pause = toolbar->addAction(themeIcon(QStringLiteral("pause")), tr("Pause probing"));
+    m_pause->setObjectName(QStringLiteral("pause"));
+    m_pause->setCheckable(true);
+    connect(m_pause, &QAction::toggled, this, &MainWindow::setPaused);
+
+    m_edit = toolbar->addAction(themeIcon(QStringLiteral("edit")), tr("Networks and nodes…"));
+    m_edit->setObjectName(QStringLiteral("editNetworks"));
+    connect(m_edit, &QAction::triggered, this, &MainWindow::openEditor);
+    // The toolbar's style sheet stops its buttons from inheriting its font.
+    for (QAction* action : {m_pause, m_edit})
+        toolbar->widgetForAction(action)->setFont(withPointSize(font(), headerPointSize));
 }
 
 void MainWindow::buildViews()
@@ -62,34 +118,32 @@ void MainWindow::buildViews()
     m_views = new QTabWidget(this);
     m_views->setObjectName(QStringLiteral("views"));
     m_views->setDocumentMode(true);
+    m_views->tabBar()->setFont(withPointSize(font(), headerPointSize, true));
 
-    qsizetype nodeCount = 0;
-    for (const NetworkConfig& network : std::as_const(m_config.networks))
-        nodeCount += network.nodes.size();
+    m_nodesPage = new QStackedWidget(m_views);
+    m_welcome = new EmptyState(QString(), QString(), m_nodesPage);
+    QPushButton* openEditor =
+        m_welcome->addButton(tr("Open the editor"), themeIcon(QStringLiteral("edit")));
+    openEditor->setObjectName(QStringLiteral("welcomeOpenEditor"));
+    connect(openEditor, &QPushButton::clicked, this, &MainWindow::openEditor);
+    QPushButton* tryDemo =
+        m_welcome->addButton(tr("Try the demo"), themeIcon(QStringLiteral("resume")));
+    tryDemo->setObjectName(QStringLiteral("welcomeTryDemo"));
+    connect(tryDemo, &QPushButton::clicked, this, &MainWindow::startDemo);
+    m_poolView = new PoolView(m_pools, m_poolModel, m_nodesPage);
+    m_poolView->restoreHeaderState(m_settings->poolTableHeader());
+    m_nodesPage->addWidget(m_welcome);
+    m_nodesPage->addWidget(m_poolView);
+    m_views->addTab(m_nodesPage, tr("Nodes"));
 
-    const QString poolExplanation =
-        m_config.networks.isEmpty()
-            ? tr("Start with “switchyard --demo” to watch a simulated pool, or describe your "
-                 "RPC providers in a configuration file (see docs/configuration.md).")
-            : tr("%n node(s) configured in %1. Their health, height and lag appear here once "
-                 "probing runs.",
-                 nullptr, int(nodeCount))
-                  .arg(tr("%n network(s)", nullptr, int(m_config.networks.size())));
+    m_failoversView = new FailoversView(m_failoverModel, m_views);
+    connect(m_failoversView, &FailoversView::windowChanged, m_settings,
+            &Settings::setFailoverWindowMs);
+    m_views->addTab(m_failoversView, tr("Failovers"));
 
-    m_views->addTab(new EmptyState(m_config.networks.isEmpty() ? tr("No nodes yet")
-                                                               : tr("Nodes not probed yet"),
-                                   poolExplanation, m_views),
-                    tr("Nodes"));
-    m_views->addTab(new EmptyState(tr("No failovers recorded"),
-                                   tr("Every call that moves to another node is counted here per "
-                                      "RPC method, with its cause."),
-                                   m_views),
-                    tr("Failovers"));
-    m_views->addTab(new EmptyState(tr("No lag history"),
-                                   tr("Slot and block lag of every node over the last 15 minutes "
-                                      "is drawn here."),
-                                   m_views),
-                    tr("Lag"));
+    m_lagView = new LagView(m_pools, m_lagRecorder, m_views);
+    m_views->addTab(m_lagView, tr("Lag"));
+
     m_views->addTab(new EmptyState(tr("No tracked transactions"),
                                    tr("Transactions imported by their signed bytes are followed "
                                       "here until they land, expire or are superseded."),
@@ -106,9 +160,175 @@ void MainWindow::buildViews()
 void MainWindow::restoreLayout()
 {
     if (!restoreGeometry(m_settings->windowGeometry()))
-        resize(1280, 800);
+        resize(1600, 960);
     restoreState(m_settings->windowState());
     m_views->setCurrentIndex(qBound(0, m_settings->currentView(), m_views->count() - 1));
+}
+
+bool MainWindow::isPausedBannerShown() const
+{
+    return m_pausedBannerAction->isVisible();
+}
+
+bool MainWindow::isShowingNodes() const
+{
+    return m_nodesPage->currentWidget() == m_poolView;
+}
+
+QString MainWindow::selectedNetwork() const
+{
+    return m_networkSelector->currentData().toString();
+}
+
+void MainWindow::selectNetwork(const QString& network)
+{
+    const int index = m_networkSelector->findData(network);
+    m_networkSelector->setCurrentIndex(index >= 0 ? index : 0);
+}
+
+void MainWindow::rebuildNetworkSelector()
+{
+    const QString selected = selectedNetwork();
+    const QSignalBlocker blocker(m_networkSelector);
+    m_networkSelector->clear();
+    const QList<std::shared_ptr<NetworkPool>> pools = m_pools->pools();
+    if (pools.isEmpty()) {
+        m_networkSelector->addItem(tr("No networks configured"), QString());
+        m_networkSelector->setEnabled(false);
+    } else {
+        m_networkSelector->setEnabled(true);
+        m_networkSelector->addItem(tr("All networks"), QString());
+        for (const std::shared_ptr<NetworkPool>& pool : pools)
+            m_networkSelector->addItem(
+                tr("%1 (%2)").arg(pool->config().name, pool->config().family == ChainFamily::Solana
+                                                           ? QStringLiteral("Solana")
+                                                           : QStringLiteral("EVM")),
+                pool->config().name);
+    }
+    const int index = m_networkSelector->findData(selected);
+    m_networkSelector->setCurrentIndex(index >= 0 ? index : 0);
+}
+
+void MainWindow::networkSelected()
+{
+    const QString network = selectedNetwork();
+    m_poolView->setNetwork(network);
+    m_failoversView->setNetwork(network);
+    m_lagView->setNetwork(network);
+    m_fallback->setNetwork(network);
+    if (m_networkSelector->isEnabled())
+        m_settings->setSelectedNetwork(network);
+}
+
+void MainWindow::poolsReplaced()
+{
+    rebuildNetworkSelector();
+    networkSelected();
+    updateNodesPage();
+    updateStatus();
+}
+
+void MainWindow::updateNodesPage()
+{
+    const bool hasNodes = m_poolModel->rowCount() > 0;
+    if (hasNodes) {
+        m_nodesPage->setCurrentWidget(m_poolView);
+    } else {
+        const bool firstStart = m_source.path.isEmpty() && !m_source.demo;
+        if (firstStart)
+            m_welcome->setText(tr("Welcome to Switchyard"),
+                               tr("Describe your RPC providers in the editor (networks from "
+                                  "presets, API keys as ${NAME} variables), or watch a simulated "
+                                  "Solana cluster and EVM chain first: the demo needs no internet "
+                                  "and no keys."));
+        else
+            m_welcome->setText(tr("No networks configured"),
+                               tr("Add a network and its nodes in the editor. Everything else "
+                                  "in this window follows from them."));
+        m_welcome->findChild<QPushButton*>(QStringLiteral("welcomeTryDemo"))
+            ->setVisible(firstStart);
+        m_nodesPage->setCurrentWidget(m_welcome);
+    }
+    updateStatus();
+}
+
+void MainWindow::updateStatus()
+{
+    setWindowTitle(m_source.demo ? tr("Switchyard — demo (simulated nodes)") : tr("Switchyard"));
+    if (m_source.demo)
+        m_sourceLabel->setText(
+            tr("Demo: a simulated cluster on 127.0.0.1, no internet and no keys"));
+    else if (m_source.path.isEmpty())
+        m_sourceLabel->setText(tr("No configuration file yet"));
+    else
+        m_sourceLabel->setText(tr("Configuration: %1").arg(m_source.path));
+
+    int nodes = 0;
+    for (const std::shared_ptr<NetworkPool>& pool : m_pools->pools())
+        nodes += pool->nodeCount();
+    if (m_pause->isChecked())
+        m_probingLabel->setText(tr("Paused: no probes are sent"));
+    else if (nodes == 0)
+        m_probingLabel->setText(QString());
+    else
+        m_probingLabel->setText(tr("Probing %1 in %2 every %3 s")
+                                    .arg(tr("%n node(s)", nullptr, nodes))
+                                    .arg(tr("%n network(s)", nullptr, int(m_pools->pools().size())))
+                                    .arg(m_pools->config().probe.intervalMs / 1000.0));
+}
+
+void MainWindow::setPaused(bool paused)
+{
+    if (m_pause->isChecked() != paused) {
+        m_pause->setChecked(paused); // comes back here through toggled()
+        return;
+    }
+    if (paused)
+        m_pools->stop();
+    else if (!m_pools->isRunning())
+        m_pools->start();
+    m_pause->setIcon(themeIcon(paused ? QStringLiteral("resume") : QStringLiteral("pause")));
+    m_pause->setText(paused ? tr("Resume probing") : tr("Pause probing"));
+    m_pause->setToolTip(paused ? tr("Probing is stopped: resume it to see live values")
+                               : tr("Stop probing the nodes (the values stay as they are)"));
+    m_pausedBannerAction->setVisible(paused);
+    updateStatus();
+}
+
+NetworksEditorDialog* MainWindow::openEditor()
+{
+    const bool demo = m_source.demo;
+    const QString path = m_source.path.isEmpty() ? defaultConfigPath() : m_source.path;
+    auto* editor = new NetworksEditorDialog(
+        m_pools->config(), path,
+        demo ? NetworksEditorDialog::Target::Session : NetworksEditorDialog::Target::File, this);
+    editor->setAttribute(Qt::WA_DeleteOnClose);
+    connect(editor, &NetworksEditorDialog::saved, this, [this, editor, demo](const Config& config) {
+        if (!demo)
+            m_source.path = editor->path();
+        applyEdited(config);
+    });
+    editor->open();
+    return editor;
+}
+
+void MainWindow::applyEdited(const Config& config)
+{
+    m_pools->applyConfig(config);
+    if (!m_pause->isChecked() && !m_pools->isRunning())
+        m_pools->start();
+    updateStatus();
+}
+
+void MainWindow::startDemo()
+{
+    // In this process rather than a restart: nothing to spawn, and the window, its settings and
+    // the pool manager stay; the simulated nodes live as long as the window.
+    m_demo = std::make_unique<sim::DemoScenario>();
+    m_source = ConfigSource{QString(), true};
+    m_pools->applyConfig(m_demo->config());
+    setPaused(false);
+    updateStatus();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
@@ -116,6 +336,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
     m_settings->setWindowGeometry(saveGeometry());
     m_settings->setWindowState(saveState());
     m_settings->setCurrentView(m_views->currentIndex());
+    m_settings->setPoolTableHeader(m_poolView->headerState());
     QMainWindow::closeEvent(event);
 }
 

@@ -3,15 +3,33 @@
 #include "config/config.h"
 
 #include <QMainWindow>
+#include <memory>
 
+class QAction;
 class QComboBox;
+class QLabel;
+class QStackedWidget;
 class QTabWidget;
 
 namespace switchyard {
+class FailoverTableModel;
+class LagRecorder;
+class PoolManager;
+class PoolTableModel;
 class Settings;
+namespace sim {
+class DemoScenario;
 }
+} // namespace switchyard
 
 namespace switchyard::ui {
+
+class EmptyState;
+class FailoversView;
+class FallbackIndicator;
+class LagView;
+class NetworksEditorDialog;
+class PoolView;
 
 // Where the configuration came from, for the title and the status bar.
 struct ConfigSource
@@ -20,14 +38,49 @@ struct ConfigSource
     bool demo = false; // the built-in simulated cluster
 };
 
+// The dashboard: a toolbar (network selector, fallback indicator, pause, editor) over the
+// node table, failovers, lag and (for now empty) pending and timeline views. It shows what the
+// PoolManager knows and asks it to act; it decides nothing itself.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
-    MainWindow(Config config, ConfigSource source, Settings* settings, QWidget* parent = nullptr);
+    enum View
+    {
+        NodesView,
+        FailoversTab,
+        LagTab,
+        PendingTab,
+        TimelineTab
+    };
+
+    MainWindow(PoolManager* pools, ConfigSource source, Settings* settings,
+               QWidget* parent = nullptr);
+    ~MainWindow() override;
 
     QTabWidget* views() const { return m_views; }
     QComboBox* networkSelector() const { return m_networkSelector; }
+    PoolView* poolView() const { return m_poolView; }
+    FailoversView* failoversView() const { return m_failoversView; }
+    LagView* lagView() const { return m_lagView; }
+    FallbackIndicator* fallbackIndicator() const { return m_fallback; }
+    QAction* pauseAction() const { return m_pause; }
+    QAction* editAction() const { return m_edit; }
+    bool isPausedBannerShown() const;
+    EmptyState* welcome() const { return m_welcome; }
+    bool isShowingNodes() const; // the table, rather than a welcome or empty state
+    const ConfigSource& source() const { return m_source; }
+
+    // The network the views show; empty: all.
+    QString selectedNetwork() const;
+    void selectNetwork(const QString& network);
+
+public Q_SLOTS:
+    // Opens the networks and nodes editor (non-blocking); returns it for the caller to watch.
+    NetworksEditorDialog* openEditor();
+    // "Try the demo" from the welcome state: a simulated cluster in this process.
+    void startDemo();
+    void setPaused(bool paused);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -36,12 +89,34 @@ private:
     void buildToolbar();
     void buildViews();
     void restoreLayout();
+    void poolsReplaced();
+    void rebuildNetworkSelector();
+    void networkSelected();
+    void updateNodesPage();
+    void updateStatus();
+    void applyEdited(const Config& config);
 
-    Config m_config;
+    PoolManager* m_pools;
     ConfigSource m_source;
     Settings* m_settings;
+    std::unique_ptr<sim::DemoScenario> m_demo; // when the demo was started from the window
+    PoolTableModel* m_poolModel;
+    FailoverTableModel* m_failoverModel;
+    LagRecorder* m_lagRecorder;
     QComboBox* m_networkSelector = nullptr;
+    FallbackIndicator* m_fallback = nullptr;
+    QAction* m_pause = nullptr;
+    QAction* m_edit = nullptr;
+    QLabel* m_pausedBanner = nullptr;
+    QAction* m_pausedBannerAction = nullptr;
     QTabWidget* m_views = nullptr;
+    QStackedWidget* m_nodesPage = nullptr;
+    EmptyState* m_welcome = nullptr;
+    PoolView* m_poolView = nullptr;
+    FailoversView* m_failoversView = nullptr;
+    LagView* m_lagView = nullptr;
+    QLabel* m_sourceLabel = nullptr;
+    QLabel* m_probingLabel = nullptr;
 };
 
 } // namespace switchyard::ui

@@ -71,9 +71,10 @@ QVariant alignment(int column)
     case PoolTableModel::LatencyP50:
     case PoolTableModel::LatencyP95:
     case PoolTableModel::ErrorRate:
-    case PoolTableModel::ConsecutiveFailures:
     case PoolTableModel::SinceLastProbe:
         return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
+    case PoolTableModel::ConsecutiveFailures: // a small count between two texts
+        return QVariant::fromValue(Qt::Alignment(Qt::AlignHCenter | Qt::AlignVCenter));
     default:
         return QVariant::fromValue(Qt::Alignment(Qt::AlignLeft | Qt::AlignVCenter));
     }

@@ -1,0 +1,181 @@
+// Renders every view of the dashboard on the built-in demo into PNG files, for the
+// documentation and for judging the layout at the size it is used (1920×1080).
+//   render_views OUTPUT_DIR [SECONDS]
+// Not a test: it runs the demo in real time, with a little read traffic through the router
+// so the failover view has something to count.
+#include "config/configloader.h"
+#include "editor/networkseditordialog.h"
+#include "mainwindow.h"
+#include "pool/networkpool.h"
+#include "pool/poolmanager.h"
+#include "pool/router.h"
+#include "sim/demoscenario.h"
+#include "util/clock.h"
+#include "util/settings.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QJsonArray>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QTreeWidget>
+#include <cstdio>
+#include <qcorotimer.h>
+
+using namespace switchyard;
+using namespace std::chrono_literals;
+
+namespace {
+
+constexpr QSize screenSize(1920, 1080);
+
+// What an application using the pool would ask: reads, blockhashes and status lookups.
+QCoro::Task<> readTraffic(PoolManager* pools, QString network, QList<RpcRequest> requests,
+                          const bool* running)
+{
+    for (int i = 0; *running; ++i) {
+        if (const std::shared_ptr<NetworkPool> pool = pools->pool(network)) {
+            RouteOptions options;
+            const RpcRequest& request = requests[i % requests.size()];
+            if (request.method == QLatin1String("getLatestBlockhash"))
+                options.role = NodeRole::Build;
+            else if (request.method == QLatin1String("getSignatureStatuses") ||
+                     request.method == QLatin1String("eth_getTransactionReceipt"))
+                options.role = NodeRole::Status;
+            co_await routeCall(pool, request, options);
+        }
+        co_await QCoro::sleepFor(150ms);
+    }
+}
+
+// The editor with a realistic configuration: providers with keys in ${NAME} variables.
+Config editorSample()
+{
+    const auto node = [](const QString& name, const QString& url, NodeRoles roles) {
+        NodeConfig config;
+        config.name = name;
+        config.urlTemplate = url;
+        config.roles = roles;
+        return config;
+    };
+    NetworkConfig mainnet;
+    mainnet.name = QStringLiteral("solana-mainnet");
+    mainnet.family = ChainFamily::Solana;
+    mainnet.genesisHash = QStringLiteral("5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d");
+    mainnet.warnLag = 8;
+    mainnet.maxLag = 50;
+    mainnet.explorer = QStringLiteral("https://explorer.solana.com/tx/{id}");
+    NodeConfig helius =
+        node(QStringLiteral("helius"),
+             QStringLiteral("https://mainnet.helius-rpc.com/?api-key=${HELIUS_KEY}"), allNodeRoles);
+    NodeConfig triton =
+        node(QStringLiteral("triton"),
+             QStringLiteral("https://example.rpcpool.com/${TRITON_TOKEN}"), allNodeRoles);
+    HttpHeader auth;
+    auth.name = "Authorization";
+    auth.valueTemplate = QStringLiteral("Bearer ${TRITON_BEARER}");
+    triton.headers = {auth};
+    mainnet.nodes = {helius, triton,
+                     node(QStringLiteral("public"),
+                          QStringLiteral("https://api.mainnet-beta.solana.com"),
+                          NodeRoles(NodeRole::Read) | NodeRole::Status)};
+    NetworkConfig sepolia;
+    sepolia.name = QStringLiteral("sepolia");
+    sepolia.family = ChainFamily::Evm;
+    sepolia.chainId = 11155111;
+    sepolia.warnLag = 3;
+    sepolia.maxLag = 12;
+    sepolia.explorer = QStringLiteral("https://sepolia.etherscan.io/tx/{id}");
+    sepolia.nodes = {
+        node(QStringLiteral("infura"), QStringLiteral("https://sepolia.infura.io/v3/${INFURA_KEY}"),
+             allNodeRoles),
+        node(QStringLiteral("alchemy"),
+             QStringLiteral("https://eth-sepolia.g.alchemy.com/v2/${ALCHEMY_KEY}"), allNodeRoles)};
+    Config config;
+    config.networks = {mainnet, sepolia};
+    return config;
+}
+
+bool save(QWidget* widget, const QDir& directory, const QString& name)
+{
+    const QString path = directory.filePath(name);
+    if (!widget->grab().save(path)) {
+        std::fprintf(stderr, "render_views: cannot write %s\n", qPrintable(path));
+        return false;
+    }
+    std::printf("%s\n", qPrintable(path));
+    return true;
+}
+
+} // namespace
+
+int main(int argc, char* argv[])
+{
+    QApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("switchyard"));
+    QCoreApplication::setOrganizationName(QStringLiteral("switchyard"));
+    const QStringList arguments = QCoreApplication::arguments();
+    if (arguments.size() < 2) {
+        std::fprintf(stderr, "usage: render_views OUTPUT_DIR [SECONDS]\n");
+        return 2;
+    }
+    const QDir output(arguments.at(1));
+    if (!output.exists() && !QDir().mkpath(output.path())) {
+        std::fprintf(stderr, "render_views: cannot create %s\n", qPrintable(output.path()));
+        return 2;
+    }
+    const int seconds = arguments.size() > 2 ? arguments.at(2).toInt() : 20;
+
+    QTemporaryDir settingsDir;
+    Settings settings(settingsDir.filePath(QStringLiteral("settings.ini")));
+    sim::DemoScenario demo;
+    PoolManager pools(Clock::system());
+    pools.applyConfig(demo.config());
+    pools.start();
+
+    bool running = true;
+    QCoro::Task<> solanaReads = readTraffic(
+        &pools, QStringLiteral("demo-solana"),
+        {{QStringLiteral("getSlot"), QJsonValue::Undefined},
+         {QStringLiteral("getLatestBlockhash"), QJsonValue::Undefined},
+         {QStringLiteral("getBlockHeight"), QJsonValue::Undefined},
+         {QStringLiteral("getSignatureStatuses"),
+          QJsonArray{QJsonArray{QStringLiteral("5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8ui"
+                                               "rBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW")}}}},
+        &running);
+    QCoro::Task<> evmReads =
+        readTraffic(&pools, QStringLiteral("demo-evm"),
+                    {{QStringLiteral("eth_blockNumber"), QJsonValue::Undefined},
+                     {QStringLiteral("eth_getTransactionReceipt"),
+                      QJsonArray{QStringLiteral(
+                          "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060")}}},
+                    &running);
+
+    ui::MainWindow window(&pools, ui::ConfigSource{QString(), true}, &settings);
+    window.resize(screenSize);
+    window.show();
+
+    QEventLoop wait;
+    QTimer::singleShot(seconds * 1000, &wait, &QEventLoop::quit);
+    wait.exec();
+
+    bool ok = true;
+    window.views()->setCurrentIndex(ui::MainWindow::NodesView);
+    ok = save(&window, output, QStringLiteral("main-window.png")) && ok;
+    window.views()->setCurrentIndex(ui::MainWindow::FailoversTab);
+    ok = save(&window, output, QStringLiteral("failovers.png")) && ok;
+    window.views()->setCurrentIndex(ui::MainWindow::LagTab);
+    ok = save(&window, output, QStringLiteral("lag.png")) && ok;
+
+    ui::NetworksEditorDialog editor(editorSample(), defaultConfigPath(),
+                                    ui::NetworksEditorDialog::Target::File);
+    editor.resize(screenSize);
+    editor.show();
+    editor.select(0, 1);
+    ok = save(&editor, output, QStringLiteral("editor.png")) && ok;
+
+    running = false;
+    pools.stop();
+    return ok ? 0 : 1;
+}

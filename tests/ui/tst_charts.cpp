@@ -1,0 +1,117 @@
+// The charts draw what the models hold: failover bars from the failover table's model, one lag
+// line per node with its name in the legend.
+#include "../pool/poolfixture.h"
+#include "charts/failoverchart.h"
+#include "charts/lagchart.h"
+#include "failoversview.h"
+#include "models/failovertablemodel.h"
+#include "models/lagrecorder.h"
+#include "pool/router.h"
+
+#include <QTableView>
+
+using namespace switchyard;
+using namespace switchyard::sim;
+using namespace switchyard::testing;
+using namespace switchyard::ui;
+
+namespace {
+const QString a = QStringLiteral("a");
+const QString b = QStringLiteral("b");
+const QString c = QStringLiteral("c");
+constexpr int tooManyRequestsSet =
+    FailoverTableModel::TooManyRequests - FailoverTableModel::firstCauseColumn;
+} // namespace
+
+class TestCharts : public QObject
+{
+    Q_OBJECT
+
+private:
+    void failOverOnce(PoolFixture& fixture, const QString& method)
+    {
+        fixture.clock.advance(1100); // past the Retry-After of the rate-limited node
+        const RoutedCall call =
+            QCoro::waitFor(routeCall(fixture.pool(), RpcRequest{method, QJsonValue::Undefined}));
+        QVERIFY(call.answered());
+    }
+
+private Q_SLOTS:
+    void failoverBarsFollowTheModel()
+    {
+        PoolFixture fixture(ChainFamily::Solana, {a, b});
+        fixture.apply();
+        fixture.probeAll();
+        QVERIFY(fixture.simNode(a)->setFault(faultOf(FaultKind::TooManyRequests)));
+        FailoverTableModel model(&fixture.manager);
+        charts::FailoverChart chart(&model);
+        chart.resize(800, 500);
+        chart.show();
+        QVERIFY(chart.categories().isEmpty());
+
+        failOverOnce(fixture, QStringLiteral("getSlot"));
+        model.refresh();
+        QTRY_COMPARE(chart.categories(), QStringList{QStringLiteral("getSlot · localnet")});
+        QCOMPARE(chart.barValue(tooManyRequestsSet, 0), 1.0);
+        QCOMPARE(chart.visibleCauses(), QStringList{QStringLiteral("HTTP 429")});
+
+        failOverOnce(fixture, QStringLiteral("getSlot"));
+        failOverOnce(fixture, QStringLiteral("getBlockHeight"));
+        model.refresh();
+        QTRY_COMPARE(chart.categories(), (QStringList{QStringLiteral("getBlockHeight · localnet"),
+                                                      QStringLiteral("getSlot · localnet")}));
+        QCOMPARE(chart.barValue(tooManyRequestsSet, 1), 2.0);
+        chart.setNetworkInLabels(false);
+        QCOMPARE(chart.categories(),
+                 (QStringList{QStringLiteral("getBlockHeight"), QStringLiteral("getSlot")}));
+    }
+
+    void failoversViewSummarises()
+    {
+        PoolFixture fixture(ChainFamily::Solana, {a, b});
+        fixture.apply();
+        fixture.probeAll();
+        QVERIFY(fixture.simNode(a)->setFault(faultOf(FaultKind::TooManyRequests)));
+        FailoverTableModel model(&fixture.manager);
+        FailoversView view(&model);
+        view.show();
+        QCOMPARE(view.summaryText(),
+                 QStringLiteral("0 failover(s) over 0 call(s) in the last 5 minutes"));
+        failOverOnce(fixture, QStringLiteral("getSlot"));
+        model.refresh();
+        QCOMPARE(view.summaryText(),
+                 QStringLiteral("1 failover(s) over 1 call(s) in the last 5 minutes"));
+        QCOMPARE(view.table()->model()->rowCount(), 1);
+
+        QSignalSpy windowChanged(&view, &FailoversView::windowChanged);
+        view.setWindowMs(FailoverTableModel::oneHourMs);
+        QCOMPARE(model.windowMs(), FailoverTableModel::oneHourMs);
+        QCOMPARE(windowChanged.count(), 1);
+        QVERIFY(view.summaryText().endsWith(QStringLiteral("in the last hour")));
+        view.setNetwork(QStringLiteral("elsewhere"));
+        QCOMPARE(view.table()->model()->rowCount(), 0);
+    }
+
+    void lagLinesPerNode()
+    {
+        PoolFixture fixture(ChainFamily::Solana, {a, b, c});
+        fixture.apply();
+        LagRecorder recorder(&fixture.manager);
+        fixture.simNode(c)->setStaleBy(12);
+        fixture.probeAll();
+        fixture.advanceAndTick(6000);
+        charts::LagChart chart(fixture.network, &recorder);
+        chart.resize(900, 400);
+        chart.show();
+        QCOMPARE(chart.legendNames(),
+                 (QStringList{a, b, c, QStringLiteral("warnLag 8"), QStringLiteral("maxLag 50")}));
+        QCOMPARE(chart.pointCount(c), 2);
+        fixture.advanceAndTick(6000);
+        chart.redraw();
+        QCOMPARE(chart.pointCount(c), 3);
+        QCOMPARE(chart.pointCount(QStringLiteral("unknown")), 0);
+    }
+};
+
+QTEST_MAIN(TestCharts)
+#include "tst_charts.moc"

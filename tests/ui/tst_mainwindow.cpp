@@ -1,0 +1,328 @@
+// The main window, offscreen, on the demo's simulated cluster and on a first start.
+#include "config/configloader.h"
+#include "config/configwriter.h"
+#include "editor/networkseditordialog.h"
+#include "editor/nodeform.h"
+#include "emptystate.h"
+#include "failoversview.h"
+#include "fallbackindicator.h"
+#include "lagview.h"
+#include "mainwindow.h"
+#include "models/pooltablemodel.h"
+#include "pool/networkpool.h"
+#include "pool/poolmanager.h"
+#include "poolview.h"
+#include "sim/demoscenario.h"
+#include "sim/simulatedcluster.h"
+#include "sim/simulatednode.h"
+#include "util/clock.h"
+#include "util/settings.h"
+
+#include <QAction>
+#include <QClipboard>
+#include <QComboBox>
+#include <QGuiApplication>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QMenu>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace switchyard;
+using namespace switchyard::ui;
+
+namespace {
+
+constexpr int probeTimeoutMs = 15'000;
+
+int rowOf(const QAbstractItemModel* model, const QString& node)
+{
+    for (int row = 0; row < model->rowCount(); ++row)
+        if (model->index(row, PoolTableModel::Node).data().toString() == node)
+            return row;
+    return -1;
+}
+
+QString stateOf(const QTableView* table, const QString& node)
+{
+    const int row = rowOf(table->model(), node);
+    return row < 0 ? QString()
+                   : table->model()->index(row, PoolTableModel::State).data().toString();
+}
+
+struct Demo
+{
+    Demo()
+        : pools(Clock::system())
+    {
+        pools.applyConfig(scenario.config());
+        pools.start();
+    }
+    sim::DemoScenario scenario;
+    PoolManager pools;
+};
+
+} // namespace
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    QString settingsFile() const { return m_dir.filePath(QStringLiteral("settings.ini")); }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        QStandardPaths::setTestModeEnabled(true);
+    }
+    void cleanup() { QFile::remove(settingsFile()); }
+
+    void demoFillsThePoolTable()
+    {
+        Demo demo;
+        Settings settings(settingsFile());
+        MainWindow window(&demo.pools, ConfigSource{QString(), true}, &settings);
+        window.show();
+        QVERIFY(window.windowTitle().contains(QStringLiteral("demo")));
+        QVERIFY(window.isShowingNodes());
+        const QTableView* table = window.poolView()->table();
+        QCOMPARE(table->model()->rowCount(), 7);
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(table, QStringLiteral("sol-steady")),
+                                  QStringLiteral("Healthy"), probeTimeoutMs);
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(table, QStringLiteral("evm-primary")),
+                                  QStringLiteral("Healthy"), probeTimeoutMs);
+        // Behind by 20 slots with warnLag 8: labelled, still serving.
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(table, QStringLiteral("sol-lagging")),
+                                  QStringLiteral("Lagging"), probeTimeoutMs);
+        // Behind by 8 blocks with maxLag 6 (and saying so through eth_syncing): never "Healthy".
+        QTRY_VERIFY_WITH_TIMEOUT(stateOf(table, QStringLiteral("evm-behind")) !=
+                                     QStringLiteral("Not probed"),
+                                 probeTimeoutMs);
+        QVERIFY(stateOf(table, QStringLiteral("evm-behind")) != QStringLiteral("Healthy"));
+
+        // The word comes with its icon; heights are numbers, not dashes.
+        const QModelIndex state = table->model()->index(
+            rowOf(table->model(), QStringLiteral("sol-steady")), PoolTableModel::State);
+        QVERIFY(!state.data(Qt::DecorationRole).value<QIcon>().isNull());
+        QVERIFY(state.data(Qt::ForegroundRole).isValid());
+        QVERIFY(table->model()->index(state.row(), PoolTableModel::Height).data().toString() !=
+                QStringLiteral("—"));
+        // The strip over the table counts the states in words, worst first.
+        QTRY_VERIFY(window.poolView()->summaryText().contains(QStringLiteral("Healthy")));
+        QVERIFY(window.poolView()->summaryText().contains(QStringLiteral("Lagging")));
+        QVERIFY(table->font().pointSizeF() >= 14);
+        QVERIFY(table->verticalHeader()->defaultSectionSize() >= table->fontMetrics().height());
+    }
+
+    void networkSelectorFiltersEveryView()
+    {
+        Demo demo;
+        Settings settings(settingsFile());
+        MainWindow window(&demo.pools, ConfigSource{QString(), true}, &settings);
+        window.show();
+        QComboBox* selector = window.networkSelector();
+        QCOMPARE(selector->count(), 3);
+        QCOMPARE(selector->itemText(0), QStringLiteral("All networks"));
+        QCOMPARE(window.lagView()->charts().size(), 2);
+
+        window.selectNetwork(QStringLiteral("demo-evm"));
+        QCOMPARE(window.selectedNetwork(), QStringLiteral("demo-evm"));
+        QCOMPARE(window.poolView()->table()->model()->rowCount(), 3);
+        QVERIFY(window.poolView()->table()->isColumnHidden(PoolTableModel::Network));
+        QCOMPARE(window.lagView()->charts().size(), 1);
+        QCOMPARE(settings.selectedNetwork(), QStringLiteral("demo-evm"));
+
+        window.selectNetwork(QString());
+        QCOMPARE(window.poolView()->table()->model()->rowCount(), 7);
+        QCOMPARE(window.lagView()->charts().size(), 2);
+    }
+
+    void pauseStopsProbing()
+    {
+        Demo demo;
+        Settings settings(settingsFile());
+        MainWindow window(&demo.pools, ConfigSource{QString(), true}, &settings);
+        window.show();
+        QVERIFY(!window.isPausedBannerShown());
+        window.pauseAction()->trigger();
+        QVERIFY(!demo.pools.isRunning());
+        QVERIFY(window.isPausedBannerShown());
+        QCOMPARE(window.pauseAction()->text(), QStringLiteral("Resume probing"));
+        window.pauseAction()->trigger();
+        QVERIFY(demo.pools.isRunning());
+        QVERIFY(!window.isPausedBannerShown());
+        QCOMPARE(window.pauseAction()->text(), QStringLiteral("Pause probing"));
+    }
+
+    void fallbackIndicatorSpeaksUp()
+    {
+        Demo demo;
+        Settings settings(settingsFile());
+        MainWindow window(&demo.pools, ConfigSource{QString(), true}, &settings);
+        window.show();
+        const QTableView* table = window.poolView()->table();
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(table, QStringLiteral("sol-steady")),
+                                  QStringLiteral("Healthy"), probeTimeoutMs);
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(table, QStringLiteral("evm-primary")),
+                                  QStringLiteral("Healthy"), probeTimeoutMs);
+        QTRY_VERIFY(!window.fallbackIndicator()->isActive());
+        QCOMPARE(window.fallbackIndicator()->text(),
+                 QStringLiteral("All first-choice nodes serving"));
+
+        // The first choice for every role is switched off: the others serve.
+        demo.pools.pool(QStringLiteral("demo-solana"))->setDisabled(0, true);
+        QTRY_VERIFY(window.fallbackIndicator()->isActive());
+        QCOMPARE(window.fallbackIndicator()->text(), QStringLiteral("Fallback active"));
+        QVERIFY(window.fallbackIndicator()->toolTip().contains(
+            QStringLiteral("demo-solana: read: sol-steady is not serving")));
+        // Only the EVM chain selected: its first choices serve.
+        window.selectNetwork(QStringLiteral("demo-evm"));
+        QVERIFY(!window.fallbackIndicator()->isActive());
+    }
+
+    void contextMenuActsOnTheNode()
+    {
+        Demo demo;
+        Settings settings(settingsFile());
+        MainWindow window(&demo.pools, ConfigSource{QString(), true}, &settings);
+        window.show();
+        PoolView* view = window.poolView();
+        const QTableView* table = view->table();
+        const int row = rowOf(table->model(), QStringLiteral("evm-drops-sends"));
+        std::unique_ptr<QMenu> menu(view->createContextMenu(row, &window));
+        QVERIFY(menu);
+        auto* toggle = menu->findChild<QAction*>(QStringLiteral("toggleDisabled"));
+        QCOMPARE(toggle->text(), QStringLiteral("Disable evm-drops-sends"));
+        toggle->trigger();
+        QCOMPARE(stateOf(table, QStringLiteral("evm-drops-sends")), QStringLiteral("Disabled"));
+
+        menu.reset(view->createContextMenu(row, &window));
+        QVERIFY(!menu->findChild<QAction*>(QStringLiteral("probeNow"))->isEnabled());
+        menu->findChild<QAction*>(QStringLiteral("toggleDisabled"))->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(table, QStringLiteral("evm-drops-sends")),
+                                  QStringLiteral("Healthy"), probeTimeoutMs);
+
+        menu.reset(view->createContextMenu(row, &window));
+        QSignalSpy probed(&demo.pools, &PoolManager::probeFinished);
+        demo.pools.stop(); // no scheduled probes: only the one asked for
+        menu->findChild<QAction*>(QStringLiteral("probeNow"))->trigger();
+        const auto probedThisNode = [&] {
+            return std::any_of(probed.cbegin(), probed.cend(), [](const QList<QVariant>& args) {
+                return args.at(0).toString() == QStringLiteral("demo-evm") &&
+                       args.at(1).toInt() == 2;
+            });
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(probedThisNode(), probeTimeoutMs);
+
+        menu->findChild<QAction*>(QStringLiteral("copyUrl"))->trigger();
+        const QString copied = QGuiApplication::clipboard()->text();
+        QCOMPARE(copied,
+                 table->model()->index(row, 0).data(PoolTableModel::DisplayUrlRole).toString());
+        QVERIFY(copied.startsWith(QStringLiteral("http://127.0.0.1:")));
+    }
+
+    void firstStartOffersEditorAndDemo()
+    {
+        PoolManager pools(Clock::system());
+        pools.applyConfig(Config{});
+        Settings settings(settingsFile());
+        MainWindow window(&pools, ConfigSource{}, &settings);
+        window.show();
+        QVERIFY(!window.isShowingNodes());
+        QCOMPARE(window.welcome()->headline(), QStringLiteral("Welcome to Switchyard"));
+        auto* demoButton = window.findChild<QPushButton*>(QStringLiteral("welcomeTryDemo"));
+        auto* editorButton = window.findChild<QPushButton*>(QStringLiteral("welcomeOpenEditor"));
+        QVERIFY(demoButton && demoButton->isVisible());
+        QVERIFY(editorButton && editorButton->isVisible());
+        QVERIFY(!window.networkSelector()->isEnabled());
+
+        QTest::mouseClick(demoButton, Qt::LeftButton);
+        QVERIFY(window.isShowingNodes());
+        QVERIFY(window.source().demo);
+        QVERIFY(window.windowTitle().contains(QStringLiteral("demo")));
+        QVERIFY(pools.isRunning());
+        QCOMPARE(window.poolView()->table()->model()->rowCount(), 7);
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(window.poolView()->table(), QStringLiteral("sol-steady")),
+                                  QStringLiteral("Healthy"), probeTimeoutMs);
+        QCOMPARE(window.networkSelector()->count(), 3);
+    }
+
+    void editorSaveAppliesToThePool()
+    {
+        sim::SimulatedCluster cluster(ChainFamily::Evm, QStringLiteral("local"), Clock::system());
+        sim::SimulatedNode* first = cluster.addNode(QStringLiteral("first"));
+        sim::SimulatedNode* second = cluster.addNode(QStringLiteral("second"));
+        NetworkConfig network;
+        network.name = QStringLiteral("local");
+        network.family = ChainFamily::Evm;
+        network.chainId = cluster.chainId();
+        network.warnLag = 3;
+        network.maxLag = 12;
+        NodeConfig node;
+        node.name = QStringLiteral("first");
+        node.urlTemplate = first->url().toString();
+        network.nodes = {node};
+        Config config;
+        config.networks = {network};
+        const QString path = m_dir.filePath(QStringLiteral("config.json"));
+        QVERIFY(saveConfigFile(config, path).ok());
+        const ConfigResult loaded = loadConfigFile(path);
+        QVERIFY(loaded.ok());
+
+        PoolManager pools(Clock::system());
+        pools.applyConfig(loaded.config());
+        pools.start();
+        Settings settings(settingsFile());
+        MainWindow window(&pools, ConfigSource{path, false}, &settings);
+        window.show();
+        QAbstractItemModel* rows = window.poolView()->model();
+        QCOMPARE(rows->rowCount(), 1);
+        QSignalSpy reset(rows, &QAbstractItemModel::modelReset);
+
+        NetworksEditorDialog* editor = window.openEditor();
+        QCOMPARE(editor->path(), path);
+        editor->select(0);
+        editor->addNode();
+        editor->nodeForm()->nameEdit()->setText(QStringLiteral("second"));
+        editor->nodeForm()->urlEdit()->setText(second->url().toString());
+        QVERIFY(editor->save());
+        QCOMPARE(rows->rowCount(), 2);
+        QCOMPARE(reset.count(), 0);
+        QCOMPARE(pools.config().networks.first().nodes.size(), 2);
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(window.poolView()->table(), QStringLiteral("second")),
+                                  QStringLiteral("Healthy"), probeTimeoutMs);
+        const ConfigResult reloaded = loadConfigFile(path);
+        QVERIFY(reloaded.ok());
+        QCOMPARE(reloaded.config().networks.first().nodes.last().name, QStringLiteral("second"));
+    }
+
+    void layoutIsRestored()
+    {
+        Demo demo;
+        {
+            Settings settings(settingsFile());
+            MainWindow window(&demo.pools, ConfigSource{QString(), true}, &settings);
+            window.show();
+            window.views()->setCurrentIndex(MainWindow::LagTab);
+            window.resize(1500, 900);
+            window.close();
+        }
+        Settings settings(settingsFile());
+        MainWindow window(&demo.pools, ConfigSource{QString(), true}, &settings);
+        QCOMPARE(window.views()->currentIndex(), int(MainWindow::LagTab));
+        QCOMPARE(window.size(), QSize(1500, 900));
+        QCOMPARE(window.views()->tabText(MainWindow::PendingTab), QStringLiteral("Pending"));
+        QCOMPARE(window.views()->tabText(MainWindow::TimelineTab), QStringLiteral("Timeline"));
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

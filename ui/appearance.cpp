@@ -1,0 +1,76 @@
+#include "appearance.h"
+
+#include <QHeaderView>
+#include <QPalette>
+#include <QTableView>
+
+namespace switchyard::ui {
+
+QIcon themeIcon(const QString& name)
+{
+    return QIcon(QStringLiteral(":/switchyard/%1.svg").arg(name));
+}
+
+QIcon stateIcon(NodeState state)
+{
+    return themeIcon(QStringLiteral("state-") + nodeStateKey(state));
+}
+
+QColor stateColor(NodeState state)
+{
+    switch (state) {
+    case NodeState::Healthy:
+        return QColor(0x1b, 0x7f, 0x3b);
+    case NodeState::Lagging:
+        return QColor(0x9a, 0x52, 0x00);
+    case NodeState::Unhealthy:
+        return QColor(0xb7, 0x1c, 0x1c);
+    case NodeState::Probation:
+        return QColor(0x15, 0x65, 0xc0);
+    case NodeState::Disabled:
+    case NodeState::NotProbed:
+        return QColor(0x55, 0x55, 0x55);
+    case NodeState::WrongNetwork:
+        return QColor(0x7b, 0x1f, 0xa2);
+    }
+    Q_UNREACHABLE();
+}
+
+QFont withPointSize(QFont font, qreal pointSize, bool bold)
+{
+    font.setPointSizeF(pointSize);
+    font.setBold(bold);
+    return font;
+}
+
+void setTextColor(QWidget* widget, const QColor& color)
+{
+    QPalette palette = widget->palette();
+    palette.setColor(QPalette::WindowText, color);
+    palette.setColor(QPalette::Text, color);
+    palette.setColor(QPalette::ButtonText, color);
+    widget->setPalette(palette);
+}
+
+void makeReadable(QTableView* table)
+{
+    table->setFont(withPointSize(table->font(), tablePointSize));
+    table->horizontalHeader()->setFont(withPointSize(table->font(), headerPointSize, true));
+    table->setIconSize(QSize(tableIconSize, tableIconSize));
+    const int rowHeight = std::max(table->fontMetrics().height() * 9 / 5, tableIconSize + 12);
+    table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    table->verticalHeader()->setDefaultSectionSize(rowHeight);
+    table->verticalHeader()->hide();
+    table->horizontalHeader()->setMinimumHeight(rowHeight);
+    table->horizontalHeader()->setHighlightSections(false);
+    table->setAlternatingRowColors(true);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setShowGrid(false);
+    table->setWordWrap(false);
+    table->setTextElideMode(Qt::ElideRight);
+    // Room between a right-aligned number and the text of the next column.
+    table->setStyleSheet(QStringLiteral("QTableView::item { padding-left: 10px; padding-right: "
+                                        "10px; }"));
+}
+
+} // namespace switchyard::ui

@@ -1,0 +1,182 @@
+#include "failoverchart.h"
+
+#include "chartstyle.h"
+#include "models/failovertablemodel.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QHorizontalStackedBarSeries>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <QValueAxis>
+#include <cmath>
+
+namespace switchyard::ui::charts {
+
+namespace {
+
+constexpr int causeCount =
+    FailoverTableModel::lastCauseColumn - FailoverTableModel::firstCauseColumn + 1;
+
+// One fixed colour per cause, whatever the order the causes appear in.
+QColor causeColor(int causeIndex)
+{
+    static const QList<QColor> colors = {
+        QColor(0x00, 0x72, 0xb2), // transport
+        QColor(0xd5, 0x5e, 0x00), // timeout
+        QColor(0xe6, 0x9f, 0x00), // 429
+        QColor(0xcc, 0x79, 0xa7), // 5xx
+        QColor(0x00, 0x9e, 0x73), // 4xx
+        QColor(0x56, 0xb4, 0xe9), // other http
+        QColor(0x33, 0x33, 0x33), // malformed
+    };
+    return colors.at(causeIndex % colors.size());
+}
+
+qreal niceCeiling(qreal value)
+{
+    if (value <= 5)
+        return 5;
+    const qreal magnitude = std::pow(10.0, std::floor(std::log10(value)));
+    for (const qreal step : {1.0, 2.0, 2.5, 5.0, 10.0})
+        if (value <= step * magnitude)
+            return step * magnitude;
+    return 10 * magnitude;
+}
+
+} // namespace
+
+FailoverChart::FailoverChart(QAbstractItemModel* model, QWidget* parent)
+    : QWidget(parent)
+    , m_model(model)
+    , m_view(new QChartView(this))
+    , m_chart(new QChart)
+    , m_series(new QHorizontalStackedBarSeries(m_chart))
+    , m_categories(new QBarCategoryAxis(m_chart))
+    , m_values(new QValueAxis(m_chart))
+{
+    styleChart(m_chart);
+    for (int cause = 0; cause < causeCount; ++cause) {
+        auto* set = new QBarSet(
+            m_model->headerData(FailoverTableModel::firstCauseColumn + cause, Qt::Horizontal)
+                .toString());
+        set->setColor(causeColor(cause));
+        set->setBorderColor(Qt::white);
+        m_series->append(set);
+    }
+    m_chart->addSeries(m_series);
+    m_chart->addAxis(m_categories, Qt::AlignLeft);
+    m_chart->addAxis(m_values, Qt::AlignBottom);
+    m_series->attachAxis(m_categories);
+    m_series->attachAxis(m_values);
+    m_series->setBarWidth(0.7);
+    styleAxis(m_categories);
+    styleAxis(m_values);
+    m_categories->setReverse(true); // first row on top, as in the table
+    m_values->setLabelFormat(QStringLiteral("%d"));
+    m_values->setTitleText(tr("failovers (hops to another node)"));
+
+    m_view->setChart(m_chart);
+    m_view->setRenderHint(QPainter::Antialiasing);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_view);
+
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, &FailoverChart::scheduleSync);
+    connect(m_model, &QAbstractItemModel::rowsRemoved, this, &FailoverChart::scheduleSync);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &FailoverChart::scheduleSync);
+    connect(m_model, &QAbstractItemModel::layoutChanged, this, &FailoverChart::scheduleSync);
+    connect(m_model, &QAbstractItemModel::dataChanged, this, &FailoverChart::scheduleSync);
+    sync();
+}
+
+void FailoverChart::setNetworkInLabels(bool shown)
+{
+    m_networkInLabels = shown;
+    sync();
+}
+
+void FailoverChart::setTitle(const QString& title)
+{
+    m_chart->setTitle(title);
+}
+
+QStringList FailoverChart::categories() const
+{
+    return m_categories->categories();
+}
+
+QStringList FailoverChart::visibleCauses() const
+{
+    QStringList causes;
+    for (QLegendMarker* marker : m_chart->legend()->markers(m_series))
+        if (marker->isVisible())
+            causes.append(marker->label());
+    return causes;
+}
+
+qreal FailoverChart::barValue(int cause, int row) const
+{
+    const QList<QBarSet*> sets = m_series->barSets();
+    if (cause < 0 || cause >= sets.size() || row < 0 || row >= sets[cause]->count())
+        return 0;
+    return sets[cause]->at(row);
+}
+
+void FailoverChart::scheduleSync()
+{
+    // A refresh announces inserts and changes one after the other: draw once, after them all.
+    if (std::exchange(m_syncPending, true))
+        return;
+    QTimer::singleShot(0, this, &FailoverChart::sync);
+}
+
+void FailoverChart::sync()
+{
+    m_syncPending = false;
+    const int rows = m_model->rowCount();
+    QStringList labels;
+    qreal highest = 0;
+    for (int row = 0; row < rows; ++row) {
+        const QString method = m_model->index(row, FailoverTableModel::Method).data().toString();
+        const QString network = m_model->index(row, FailoverTableModel::Network).data().toString();
+        labels.append(m_networkInLabels ? method + QStringLiteral(" · ") + network : method);
+        highest =
+            std::max(highest, m_model->index(row, FailoverTableModel::Failovers).data().toReal());
+    }
+    if (labels != m_categories->categories()) {
+        m_categories->clear();
+        m_categories->append(labels);
+    }
+    m_values->setRange(0, niceCeiling(highest));
+    m_values->setTickCount(6);
+
+    const QList<QBarSet*> sets = m_series->barSets();
+    const QList<QLegendMarker*> markers = m_chart->legend()->markers(m_series);
+    for (int cause = 0; cause < sets.size(); ++cause) {
+        QBarSet* set = sets[cause];
+        qreal sum = 0;
+        for (int row = 0; row < rows; ++row) {
+            const qreal value =
+                m_model->index(row, FailoverTableModel::firstCauseColumn + cause).data().toReal();
+            sum += value;
+            if (row < set->count()) {
+                if (set->at(row) != value)
+                    set->replace(row, value);
+            } else {
+                set->append(value);
+            }
+        }
+        if (set->count() > rows)
+            set->remove(rows, set->count() - rows);
+        // A cause that never happened in the window only crowds the legend.
+        if (cause < markers.size())
+            markers[cause]->setVisible(sum > 0);
+    }
+}
+
+} // namespace switchyard::ui::charts

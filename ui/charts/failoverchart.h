@@ -1,0 +1,46 @@
+#pragma once
+
+#include <QWidget>
+
+class QAbstractItemModel;
+class QBarCategoryAxis;
+class QChart;
+class QChartView;
+class QHorizontalStackedBarSeries;
+class QValueAxis;
+
+namespace switchyard::ui::charts {
+
+// Failovers per method as horizontal bars stacked by cause, drawn from the same model as the
+// failover table (rows of FailoverTableModel's columns, possibly through a filtering proxy).
+// The bars are filled from the model directly rather than through QVBarModelMapper, which
+// crashes in Qt 6.4 on the header updates a QSortFilterProxyModel sends.
+class FailoverChart : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit FailoverChart(QAbstractItemModel* model, QWidget* parent = nullptr);
+
+    // With every network shown, each bar is labelled "method · network".
+    void setNetworkInLabels(bool shown);
+    void setTitle(const QString& title);
+
+    QStringList categories() const;
+    QStringList visibleCauses() const; // legend entries shown: causes with any failover
+    qreal barValue(int cause, int row) const;
+
+private:
+    void scheduleSync();
+    void sync();
+
+    QAbstractItemModel* m_model;
+    QChartView* m_view;
+    QChart* m_chart;
+    QHorizontalStackedBarSeries* m_series;
+    bool m_syncPending = false;
+    QBarCategoryAxis* m_categories;
+    QValueAxis* m_values;
+    bool m_networkInLabels = true;
+};
+
+} // namespace switchyard::ui::charts

@@ -1,0 +1,78 @@
+#include "networkpresets.h"
+
+namespace switchyard::ui {
+
+namespace {
+
+NetworkConfig solana(const QString& name, const QString& genesisHash, const QString& explorer)
+{
+    NetworkConfig network;
+    network.name = name;
+    network.family = ChainFamily::Solana;
+    network.genesisHash = genesisHash;
+    network.commitment = QStringLiteral("confirmed");
+    const LagThresholds lags = defaultLagThresholds(ChainFamily::Solana);
+    network.warnLag = lags.warnLag;
+    network.maxLag = lags.maxLag;
+    network.explorer = explorer;
+    return network;
+}
+
+NetworkConfig evm(const QString& name, quint64 chainId, const QString& explorer)
+{
+    NetworkConfig network;
+    network.name = name;
+    network.family = ChainFamily::Evm;
+    network.chainId = chainId;
+    const LagThresholds lags = defaultLagThresholds(ChainFamily::Evm);
+    network.warnLag = lags.warnLag;
+    network.maxLag = lags.maxLag;
+    network.explorer = explorer;
+    return network;
+}
+
+} // namespace
+
+QList<NetworkPreset> networkPresets()
+{
+    // Genesis hashes as the clusters report them through getGenesisHash; chain ids as
+    // eth_chainId reports them (EIP-155).
+    return {
+        {QStringLiteral("Solana mainnet-beta"),
+         solana(QStringLiteral("solana-mainnet"),
+                QStringLiteral("5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d"),
+                QStringLiteral("https://explorer.solana.com/tx/{id}"))},
+        {QStringLiteral("Solana devnet"),
+         solana(QStringLiteral("solana-devnet"),
+                QStringLiteral("EtWTRABZaYq6iMfeYKouRu166VU2xqa1wcaWoxPkrZBG"),
+                QStringLiteral("https://explorer.solana.com/tx/{id}?cluster=devnet"))},
+        {QStringLiteral("Solana testnet"),
+         solana(QStringLiteral("solana-testnet"),
+                QStringLiteral("4uhcVJyU9pJkvQyS88uRDiswHXSCkY3zQawwpjk2NsNY"),
+                QStringLiteral("https://explorer.solana.com/tx/{id}?cluster=testnet"))},
+        {QStringLiteral("Ethereum mainnet"),
+         evm(QStringLiteral("ethereum"), 1, QStringLiteral("https://etherscan.io/tx/{id}"))},
+        {QStringLiteral("Ethereum Sepolia"),
+         evm(QStringLiteral("sepolia"), 11155111,
+             QStringLiteral("https://sepolia.etherscan.io/tx/{id}"))},
+        {QStringLiteral("Other Solana cluster"),
+         solana(QStringLiteral("solana-custom"), QString(), QString())},
+        {QStringLiteral("Other EVM chain"), evm(QStringLiteral("evm-custom"), 0, QString())},
+    };
+}
+
+QString uniqueName(const QString& base, const QStringList& taken)
+{
+    const auto used = [&](const QString& name) {
+        return taken.contains(name, Qt::CaseInsensitive);
+    };
+    if (!used(base))
+        return base;
+    for (int suffix = 2;; ++suffix) {
+        const QString candidate = QStringLiteral("%1-%2").arg(base).arg(suffix);
+        if (!used(candidate))
+            return candidate;
+    }
+}
+
+} // namespace switchyard::ui

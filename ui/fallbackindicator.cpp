@@ -1,0 +1,89 @@
+#include "fallbackindicator.h"
+
+#include "appearance.h"
+#include "models/fallbackstatus.h"
+#include "pool/networkpool.h"
+#include "pool/poolmanager.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+
+namespace switchyard::ui {
+
+FallbackIndicator::FallbackIndicator(PoolManager* manager, QWidget* parent)
+    : QFrame(parent)
+    , m_manager(manager)
+    , m_icon(new QLabel(this))
+    , m_text(new QLabel(this))
+{
+    setObjectName(QStringLiteral("fallbackIndicator"));
+    m_text->setFont(withPointSize(font(), headerPointSize, true));
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(10, 4, 14, 4);
+    layout->setSpacing(8);
+    layout->addWidget(m_icon);
+    layout->addWidget(m_text);
+
+    m_coalesce.setSingleShot(true);
+    m_coalesce.setInterval(0);
+    connect(&m_coalesce, &QTimer::timeout, this, &FallbackIndicator::refresh);
+    m_expiry.setInterval(1000);
+    connect(&m_expiry, &QTimer::timeout, this, &FallbackIndicator::refresh);
+    m_expiry.start();
+    connect(m_manager, &PoolManager::poolsReplaced, this, &FallbackIndicator::adoptPools);
+    adoptPools();
+}
+
+void FallbackIndicator::adoptPools()
+{
+    for (const std::shared_ptr<NetworkPool>& pool : m_manager->pools()) {
+        connect(pool.get(), &NetworkPool::nodeChanged, this, &FallbackIndicator::scheduleRefresh,
+                Qt::UniqueConnection);
+        connect(pool.get(), &NetworkPool::failoversChanged, this,
+                &FallbackIndicator::scheduleRefresh, Qt::UniqueConnection);
+    }
+    refresh();
+}
+
+void FallbackIndicator::scheduleRefresh()
+{
+    if (!m_coalesce.isActive())
+        m_coalesce.start();
+}
+
+void FallbackIndicator::setNetwork(const QString& network)
+{
+    m_network = network;
+    refresh();
+}
+
+QString FallbackIndicator::text() const
+{
+    return m_text->text();
+}
+
+void FallbackIndicator::refresh()
+{
+    const FallbackStatus status = fallbackStatus(*m_manager, m_network);
+    m_active = status.active;
+    const int iconSize = m_text->fontMetrics().height() + 4;
+    if (status.active) {
+        m_icon->setPixmap(themeIcon(QStringLiteral("fallback-active")).pixmap(iconSize, iconSize));
+        m_text->setText(tr("Fallback active"));
+        setToolTip(tr("Served by other than the first-choice nodes:\n") +
+                   status.reasons.join(u'\n'));
+        setStyleSheet(QStringLiteral("#fallbackIndicator { background: #fff3e0; border: 2px "
+                                     "solid #b35f00; border-radius: 6px; } QLabel { color: "
+                                     "#6d3a00; }"));
+    } else {
+        m_icon->setPixmap(themeIcon(QStringLiteral("fallback-calm")).pixmap(iconSize, iconSize));
+        m_text->setText(m_manager->pools().isEmpty() ? tr("No nodes to watch")
+                                                     : tr("All first-choice nodes serving"));
+        setToolTip(tr("Every role is served by its first-choice node and no call failed over "
+                      "in the last minute."));
+        setStyleSheet(QStringLiteral("#fallbackIndicator { border: 2px solid transparent; } "
+                                     "QLabel { color: #1f3b2a; }"));
+    }
+}
+
+} // namespace switchyard::ui

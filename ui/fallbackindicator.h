@@ -1,0 +1,43 @@
+#pragma once
+
+#include <QFrame>
+#include <QTimer>
+
+class QLabel;
+
+namespace switchyard {
+class PoolManager;
+}
+
+namespace switchyard::ui {
+
+// The toolbar's answer to "is anything served by other than its first-choice node?":
+// "Fallback active" with a warning icon and the reasons in the tooltip, or a calm
+// "All first-choice nodes serving". Follows the network selector.
+class FallbackIndicator : public QFrame
+{
+    Q_OBJECT
+public:
+    explicit FallbackIndicator(PoolManager* manager, QWidget* parent = nullptr);
+
+    void setNetwork(const QString& network); // empty: every network
+    bool isActive() const { return m_active; }
+    QString text() const;
+
+public Q_SLOTS:
+    void refresh();
+
+private:
+    void adoptPools();
+    void scheduleRefresh();
+
+    PoolManager* m_manager;
+    QString m_network;
+    QLabel* m_icon;
+    QLabel* m_text;
+    bool m_active = false;
+    QTimer m_coalesce;
+    QTimer m_expiry; // "a call failed over in the last minute" ends without any signal
+};
+
+} // namespace switchyard::ui

@@ -1,0 +1,59 @@
+#pragma once
+
+#include <QWidget>
+
+class QLabel;
+class QMenu;
+class QTableView;
+
+namespace switchyard {
+class PoolManager;
+class PoolTableModel;
+} // namespace switchyard
+
+namespace switchyard::ui {
+
+class PoolProxyModel;
+
+// The node table: every node of the selected network(s) with its state (icon and word),
+// height, lag, latency and failures. Right-click a node to disable/enable it, probe it now or
+// copy its (redacted) URL.
+class PoolView : public QWidget
+{
+    Q_OBJECT
+public:
+    PoolView(PoolManager* manager, PoolTableModel* model, QWidget* parent = nullptr);
+
+    QTableView* table() const { return m_table; }
+    PoolProxyModel* proxy() const { return m_proxy; }
+    PoolTableModel* model() const { return m_model; }
+
+    void setNetwork(const QString& network); // empty: all networks
+
+    // The actions for the node at `proxyRow`, as the context menu offers them (tests and the
+    // keyboard reach them without a popup).
+    QMenu* createContextMenu(int proxyRow, QWidget* parent);
+
+    // "3 Healthy · 1 Lagging · 2 Unhealthy" for the nodes shown, as the strip above the table
+    // says it (each with its icon).
+    QString summaryText() const;
+
+    QByteArray headerState() const;
+    void restoreHeaderState(const QByteArray& state);
+
+private:
+    void showContextMenu(const QPoint& position);
+    void fitColumns();
+    void scheduleSummary();
+    void updateSummary();
+
+    PoolManager* m_manager;
+    PoolTableModel* m_model;
+    PoolProxyModel* m_proxy;
+    QTableView* m_table;
+    QWidget* m_summary;
+    QList<std::pair<QLabel*, QLabel*>> m_summaryItems; // icon, "3 Healthy"; one per state
+    bool m_summaryPending = false;
+};
+
+} // namespace switchyard::ui
