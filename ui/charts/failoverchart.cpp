@@ -13,6 +13,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QValueAxis>
+#include <algorithm>
 #include <cmath>
 
 namespace switchyard::ui::charts {
@@ -76,7 +77,6 @@ FailoverChart::FailoverChart(QAbstractItemModel* model, QWidget* parent)
     m_series->setBarWidth(0.7);
     styleAxis(m_categories);
     styleAxis(m_values);
-    m_categories->setReverse(true); // first row on top, as in the table
     m_values->setLabelFormat(QStringLiteral("%d"));
     m_values->setTitleText(tr("failovers (hops to another node)"));
 
@@ -107,7 +107,9 @@ void FailoverChart::setTitle(const QString& title)
 
 QStringList FailoverChart::categories() const
 {
-    return m_categories->categories();
+    QStringList topDown = m_categories->categories();
+    std::reverse(topDown.begin(), topDown.end());
+    return topDown;
 }
 
 QStringList FailoverChart::visibleCauses() const
@@ -124,7 +126,7 @@ qreal FailoverChart::barValue(int cause, int row) const
     const QList<QBarSet*> sets = m_series->barSets();
     if (cause < 0 || cause >= sets.size() || row < 0 || row >= sets[cause]->count())
         return 0;
-    return sets[cause]->at(row);
+    return sets[cause]->at(sets[cause]->count() - 1 - row);
 }
 
 void FailoverChart::scheduleSync()
@@ -138,10 +140,12 @@ void FailoverChart::scheduleSync()
 void FailoverChart::sync()
 {
     m_syncPending = false;
+    // Horizontal bars count categories from the bottom (and bar series ignore a reversed
+    // axis): rows go in last first, so the table's first row is the top bar.
     const int rows = m_model->rowCount();
     QStringList labels;
     qreal highest = 0;
-    for (int row = 0; row < rows; ++row) {
+    for (int row = rows - 1; row >= 0; --row) {
         const QString method = m_model->index(row, FailoverTableModel::Method).data().toString();
         const QString network = m_model->index(row, FailoverTableModel::Network).data().toString();
         labels.append(m_networkInLabels ? method + QStringLiteral(" · ") + network : method);
@@ -160,13 +164,14 @@ void FailoverChart::sync()
     for (int cause = 0; cause < sets.size(); ++cause) {
         QBarSet* set = sets[cause];
         qreal sum = 0;
-        for (int row = 0; row < rows; ++row) {
+        for (int bar = 0; bar < rows; ++bar) {
+            const int row = rows - 1 - bar;
             const qreal value =
                 m_model->index(row, FailoverTableModel::firstCauseColumn + cause).data().toReal();
             sum += value;
-            if (row < set->count()) {
-                if (set->at(row) != value)
-                    set->replace(row, value);
+            if (bar < set->count()) {
+                if (set->at(bar) != value)
+                    set->replace(bar, value);
             } else {
                 set->append(value);
             }

@@ -25,9 +25,9 @@ public:
     void setNetworkInLabels(bool shown);
     void setTitle(const QString& title);
 
-    QStringList categories() const;
-    QStringList visibleCauses() const; // legend entries shown: causes with any failover
-    qreal barValue(int cause, int row) const;
+    QStringList categories() const;           // top to bottom: the model's row order
+    QStringList visibleCauses() const;        // legend entries shown: causes with any failover
+    qreal barValue(int cause, int row) const; // `row` of the model
 
 private:
     void scheduleSync();

@@ -47,7 +47,9 @@ FieldErrorLabel* addField(QFormLayout* form, const QString& label, QWidget* edit
     layout->addWidget(editor);
     auto* error = new FieldErrorLabel(cell);
     layout->addWidget(error);
-    layout->addStretch(); // any spare height goes under the field, not between its parts
+
+    // Spare height goes under the form, not into the rows.
+    cell->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
     form->addRow(label, cell);
     return error;
 }
