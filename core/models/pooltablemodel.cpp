@@ -180,6 +180,16 @@ PoolTableModel::Row PoolTableModel::snapshot(const NetworkPool& pool, int poolIn
     return row;
 }
 
+void PoolTableModel::refreshReferenceFields(Row& row, const NetworkPool& pool)
+{
+    const NodeHealth& health = pool.node(row.nodeIndex).health;
+    row.state = health.state();
+    row.lag = health.lag();
+    row.lagExcluded = pool.isLagExcluded(row.nodeIndex);
+    row.lastCause = health.lastFailureCause();
+    row.lastError = health.lastError();
+}
+
 quint64 PoolTableModel::changedColumns(const Row& before, const Row& after)
 {
     quint64 columns = 0;
@@ -228,21 +238,29 @@ void PoolTableModel::adoptPools()
         m_firstRowOfPool.append(firstRow);
         firstRow += m_pools[poolIndex]->nodeCount();
         connect(m_pools[poolIndex].get(), &NetworkPool::nodeChanged, this,
-                [this, poolIndex](int) { mergePool(poolIndex); });
+                [this, poolIndex](int node) { mergePool(poolIndex, node); });
     }
     mergeRows(snapshotAll());
 }
 
-void PoolTableModel::mergePool(int poolIndex)
+void PoolTableModel::mergePool(int poolIndex, int changedNode)
 {
     const NetworkPool& pool = *m_pools[poolIndex];
     const int firstRow = m_firstRowOfPool[poolIndex];
     // A probe of one node moves the reference height, and with it every other node's lag: the
-    // whole network is compared, and only what changed is announced.
+    // whole network is compared, and only what changed is announced. Only the node the news is
+    // about is read in full (latency percentiles sort its samples); the others only in what a
+    // new reference can change.
     QList<quint64> changed(pool.nodeCount(), 0);
     for (int nodeIndex = 0; nodeIndex < pool.nodeCount(); ++nodeIndex) {
-        Row fresh = snapshot(pool, poolIndex, nodeIndex);
         Row& row = m_rows[firstRow + nodeIndex];
+        Row fresh;
+        if (changedNode < 0 || nodeIndex == changedNode) {
+            fresh = snapshot(pool, poolIndex, nodeIndex);
+        } else {
+            fresh = row;
+            refreshReferenceFields(fresh, pool);
+        }
         changed[nodeIndex] = changedColumns(row, fresh);
         if (changed[nodeIndex])
             row = std::move(fresh);

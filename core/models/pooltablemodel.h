@@ -99,10 +99,14 @@ private:
     };
 
     static Row snapshot(const NetworkPool& pool, int poolIndex, int nodeIndex);
+    // What a probe of another node of the network can change: the reference height moves, and
+    // with it lag, the lag band and the state (a stale head is judged there too).
+    static void refreshReferenceFields(Row& row, const NetworkPool& pool);
     static quint64 changedColumns(const Row& before, const Row& after);
     QList<Row> snapshotAll() const;
     void adoptPools();
-    void mergePool(int poolIndex);
+    // `changedNode` -1: every node of the pool in full.
+    void mergePool(int poolIndex, int changedNode = -1);
     void mergeRows(QList<Row> fresh);
     std::optional<qint64> probeAgeMs(const Row& row) const;
     QVariant display(const Row& row, int column) const;

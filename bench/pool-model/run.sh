@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Merge cost of the node table for a 200-node poll, and that no poll resets the model.
+#   bench/pool-model/run.sh [POLLS]
+# Environment: SWITCHYARD_BENCH_BUILD_DIR (default <repo>/build-bench), BENCH_JOBS (1).
+set -euo pipefail
+
+polls=${1:-300}
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+build=${SWITCHYARD_BENCH_BUILD_DIR:-$root/build-bench}
+
+mkdir -p "$build"
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >"$build/configure.log" 2>&1 \
+    || { cat "$build/configure.log" >&2; exit 1; }
+cmake --build "$build" -j"${BENCH_JOBS:-1}" --target bench_pool_model >/dev/null
+"$build/bench/bench_pool_model" "$polls"
