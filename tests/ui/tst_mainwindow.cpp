@@ -18,6 +18,7 @@
 #include "util/clock.h"
 #include "util/settings.h"
 
+#include <QAbstractItemModelTester>
 #include <QAction>
 #include <QClipboard>
 #include <QComboBox>
@@ -128,6 +129,8 @@ private Q_SLOTS:
         Settings settings(settingsFile());
         MainWindow window(&demo.pools, ConfigSource{QString(), true}, &settings);
         window.show();
+        QAbstractItemModelTester tester(window.poolView()->table()->model(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         QComboBox* selector = window.networkSelector();
         QCOMPARE(selector->count(), 3);
         QCOMPARE(selector->itemText(0), QStringLiteral("All networks"));
@@ -143,6 +146,10 @@ private Q_SLOTS:
         window.selectNetwork(QString());
         QCOMPARE(window.poolView()->table()->model()->rowCount(), 7);
         QCOMPARE(window.lagView()->charts().size(), 2);
+        // Probes keep landing through the filter and the sort.
+        window.poolView()->table()->sortByColumn(PoolTableModel::Lag, Qt::DescendingOrder);
+        QSignalSpy finished(&demo.pools, &PoolManager::probeFinished);
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() >= 7, probeTimeoutMs);
     }
 
     void pauseStopsProbing()
