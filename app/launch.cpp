@@ -125,6 +125,8 @@ int runWindow(int argc, char* argv[])
     PoolManager pools(Clock::system());
     pools.applyConfig(config);
     pools.start();
+    if (demo)
+        demo->startTraffic(&pools);
     std::unique_ptr<ConfigWatcher> watcher;
     if (!source.path.isEmpty()) {
         watcher = std::make_unique<ConfigWatcher>(source.path, configContents);

@@ -327,6 +327,7 @@ void MainWindow::startDemo()
     m_demo = std::make_unique<sim::DemoScenario>();
     m_source = ConfigSource{QString(), true};
     m_pools->applyConfig(m_demo->config());
+    m_demo->startTraffic(m_pools);
     setPaused(false);
     updateStatus();
 }

@@ -25,6 +25,10 @@ PoolManager::~PoolManager() = default;
 
 void PoolManager::applyConfig(const Config& config)
 {
+    // The window's editor applies what it saves, and the file watcher then sees the same file:
+    // one configuration must not rebuild the pools twice.
+    if (config == m_config && !m_pools.isEmpty())
+        return;
     const bool replacing = !m_pools.isEmpty();
     const qint64 now = m_clock->monotonicMs();
     for (const std::shared_ptr<NetworkPool>& old : std::as_const(m_pools)) {

@@ -1,12 +1,56 @@
 #include "demoscenario.h"
 
+#include "pool/poolmanager.h"
+#include "pool/router.h"
 #include "sim/simulatedcluster.h"
 #include "sim/simulatednode.h"
 #include "util/clock.h"
 
+#include <QJsonArray>
+#include <QPointer>
+
 namespace switchyard::sim {
 
 namespace {
+
+constexpr int trafficIntervalMs = 250;
+
+struct DemoRead
+{
+    const char* network;
+    NodeRole role;
+    RpcRequest request;
+};
+
+// What an application would ask, in turn. The ids are made up: "not found" is a valid answer.
+const QList<DemoRead>& demoReads()
+{
+    static const QList<DemoRead> reads = {
+        {"demo-solana", NodeRole::Read, {QStringLiteral("getSlot"), QJsonValue::Undefined}},
+        {"demo-evm", NodeRole::Read, {QStringLiteral("eth_blockNumber"), QJsonValue::Undefined}},
+        {"demo-solana",
+         NodeRole::Build,
+         {QStringLiteral("getLatestBlockhash"), QJsonValue::Undefined}},
+        {"demo-solana", NodeRole::Read, {QStringLiteral("getBlockHeight"), QJsonValue::Undefined}},
+        {"demo-evm", NodeRole::Status, {QStringLiteral("eth_chainId"), QJsonValue::Undefined}},
+        {"demo-solana",
+         NodeRole::Status,
+         {QStringLiteral("getGenesisHash"), QJsonValue::Undefined}},
+    };
+    return reads;
+}
+
+QCoro::Task<> demoRead(QPointer<PoolManager> pools, DemoRead read)
+{
+    const std::shared_ptr<NetworkPool> pool =
+        pools ? pools->pool(QLatin1String(read.network)) : nullptr;
+    if (!pool)
+        co_return;
+    RouteOptions options;
+    options.role = read.role;
+    options.deadlineMs = 3000;
+    co_await routeCall(pool, read.request, options);
+}
 
 constexpr int solanaSlotMs = 400; // as on mainnet-beta
 constexpr int evmBlockMs = 2000;  // faster than Ethereum's 12 s, so the demo moves
@@ -48,9 +92,11 @@ DemoScenario::DemoScenario(QObject* parent)
     flap.periodMs = flapPeriodMs;
     flapping->setFault(flap);
     lagging->setStaleBy(20); // past warnLag, inside maxLag: labelled, still serving reads
-    Fault tooMany;
+    Fault tooMany; // a provider that limits the application's reads but answers health probes
     tooMany.kind = FaultKind::TooManyRequests;
     tooMany.retryAfterSeconds = 5;
+    tooMany.methods = {QStringLiteral("getBlockHeight"), QStringLiteral("getLatestBlockhash"),
+                       QStringLiteral("getGenesisHash")};
     limited->setFault(tooMany);
     solana.nodes = {nodeConfig(steady), nodeConfig(flapping), nodeConfig(lagging),
                     nodeConfig(limited, NodeRoles{NodeRole::Read, NodeRole::Status})};
@@ -62,7 +108,6 @@ DemoScenario::DemoScenario(QObject* parent)
     evm.chainId = m_evm->chainId();
     evm.warnLag = 2;
     evm.maxLag = 6;
-    evm.checkSyncing = true;
 
     SimulatedNode* primary = m_evm->addNode(QStringLiteral("evm-primary"));
     SimulatedNode* behind = m_evm->addNode(QStringLiteral("evm-behind"));
@@ -82,5 +127,16 @@ DemoScenario::DemoScenario(QObject* parent)
 }
 
 DemoScenario::~DemoScenario() = default;
+
+void DemoScenario::startTraffic(PoolManager* pools)
+{
+    m_traffic.disconnect();
+    m_traffic.setInterval(trafficIntervalMs);
+    connect(&m_traffic, &QTimer::timeout, pools, [this, pools = QPointer<PoolManager>(pools)] {
+        const DemoRead& read = demoReads().at(m_trafficStep++ % demoReads().size());
+        demoRead(pools, read);
+    });
+    m_traffic.start();
+}
 
 } // namespace switchyard::sim

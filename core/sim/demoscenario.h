@@ -3,7 +3,12 @@
 #include "config/config.h"
 
 #include <QObject>
+#include <QTimer>
 #include <memory>
+
+namespace switchyard {
+class PoolManager;
+}
 
 namespace switchyard::sim {
 
@@ -21,6 +26,12 @@ public:
     ~DemoScenario() override;
 
     const Config& config() const { return m_config; }
+
+    // Keeps a little read traffic flowing through `pools`' router (reads, blockhashes, status
+    // lookups), as an application using the pool would, so that failovers happen and get
+    // counted. `pools` must already run the demo's config() and outlive nothing: traffic stops
+    // when either object goes.
+    void startTraffic(PoolManager* pools);
     SimulatedCluster* solana() const { return m_solana.get(); }
     SimulatedCluster* evm() const { return m_evm.get(); }
 
@@ -28,6 +39,8 @@ private:
     std::unique_ptr<SimulatedCluster> m_solana;
     std::unique_ptr<SimulatedCluster> m_evm;
     Config m_config;
+    QTimer m_traffic;
+    int m_trafficStep = 0;
 };
 
 } // namespace switchyard::sim

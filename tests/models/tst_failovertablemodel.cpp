@@ -183,6 +183,7 @@ private Q_SLOTS:
         QCOMPARE(model.totalFailovers(QStringLiteral("evmnet")), 0);
 
         // Reconfigured: the old counts went with the old pools.
+        networks.solana.config.probe.intervalMs += 1000;
         networks.apply();
         QCOMPARE(model.rowCount(), 0);
     }

@@ -253,6 +253,24 @@ private Q_SLOTS:
         QCOMPARE(fixture.manager.retiringPoolCount(), 0);
     }
 
+    void sameConfigurationKeepsThePools()
+    {
+        // The editor applies what it saves and the file watcher then reads the same file.
+        PoolFixture fixture(ChainFamily::Solana, {a});
+        fixture.apply();
+        fixture.probeAll();
+        const std::shared_ptr<NetworkPool> before = fixture.pool();
+        QSignalSpy replaced(&fixture.manager, &PoolManager::poolsReplaced);
+        fixture.apply();
+        QCOMPARE(replaced.count(), 0);
+        QCOMPARE(fixture.pool(), before);
+        QCOMPARE(fixture.state(a), NodeState::Healthy);
+        fixture.config.probe.intervalMs += 1;
+        fixture.apply();
+        QCOMPARE(replaced.count(), 1);
+        QVERIFY(fixture.pool() != before);
+    }
+
     void disabledNodeIsNeitherProbedNorAsked()
     {
         PoolFixture fixture(ChainFamily::Solana, {a, b});

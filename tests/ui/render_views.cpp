@@ -8,46 +8,23 @@
 #include "mainwindow.h"
 #include "pool/networkpool.h"
 #include "pool/poolmanager.h"
-#include "pool/router.h"
 #include "sim/demoscenario.h"
 #include "util/clock.h"
 #include "util/settings.h"
 
 #include <QApplication>
 #include <QDir>
-#include <QJsonArray>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QTreeWidget>
 #include <cstdio>
-#include <qcorotimer.h>
 
 using namespace switchyard;
-using namespace std::chrono_literals;
 
 namespace {
 
 constexpr QSize screenSize(1920, 1080);
-
-// What an application using the pool would ask: reads, blockhashes and status lookups.
-QCoro::Task<> readTraffic(PoolManager* pools, QString network, QList<RpcRequest> requests,
-                          const bool* running)
-{
-    for (int i = 0; *running; ++i) {
-        if (const std::shared_ptr<NetworkPool> pool = pools->pool(network)) {
-            RouteOptions options;
-            const RpcRequest& request = requests[i % requests.size()];
-            if (request.method == QLatin1String("getLatestBlockhash"))
-                options.role = NodeRole::Build;
-            else if (request.method == QLatin1String("getSignatureStatuses") ||
-                     request.method == QLatin1String("eth_getTransactionReceipt"))
-                options.role = NodeRole::Status;
-            co_await routeCall(pool, request, options);
-        }
-        co_await QCoro::sleepFor(150ms);
-    }
-}
 
 // The editor with a realistic configuration: providers with keys in ${NAME} variables.
 Config editorSample()
@@ -134,23 +111,7 @@ int main(int argc, char* argv[])
     pools.applyConfig(demo.config());
     pools.start();
 
-    bool running = true;
-    QCoro::Task<> solanaReads = readTraffic(
-        &pools, QStringLiteral("demo-solana"),
-        {{QStringLiteral("getSlot"), QJsonValue::Undefined},
-         {QStringLiteral("getLatestBlockhash"), QJsonValue::Undefined},
-         {QStringLiteral("getBlockHeight"), QJsonValue::Undefined},
-         {QStringLiteral("getSignatureStatuses"),
-          QJsonArray{QJsonArray{QStringLiteral("5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8ui"
-                                               "rBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW")}}}},
-        &running);
-    QCoro::Task<> evmReads =
-        readTraffic(&pools, QStringLiteral("demo-evm"),
-                    {{QStringLiteral("eth_blockNumber"), QJsonValue::Undefined},
-                     {QStringLiteral("eth_getTransactionReceipt"),
-                      QJsonArray{QStringLiteral(
-                          "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060")}}},
-                    &running);
+    demo.startTraffic(&pools);
 
     ui::MainWindow window(&pools, ui::ConfigSource{QString(), true}, &settings);
     window.resize(screenSize);
@@ -175,7 +136,6 @@ int main(int argc, char* argv[])
     editor.select(0, 1);
     ok = save(&editor, output, QStringLiteral("editor.png")) && ok;
 
-    running = false;
     pools.stop();
     return ok ? 0 : 1;
 }
