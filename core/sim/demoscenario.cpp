@@ -95,8 +95,7 @@ DemoScenario::DemoScenario(QObject* parent)
     Fault tooMany; // a provider that limits the application's reads but answers health probes
     tooMany.kind = FaultKind::TooManyRequests;
     tooMany.retryAfterSeconds = 5;
-    tooMany.methods = {QStringLiteral("getBlockHeight"), QStringLiteral("getLatestBlockhash"),
-                       QStringLiteral("getGenesisHash")};
+    tooMany.methods = {QStringLiteral("getBlockHeight")};
     limited->setFault(tooMany);
     solana.nodes = {nodeConfig(steady), nodeConfig(flapping), nodeConfig(lagging),
                     nodeConfig(limited, NodeRoles{NodeRole::Read, NodeRole::Status})};
