@@ -16,7 +16,8 @@ enum class MissingVariables
     AreIgnored,
 };
 
-// Reads and validates a config file (see docs/configuration.md). Errors name the file as given.
+// Reads and validates a config file (see resources/docs/configuration.md). Errors name the file as
+// given.
 ConfigResult
 loadConfigFile(const QString& path,
                const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment());
