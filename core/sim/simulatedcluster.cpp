@@ -1,8 +1,10 @@
 #include "simulatedcluster.h"
 
 #include "chain/codec/base58.h"
+#include "sim/evmledger.h"
 #include "sim/evmmethods.h"
 #include "sim/simulatednode.h"
+#include "sim/solanaledger.h"
 #include "sim/solanamethods.h"
 #include "util/clock.h"
 
@@ -57,6 +59,10 @@ SimulatedCluster::SimulatedCluster(ChainFamily family, const QString& name, Cloc
     , m_methods(family == ChainFamily::Solana ? solanaMethods() : evmMethods())
 {
     connect(&m_autoAdvance, &QTimer::timeout, this, [this] { advance(1); });
+    if (family == ChainFamily::Solana)
+        m_solanaLedger = std::make_unique<SolanaLedger>(this);
+    else
+        m_evmLedger = new EvmLedger(this);
 }
 
 SimulatedCluster::~SimulatedCluster() = default;
@@ -155,6 +161,16 @@ QString SimulatedCluster::blockhashFor(const QString& genesisHash, qint64 height
 {
     return chain::base58Encode(sha256("switchyard-sim blockhash:" + genesisHash.toLatin1() + ':' +
                                       QByteArray::number(height)));
+}
+
+qint64 SimulatedCluster::blockTimeAtSlot(qint64 slot) const
+{
+    return kGenesisUnixTime + qMax<qint64>(0, slot) * 2 / 5;
+}
+
+bool SimulatedCluster::acceptBlockhash(const QString& hash, qint64 height)
+{
+    return m_solanaLedger && m_solanaLedger->acceptBlockhash(hash, height);
 }
 
 void SimulatedCluster::setHealthSlotDistance(qint64 distance)

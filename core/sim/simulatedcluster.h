@@ -7,6 +7,7 @@
 #include <QObject>
 #include <QString>
 #include <QTimer>
+#include <memory>
 
 namespace switchyard {
 class Clock;
@@ -14,7 +15,9 @@ class Clock;
 
 namespace switchyard::sim {
 
+class EvmLedger;
 class SimulatedNode;
+class SolanaLedger;
 
 // One simulated chain (a Solana-like cluster or an EVM-like chain) and the nodes that serve
 // it on loopback. The head only moves when told (advance()) or on the demo's timer, so tests
@@ -37,6 +40,8 @@ public:
     static constexpr int kSkippedSlotsPerWindow = 2;
     static constexpr qint64 kSolanaMaxRequestBytes = 50 * 1024;    // as solana-rpc
     static constexpr qint64 kEvmMaxRequestBytes = 5 * 1024 * 1024; // as geth
+    // blockTime of slot 0 (Solana), seconds since the epoch; a slot lasts 400 ms.
+    static constexpr qint64 kGenesisUnixTime = 1'600'000'000;
 
     // `clock` (nullptr: the system clock) judges time-based faults such as Flapping.
     SimulatedCluster(ChainFamily family, const QString& name, Clock* clock,
@@ -88,6 +93,17 @@ public:
     QList<SimulatedNode*> nodes() const { return m_nodes; }
     SimulatedNode* node(const QString& name) const;
 
+    // Solana: the Unix time (seconds) of the block in `slot`, 400 ms per slot.
+    qint64 blockTimeAtSlot(qint64 slot) const;
+
+    // The transactions this cluster has been sent: the ledger of its family (the other is
+    // nullptr). Test hooks (landing delay, scripted outcomes, dropping, mining) live there.
+    SolanaLedger* solanaLedger() const { return m_solanaLedger.get(); }
+    EvmLedger* evmLedger() const { return m_evmLedger; }
+    // Solana: makes `hash` a blockhash of this cluster at block `height`, so transactions
+    // signed elsewhere (test vectors) can land. False when not base58 of 32 bytes, or EVM.
+    bool acceptBlockhash(const QString& hash, qint64 height);
+
     // The methods every node of this cluster answers: the family's table, extensible.
     const MethodTable& methods() const { return m_methods; }
     // Adds or replaces a method; an empty handler removes it.
@@ -108,6 +124,8 @@ private:
     QTimer m_autoAdvance;
     QList<SimulatedNode*> m_nodes;
     MethodTable m_methods;
+    std::unique_ptr<SolanaLedger> m_solanaLedger;
+    EvmLedger* m_evmLedger = nullptr; // a child QObject
 };
 
 } // namespace switchyard::sim

@@ -202,6 +202,20 @@ void SimulatedNode::resetCounters()
     m_requestCount = 0;
     m_connectionCount = 0;
     m_methodCounts.clear();
+    m_sendCounts.clear();
+}
+
+int SimulatedNode::totalSendCount() const
+{
+    int total = 0;
+    for (const int count : m_sendCounts)
+        total += count;
+    return total;
+}
+
+void SimulatedNode::countSend(const QString& txId)
+{
+    ++m_sendCounts[txId];
 }
 
 void SimulatedNode::countCalls(const QStringList& methods)

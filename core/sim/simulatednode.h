@@ -68,6 +68,11 @@ public:
     int requestCount() const { return m_requestCount; }
     int methodCount(const QString& method) const { return m_methodCounts.value(method); }
     int connectionCount() const { return m_connectionCount; }
+    // Transaction sends (sendTransaction, eth_sendRawTransaction) that reached the cluster's
+    // ledger with this id, whatever the answer was (or whether it got out at all).
+    int sendCount(const QString& txId) const { return m_sendCounts.value(txId); }
+    int totalSendCount() const;
+    void countSend(const QString& txId); // by the ledger
     void resetCounters();
 
 Q_SIGNALS:
@@ -97,6 +102,7 @@ private:
     int m_requestCount = 0;
     int m_connectionCount = 0;
     QHash<QString, int> m_methodCounts;
+    QHash<QString, int> m_sendCounts;
 };
 
 } // namespace switchyard::sim

@@ -1,6 +1,8 @@
 #include "chain/codec/base58.h"
+#include "sim/evmmethods.h"
 #include "sim/simulatedcluster.h"
 #include "sim/simulatednode.h"
+#include "sim/solanamethods.h"
 #include "simtestutil.h"
 #include "util/clock.h"
 
@@ -598,8 +600,8 @@ private Q_SLOTS:
         QVERIFY(m_solana->methods().contains("getTransactionCount"));
         m_solana->setMethod(QStringLiteral("getTransactionCount"), {});
         QCOMPARE(call(m_node, "getTransactionCount").errorCode(), -32601);
-        QCOMPARE(m_evm->methods().size(), 5);
-        QCOMPARE(m_solana->methods().size(), 7);
+        QCOMPARE(m_evm->methods().size(), sim::evmMethods().size());
+        QCOMPARE(m_solana->methods().size(), sim::solanaMethods().size());
     }
 
     void keepAliveServesSeveralCallsOnOneConnection()
