@@ -1,0 +1,377 @@
+#include "timelinemodel.h"
+
+#include "models/displaytext.h"
+#include "timeline/eventtext.h"
+#include "timeline/isotime.h"
+#include "util/clock.h"
+
+#include <QScopedValueRollback>
+#include <algorithm>
+#include <limits>
+
+namespace switchyard {
+
+namespace {
+
+constexpr int defaultAgeRefreshMs = 1000;
+constexpr int catchUpBatch = 1000;
+// Live events kept until the store hands them back. The store writes in the order events
+// happen, so this only fills up when nothing is being stored at all.
+constexpr qsizetype maxPending = 1000;
+
+// The order rows are shown in, newest first. A live row is newer than any stored row of the
+// same millisecond: the store will give it a higher id.
+std::pair<qint64, qint64> orderKey(const TimelineRow& row)
+{
+    return {row.timeMs, row.isStored() ? row.id : std::numeric_limits<qint64>::max()};
+}
+
+QVariant alignment(int column)
+{
+    if (column == TimelineModel::Height)
+        return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
+    return QVariant::fromValue(Qt::Alignment(Qt::AlignLeft | Qt::AlignVCenter));
+}
+
+} // namespace
+
+TimelineModel::TimelineModel(QSqlDatabase db, Clock* clock, QObject* parent)
+    : QAbstractTableModel(parent)
+    , m_reader(db)
+    , m_dialect(sqlDialectOf(db))
+    , m_clock(clock)
+{
+    QString error;
+    const std::optional<qint64> last = m_reader.lastId(&error);
+    if (last)
+        m_lastSeenId = *last;
+    else
+        fail(error);
+    connect(&m_ageTimer, &QTimer::timeout, this, &TimelineModel::refreshAges);
+    setAgeRefreshInterval(defaultAgeRefreshMs);
+    reload();
+}
+
+TimelineModel::~TimelineModel() = default;
+
+int TimelineModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int TimelineModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+void TimelineModel::setFilter(const TimelineFilter& filter)
+{
+    if (filter == m_filter)
+        return;
+    m_filter = filter;
+    reload();
+}
+
+void TimelineModel::setPageSize(int rows)
+{
+    m_pageSize = std::max(1, rows);
+}
+
+void TimelineModel::setAgeRefreshInterval(int ms)
+{
+    if (ms <= 0)
+        m_ageTimer.stop();
+    else
+        m_ageTimer.start(ms);
+}
+
+void TimelineModel::refreshAges()
+{
+    if (m_rows.isEmpty())
+        return;
+    Q_EMIT dataChanged(index(0, Time), index(rowCount() - 1, Time), {Qt::DisplayRole});
+}
+
+void TimelineModel::reload()
+{
+    // Live rows the store has written since the last look are recognised first, so the fresh
+    // page cannot show them twice.
+    catchUp(false);
+    const TimelinePage page = m_reader.olderPage(m_filter, std::nullopt, m_pageSize);
+    const QScopedValueRollback<bool> changing(m_changing, true);
+    beginResetModel();
+    m_rows.clear();
+    m_tail.reset();
+    m_complete = true;
+    if (page.ok()) {
+        m_lastError.clear();
+        m_rows = page.rows;
+        m_complete = page.complete;
+        if (!m_rows.isEmpty())
+            m_tail = TimelineCursor::of(m_rows.constLast());
+        for (const TimelineRow& live : std::as_const(m_pending)) {
+            if (m_filter.matches(live, m_dialect) && !beforeTail(live))
+                m_rows.insert(insertionRow(live), live);
+        }
+    }
+    endResetModel();
+    if (!page.ok())
+        fail(page.error);
+}
+
+bool TimelineModel::canFetchMore(const QModelIndex& parent) const
+{
+    return !parent.isValid() && !m_complete;
+}
+
+void TimelineModel::fetchMore(const QModelIndex& parent)
+{
+    // A view (or QAbstractItemModelTester) may ask from inside the signals of another change.
+    if (parent.isValid() || m_complete || m_changing)
+        return;
+    const QScopedValueRollback<bool> changing(m_changing, true);
+    const TimelinePage page = m_reader.olderPage(m_filter, m_tail, m_pageSize);
+    if (!page.ok()) {
+        // No retry loop from the view: the next reload() or filter change tries again.
+        m_complete = true;
+        fail(page.error);
+        return;
+    }
+    m_lastError.clear();
+    m_complete = page.complete;
+    if (page.rows.isEmpty())
+        return;
+    const int first = rowCount();
+    beginInsertRows({}, first, first + int(page.rows.size()) - 1);
+    m_rows.append(page.rows);
+    endInsertRows();
+    m_tail = TimelineCursor::of(page.rows.constLast());
+}
+
+void TimelineModel::appendLive(const IncidentEvent& event)
+{
+    const TimelineRow row = TimelineRow::fromEvent(event);
+    m_pending.append(row);
+    if (m_pending.size() > maxPending)
+        m_pending.removeFirst();
+    if (m_filter.matches(row, m_dialect) && !beforeTail(row))
+        insertRow(row);
+}
+
+void TimelineModel::refreshHead()
+{
+    catchUp(true);
+}
+
+void TimelineModel::catchUp(bool show)
+{
+    for (;;) {
+        const TimelinePage page = m_reader.addedAfter(m_lastSeenId, catchUpBatch);
+        if (!page.ok()) {
+            fail(page.error);
+            return;
+        }
+        for (const TimelineRow& stored : page.rows) {
+            m_lastSeenId = std::max(m_lastSeenId, stored.id);
+            const auto pending =
+                std::find_if(m_pending.cbegin(), m_pending.cend(),
+                             [&](const TimelineRow& live) { return live.sameContent(stored); });
+            if (pending != m_pending.cend()) {
+                // Events before it were written too (the store keeps their order), or were
+                // changed on the way: either way the store is now the one to ask.
+                m_pending.remove(0, pending - m_pending.cbegin() + 1);
+                for (int row = 0; row < m_rows.size(); ++row) {
+                    if (!m_rows[row].isStored() && m_rows[row].sameContent(stored)) {
+                        m_rows[row].id = stored.id;
+                        Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1),
+                                           {EventIdRole});
+                        break;
+                    }
+                }
+                continue;
+            }
+            if (show && m_filter.matches(stored, m_dialect) && !beforeTail(stored))
+                insertRow(stored);
+        }
+        if (page.complete)
+            return;
+    }
+}
+
+int TimelineModel::insertionRow(const TimelineRow& row) const
+{
+    const auto key = orderKey(row);
+    const auto at = std::partition_point(m_rows.cbegin(), m_rows.cend(),
+                                         [&](const TimelineRow& r) { return orderKey(r) > key; });
+    return int(at - m_rows.cbegin());
+}
+
+bool TimelineModel::beforeTail(const TimelineRow& row) const
+{
+    // Older than the last stored row read: the next fetchMore brings it, in its place.
+    return !m_complete && m_tail && orderKey(row) < std::pair(m_tail->timeMs, m_tail->id);
+}
+
+void TimelineModel::insertRow(const TimelineRow& row)
+{
+    const int at = insertionRow(row);
+    if (row.isStored() && at < m_rows.size() && m_rows[at].id == row.id)
+        return; // read with a page already
+    const QScopedValueRollback<bool> changing(m_changing, true);
+    beginInsertRows({}, at, at);
+    m_rows.insert(at, row);
+    endInsertRows();
+}
+
+void TimelineModel::fail(const QString& message)
+{
+    m_lastError = message;
+    Q_EMIT readFailed(message);
+}
+
+QVariant TimelineModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const TimelineRow& row = m_rows[index.row()];
+    switch (role) {
+    case Qt::DisplayRole:
+        return display(row, index.column());
+    case Qt::ToolTipRole:
+        return toolTip(row, index.column());
+    case Qt::TextAlignmentRole:
+        return alignment(index.column());
+    case SortRole:
+        return sortValue(row, index.column());
+    case NetworkRole:
+        return row.network;
+    case AbsoluteTimeRole:
+        return isoUtcMs(row.timeMs);
+    case TimeMsRole:
+        return row.timeMs;
+    case SeverityRole:
+        return int(row.severity);
+    case SeverityIconRole:
+        return eventtext::severityIconName(row.severity);
+    case KindKeyRole:
+        return row.kind;
+    case FullTxIdRole:
+        return row.txId;
+    case EventIdRole:
+        return row.id;
+    default:
+        return {};
+    }
+}
+
+QVariant TimelineModel::display(const TimelineRow& row, int column) const
+{
+    switch (column) {
+    case Time:
+        return display::age(m_clock->utcNow().toMSecsSinceEpoch() - row.timeMs);
+    case Severity:
+        return eventtext::severityWord(row.severity);
+    case Kind:
+        return eventtext::kindWords(row.kind);
+    case Network:
+        return row.network;
+    case Node:
+        return row.node;
+    case Method:
+        return row.method;
+    case TxId:
+        return eventtext::shortTxId(row.txId);
+    case Height:
+        return row.height ? display::count(*row.height) : QString();
+    case Message:
+        return row.message;
+    default:
+        return {};
+    }
+}
+
+QVariant TimelineModel::sortValue(const TimelineRow& row, int column) const
+{
+    switch (column) {
+    case Time:
+        return row.timeMs;
+    case Severity:
+        return int(row.severity);
+    case Kind:
+        return row.kind;
+    case Network:
+        return row.network.toLower();
+    case Node:
+        return row.node.toLower();
+    case Method:
+        return row.method.toLower();
+    case TxId:
+        return row.txId;
+    case Height:
+        // No height sorts before every real one (all >= 0).
+        return row.height.value_or(-1);
+    case Message:
+        return row.message.toLower();
+    default:
+        return {};
+    }
+}
+
+QVariant TimelineModel::toolTip(const TimelineRow& row, int column) const
+{
+    switch (column) {
+    case Time:
+        return isoUtcMs(row.timeMs);
+    case TxId:
+        return row.txId.isEmpty() ? QVariant() : QVariant(row.txId);
+    case Message:
+        return row.message.isEmpty() ? QVariant() : QVariant(row.message);
+    default:
+        return {};
+    }
+}
+
+QVariant TimelineModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
+        return {};
+    if (role == Qt::DisplayRole) {
+        switch (section) {
+        case Time:
+            return QStringLiteral("Time");
+        case Severity:
+            return QStringLiteral("Severity");
+        case Kind:
+            return QStringLiteral("Kind");
+        case Network:
+            return QStringLiteral("Network");
+        case Node:
+            return QStringLiteral("Node");
+        case Method:
+            return QStringLiteral("Method");
+        case TxId:
+            return QStringLiteral("Tx id");
+        case Height:
+            return QStringLiteral("Slot/block");
+        case Message:
+            return QStringLiteral("Message");
+        }
+    }
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case Time:
+            return QStringLiteral("How long ago; the exact UTC time is in each cell's tooltip");
+        case TxId:
+            return QStringLiteral("Transaction signature or hash; the full id is in the tooltip");
+        case Height:
+            return QStringLiteral("Slot (Solana) or block (EVM) that proves the event");
+        default:
+            return {};
+        }
+    }
+    if (role == Qt::TextAlignmentRole)
+        return alignment(section);
+    return {};
+}
+
+} // namespace switchyard

@@ -1,0 +1,122 @@
+#pragma once
+
+#include "events/incidentevent.h"
+#include "models/modelroles.h"
+#include "timeline/timelinefilter.h"
+#include "timeline/timelinereader.h"
+#include "timeline/timelinerow.h"
+
+#include <QAbstractTableModel>
+#include <QSqlDatabase>
+#include <QTimer>
+#include <optional>
+
+namespace switchyard {
+
+class Clock;
+
+// The incident timeline, newest first, read from the store a page at a time as the view
+// scrolls (canFetchMore/fetchMore) so a million events open as fast as a hundred. Changing the
+// filter resets once. Live events go in at their place in the order without a reset: either
+// handed over as they happen (appendLive), or picked up from the store (refreshHead), and a
+// live event is recognised when the store hands it back, so it never shows twice.
+// Reads run on the thread that owns `db`, which must be this model's thread.
+class TimelineModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column
+    {
+        Time,
+        Severity,
+        Kind,
+        Network,
+        Node,
+        Method,
+        TxId,
+        Height,
+        Message,
+        ColumnCount
+    };
+    enum Role
+    {
+        AbsoluteTimeRole = FirstModelSpecificRole, // "2026-11-29T21:05:03.120Z" on every column
+        TimeMsRole,                                // UTC ms since the epoch (qint64)
+        SeverityRole,                              // IncidentEvent::Severity as int
+        SeverityIconRole,                          // theme icon name, "severity-warning"
+        KindKeyRole,                               // "node-state"
+        FullTxIdRole,                              // the whole tx id (the column shortens it)
+        EventIdRole,                               // the store's id, -1 while not yet stored
+    };
+
+    static constexpr int defaultPageSize = 200;
+
+    TimelineModel(QSqlDatabase db, Clock* clock, QObject* parent = nullptr);
+    ~TimelineModel() override;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+    bool canFetchMore(const QModelIndex& parent = {}) const override;
+    void fetchMore(const QModelIndex& parent = {}) override;
+
+    const TimelineFilter& filter() const { return m_filter; }
+    // Shows the first page that matches; one reset, nothing when the filter is unchanged.
+    void setFilter(const TimelineFilter& filter);
+
+    void setPageSize(int rows);
+    int pageSize() const { return m_pageSize; }
+
+    TimelineRow rowAt(int row) const { return m_rows.value(row); }
+    // The last read that failed, e.g. "/path/switchyard.db: database is locked"; empty after a
+    // successful one.
+    QString lastError() const { return m_lastError; }
+
+    // How often "12 s ago" ages; 0 stops it (tests call refreshAges() themselves).
+    void setAgeRefreshInterval(int ms);
+
+public Q_SLOTS:
+    // An event as it happens, before (or whether or not) the store has it: shown at its place
+    // when it matches the filter.
+    void appendLive(const switchyard::IncidentEvent& event);
+    // Reads what the store added since the last look; call when the store reports a write.
+    void refreshHead();
+    // Reads the first page again with the same filter (one reset).
+    void reload();
+    void refreshAges();
+
+Q_SIGNALS:
+    void readFailed(const QString& message);
+
+private:
+    // Position a row takes in the newest-first order (live rows count as newest at their ms).
+    int insertionRow(const TimelineRow& row) const;
+    bool beforeTail(const TimelineRow& row) const;
+    // Reads rows added since m_lastSeenId; confirms live rows they match and, when `show`,
+    // inserts the others that match the filter.
+    void catchUp(bool show);
+    void insertRow(const TimelineRow& row);
+    void fail(const QString& message);
+    QVariant display(const TimelineRow& row, int column) const;
+    QVariant sortValue(const TimelineRow& row, int column) const;
+    QVariant toolTip(const TimelineRow& row, int column) const;
+
+    TimelineReader m_reader;
+    SqlDialect m_dialect;
+    Clock* m_clock;
+    TimelineFilter m_filter;
+    int m_pageSize = defaultPageSize;
+    QList<TimelineRow> m_rows;
+    std::optional<TimelineCursor> m_tail; // the oldest stored row shown: where fetchMore goes on
+    bool m_complete = false;
+    bool m_changing = false; // inside a reset or an insert: fetchMore waits
+    qint64 m_lastSeenId = 0;
+    // Live events the store has not handed back yet, oldest first, whether shown or not.
+    QList<TimelineRow> m_pending;
+    QString m_lastError;
+    QTimer m_ageTimer;
+};
+
+} // namespace switchyard
