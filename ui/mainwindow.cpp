@@ -14,6 +14,7 @@
 #include "pool/poolmanager.h"
 #include "poolview.h"
 #include "sim/demoscenario.h"
+#include "timelineview.h"
 #include "util/settings.h"
 
 #include <QAction>
@@ -149,12 +150,37 @@ void MainWindow::buildViews()
                                       "here until they land, expire or are superseded."),
                                    m_views),
                     tr("Pending"));
-    m_views->addTab(new EmptyState(tr("No incidents"),
-                                   tr("Every state change, failover and rebroadcast lands on this "
-                                      "timeline, ready to export as CSV."),
+    m_views->addTab(new EmptyState(tr("No store open"),
+                                   tr("The timeline is read from the store file; start Switchyard "
+                                      "with a writable --db to keep and review incidents."),
                                    m_views),
                     tr("Timeline"));
     setCentralWidget(m_views);
+}
+
+void MainWindow::setTimeline(TimelineModel* model, const QString& databasePath)
+{
+    const bool current = m_views->currentIndex() == TimelineTab;
+    QWidget* placeholder = m_views->widget(TimelineTab);
+    m_timelineView = new TimelineView(model, databasePath, m_views);
+    m_views->removeTab(TimelineTab);
+    m_views->insertTab(TimelineTab, m_timelineView, tr("Timeline"));
+    placeholder->deleteLater();
+    if (current)
+        m_views->setCurrentIndex(TimelineTab);
+    m_timelineView->setNodeNames(nodeNamesOf(selectedNetwork()));
+    m_timelineView->setNetwork(selectedNetwork());
+}
+
+QStringList MainWindow::nodeNamesOf(const QString& network) const
+{
+    QStringList names;
+    for (const NetworkConfig& config : m_pools->config().networks)
+        if (network.isEmpty() || config.name == network)
+            for (const NodeConfig& node : config.nodes)
+                if (!names.contains(node.name))
+                    names.append(node.name);
+    return names;
 }
 
 void MainWindow::restoreLayout()
@@ -216,6 +242,10 @@ void MainWindow::networkSelected()
     m_failoversView->setNetwork(network);
     m_lagView->setNetwork(network);
     m_fallback->setNetwork(network);
+    if (m_timelineView) {
+        m_timelineView->setNodeNames(nodeNamesOf(network));
+        m_timelineView->setNetwork(network);
+    }
     if (m_networkSelector->isEnabled())
         m_settings->setSelectedNetwork(network);
 }

@@ -16,6 +16,7 @@ class FailoverTableModel;
 class LagRecorder;
 class PoolManager;
 class PoolTableModel;
+class TimelineModel;
 class Settings;
 namespace sim {
 class DemoScenario;
@@ -30,6 +31,7 @@ class FallbackIndicator;
 class LagView;
 class NetworksEditorDialog;
 class PoolView;
+class TimelineView;
 
 // Where the configuration came from, for the title and the status bar.
 struct ConfigSource
@@ -63,6 +65,7 @@ public:
     PoolView* poolView() const { return m_poolView; }
     FailoversView* failoversView() const { return m_failoversView; }
     LagView* lagView() const { return m_lagView; }
+    TimelineView* timelineView() const { return m_timelineView; } // null until setTimeline()
     FallbackIndicator* fallbackIndicator() const { return m_fallback; }
     QAction* pauseAction() const { return m_pause; }
     QAction* editAction() const { return m_edit; }
@@ -70,6 +73,10 @@ public:
     EmptyState* welcome() const { return m_welcome; }
     bool isShowingNodes() const; // the table, rather than a welcome or empty state
     const ConfigSource& source() const { return m_source; }
+
+    // The store's timeline, read through `model` (owned by the caller, on this thread); without
+    // it the Timeline tab says there is no store.
+    void setTimeline(TimelineModel* model, const QString& databasePath);
 
     // The network the views show; empty: all.
     QString selectedNetwork() const;
@@ -92,6 +99,7 @@ private:
     void poolsReplaced();
     void rebuildNetworkSelector();
     void networkSelected();
+    QStringList nodeNamesOf(const QString& network) const;
     void updateNodesPage();
     void updateStatus();
     void applyEdited(const Config& config);
@@ -115,6 +123,7 @@ private:
     PoolView* m_poolView = nullptr;
     FailoversView* m_failoversView = nullptr;
     LagView* m_lagView = nullptr;
+    TimelineView* m_timelineView = nullptr;
     QLabel* m_sourceLabel = nullptr;
     QLabel* m_probingLabel = nullptr;
 };
