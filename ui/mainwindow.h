@@ -8,6 +8,7 @@
 class QAction;
 class QComboBox;
 class QLabel;
+class QLineEdit;
 class QStackedWidget;
 class QTabWidget;
 
@@ -30,6 +31,7 @@ class FailoversView;
 class FallbackIndicator;
 class LagView;
 class NetworksEditorDialog;
+class LookupDialog;
 class PoolView;
 class TimelineView;
 
@@ -69,6 +71,8 @@ public:
     FallbackIndicator* fallbackIndicator() const { return m_fallback; }
     QAction* pauseAction() const { return m_pause; }
     QAction* editAction() const { return m_edit; }
+    QLineEdit* searchBox() const { return m_search; }
+    LookupDialog* lookupDialog() const { return m_lookup; } // null until a first id lookup
     bool isPausedBannerShown() const;
     EmptyState* welcome() const { return m_welcome; }
     bool isShowingNodes() const; // the table, rather than a welcome or empty state
@@ -83,6 +87,9 @@ public:
     void selectNetwork(const QString& network);
 
 public Q_SLOTS:
+    // The search box's question: a signature or hash opens the live lookup, an intent id its
+    // transaction, a node name the node's row, anything else the timeline's text filter.
+    void search(const QString& text);
     // Opens the networks and nodes editor (non-blocking); returns it for the caller to watch.
     NetworksEditorDialog* openEditor();
     // "Try the demo" from the welcome state: a simulated cluster in this process.
@@ -100,6 +107,8 @@ private:
     void rebuildNetworkSelector();
     void networkSelected();
     QStringList nodeNamesOf(const QString& network) const;
+    void showNode(const QString& network, const QString& node);
+    void lookUpTransaction(const QString& id, ChainFamily family);
     void updateNodesPage();
     void updateStatus();
     void applyEdited(const Config& config);
@@ -115,6 +124,8 @@ private:
     FallbackIndicator* m_fallback = nullptr;
     QAction* m_pause = nullptr;
     QAction* m_edit = nullptr;
+    QLineEdit* m_search = nullptr;
+    LookupDialog* m_lookup = nullptr;
     QLabel* m_pausedBanner = nullptr;
     QAction* m_pausedBannerAction = nullptr;
     QTabWidget* m_views = nullptr;

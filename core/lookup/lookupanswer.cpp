@@ -47,22 +47,21 @@ QString LookupAnswer::heightUnit() const
     return family == ChainFamily::Solana ? QStringLiteral("slot") : QStringLiteral("block");
 }
 
-QString LookupAnswer::describe() const
+QString LookupAnswer::verdict() const
 {
-    const QString who = node.isEmpty() ? network : QStringLiteral("%1 / %2").arg(network, node);
     const QString view =
         viewHeight ? QStringLiteral(" (%1 %2)").arg(heightUnit()).arg(*viewHeight) : QString();
     switch (outcome) {
     case Outcome::Found: {
         QString text;
         if (family == ChainFamily::Solana)
-            text = QStringLiteral("%1: found, %2, slot %3")
-                       .arg(who, confirmationStatus)
+            text = QStringLiteral("found, %1, slot %2")
+                       .arg(confirmationStatus)
                        .arg(height.value_or(-1));
         else if (pendingInPool)
-            text = QStringLiteral("%1: found, pending in the node's pool%2").arg(who, view);
+            text = QStringLiteral("found, pending in the node's pool%1").arg(view);
         else
-            text = QStringLiteral("%1: found, mined in block %2").arg(who).arg(height.value_or(-1));
+            text = QStringLiteral("found, mined in block %1").arg(height.value_or(-1));
         if (executionFailed)
             text += family == ChainFamily::Solana
                         ? QStringLiteral(", failed: %1").arg(compactJson(executionError))
@@ -72,17 +71,27 @@ QString LookupAnswer::describe() const
         return text;
     }
     case Outcome::NotFound:
-        return QStringLiteral("%1: not found at this node's view%2").arg(who, view);
+        return QStringLiteral("not found at this node's view%1").arg(view);
     case Outcome::RpcError:
-        return QStringLiteral("%1: error: %2").arg(who, message);
+        return QStringLiteral("error: %1").arg(message);
     case Outcome::TransportFailure:
-        return QStringLiteral("%1: no answer (%2): %3").arg(who, failureClass, message);
+        return QStringLiteral("no answer (%1): %2").arg(failureClass, message);
     case Outcome::NoNodeAvailable:
-        return QStringLiteral("%1: no node available to ask (%2)").arg(who, message);
+        return QStringLiteral("no node available to ask (%1)").arg(message);
     case Outcome::NotAsked:
-        return QStringLiteral("%1: not asked (%2)").arg(who, message);
+        return QStringLiteral("not asked (%1)").arg(message);
     }
     Q_UNREACHABLE();
+}
+
+QString LookupAnswer::where() const
+{
+    return node.isEmpty() ? network : QStringLiteral("%1 / %2").arg(network, node);
+}
+
+QString LookupAnswer::describe() const
+{
+    return where() + QStringLiteral(": ") + verdict();
 }
 
 QJsonObject LookupAnswer::toJson() const

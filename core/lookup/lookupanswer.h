@@ -45,8 +45,10 @@ struct LookupAnswer
 
     // "slot" or "block": what viewHeight and height count.
     QString heightUnit() const;
-    // "mainnet / helius: found, finalized, slot 300000123".
+    // "mainnet / helius: found, finalized, slot 300000123" = where() + ": " + verdict().
     QString describe() const;
+    QString where() const;   // "mainnet / helius", or the network alone
+    QString verdict() const; // "found, finalized, slot 300000123"
     QJsonObject toJson() const;
 };
 
