@@ -28,14 +28,12 @@ void PoolRecorder::watchPools()
     // may still fail over, and those count too.
     for (const std::shared_ptr<NetworkPool>& pool : m_pools->pools()) {
         const QString network = pool->config().name;
-        connect(
-            pool.get(), &NetworkPool::failedOver, this,
-            [this, network](const QString& method, FailureCause cause) {
-                const qint64 now = m_clock->utcNow().toMSecsSinceEpoch();
-                m_writer->addFailovers(network, method, failureCauseKey(cause),
-                                       store::ProbeMinute::minuteStart(now));
-            },
-            Qt::UniqueConnection);
+        connect(pool.get(), &NetworkPool::failedOver, this,
+                [this, network](const QString& method, FailureCause cause) {
+                    const qint64 now = m_clock->utcNow().toMSecsSinceEpoch();
+                    m_writer->addFailovers(network, method, failureCauseKey(cause),
+                                           store::ProbeMinute::minuteStart(now));
+                });
     }
 }
 
