@@ -30,6 +30,10 @@ QString eventKindKey(IncidentEvent::Kind kind)
         return QStringLiteral("reconfigured");
     case IncidentEvent::Kind::ConfigRejected:
         return QStringLiteral("config-rejected");
+    case IncidentEvent::Kind::TransactionState:
+        return QStringLiteral("transaction-state");
+    case IncidentEvent::Kind::Rebroadcast:
+        return QStringLiteral("rebroadcast");
     }
     Q_UNREACHABLE();
 }
