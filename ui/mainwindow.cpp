@@ -7,24 +7,31 @@
 #include "failoversview.h"
 #include "fallbackindicator.h"
 #include "lagview.h"
+#include "lookup/searchclassifier.h"
+#include "lookupdialog.h"
 #include "models/failovertablemodel.h"
 #include "models/lagrecorder.h"
+#include "models/modelroles.h"
 #include "models/pooltablemodel.h"
 #include "pool/networkpool.h"
 #include "pool/poolmanager.h"
 #include "poolview.h"
 #include "sim/demoscenario.h"
+#include "timelineview.h"
 #include "util/settings.h"
 
 #include <QAction>
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
+#include <QShortcut>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTabBar>
 #include <QTabWidget>
+#include <QTableView>
 #include <QToolBar>
 
 namespace switchyard::ui {
@@ -89,6 +96,25 @@ void MainWindow::buildToolbar()
     spacer->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
     toolbar->addWidget(spacer);
 
+    m_search = new QLineEdit(toolbar);
+    m_search->setObjectName(QStringLiteral("searchBox"));
+    m_search->setPlaceholderText(tr("Signature, hash, intent or node  (Ctrl+K)"));
+    m_search->setClearButtonEnabled(true);
+    m_search->addAction(themeIcon(QStringLiteral("search")), QLineEdit::LeadingPosition);
+    m_search->setFont(withPointSize(font(), headerPointSize));
+    m_search->setMinimumWidth(m_search->fontMetrics().averageCharWidth() * 44);
+    m_search->setMinimumHeight(m_search->fontMetrics().height() * 2);
+    toolbar->addWidget(m_search);
+    connect(m_search, &QLineEdit::returnPressed, this, [this] { search(m_search->text()); });
+    for (const QKeySequence& keys :
+         {QKeySequence(Qt::CTRL | Qt::Key_K), QKeySequence(QKeySequence::Find)}) {
+        auto* shortcut = new QShortcut(keys, this);
+        connect(shortcut, &QShortcut::activated, this, [this] {
+            m_search->setFocus(Qt::ShortcutFocusReason);
+            m_search->selectAll();
+        });
+    }
+
     m_pausedBanner = new QLabel(toolbar);
     m_pausedBanner->setObjectName(QStringLiteral("pausedBanner"));
     m_pausedBanner->setText(tr("Paused: values are not updating"));
@@ -149,12 +175,100 @@ void MainWindow::buildViews()
                                       "here until they land, expire or are superseded."),
                                    m_views),
                     tr("Pending"));
-    m_views->addTab(new EmptyState(tr("No incidents"),
-                                   tr("Every state change, failover and rebroadcast lands on this "
-                                      "timeline, ready to export as CSV."),
+    m_views->addTab(new EmptyState(tr("No store open"),
+                                   tr("The timeline is read from the store file; start Switchyard "
+                                      "with a writable --db to keep and review incidents."),
                                    m_views),
                     tr("Timeline"));
     setCentralWidget(m_views);
+}
+
+void MainWindow::setTimeline(TimelineModel* model, const QString& databasePath)
+{
+    const bool current = m_views->currentIndex() == TimelineTab;
+    QWidget* placeholder = m_views->widget(TimelineTab);
+    m_timelineView = new TimelineView(model, databasePath, m_views);
+    m_views->removeTab(TimelineTab);
+    m_views->insertTab(TimelineTab, m_timelineView, tr("Timeline"));
+    placeholder->deleteLater();
+    if (current)
+        m_views->setCurrentIndex(TimelineTab);
+    m_timelineView->setNodeNames(nodeNamesOf(selectedNetwork()));
+    m_timelineView->setNetwork(selectedNetwork());
+}
+
+QStringList MainWindow::nodeNamesOf(const QString& network) const
+{
+    QStringList names;
+    for (const NetworkConfig& config : m_pools->config().networks)
+        if (network.isEmpty() || config.name == network)
+            for (const NodeConfig& node : config.nodes)
+                if (!names.contains(node.name))
+                    names.append(node.name);
+    return names;
+}
+
+void MainWindow::search(const QString& text)
+{
+    const SearchClassification found = classifySearch(text, m_pools->config());
+    switch (found.kind) {
+    case SearchKind::SolanaSignature:
+        lookUpTransaction(found.text, ChainFamily::Solana);
+        return;
+    case SearchKind::EvmHash:
+        lookUpTransaction(found.text, ChainFamily::Evm);
+        return;
+    case SearchKind::NodeName:
+        showNode(found.network, found.node);
+        return;
+    case SearchKind::IntentId:
+    case SearchKind::Text:
+        if (m_timelineView) {
+            m_timelineView->setText(found.text);
+            m_views->setCurrentIndex(TimelineTab);
+        } else {
+            statusBar()->showMessage(
+                tr("\"%1\" is not a signature, hash or node name, and there is no timeline "
+                   "to search")
+                    .arg(found.text),
+                8000);
+        }
+        return;
+    }
+}
+
+void MainWindow::showNode(const QString& network, const QString& node)
+{
+    selectNetwork(network);
+    m_views->setCurrentIndex(NodesView);
+    QAbstractItemModel* rows = m_poolView->table()->model();
+    for (int row = 0; row < rows->rowCount(); ++row) {
+        const QModelIndex name = rows->index(row, PoolTableModel::Node);
+        if (name.data(NetworkRole).toString() == network && name.data().toString() == node) {
+            m_poolView->table()->selectRow(row);
+            m_poolView->table()->scrollTo(name);
+            m_poolView->table()->setFocus();
+            return;
+        }
+    }
+}
+
+void MainWindow::lookUpTransaction(const QString& id, ChainFamily family)
+{
+    if (!m_lookup) {
+        m_lookup = new LookupDialog(m_pools, this);
+        connect(m_lookup, &LookupDialog::showInTimelineRequested, this, [this](const QString& tx) {
+            if (!m_timelineView)
+                return;
+            m_timelineView->showTransaction(tx);
+            m_views->setCurrentIndex(TimelineTab);
+            activateWindow();
+        });
+    }
+    m_lookup->setLocalRecord(tr("No store is open: nothing is known locally."), {});
+    m_lookup->lookUp({family, id});
+    m_lookup->show();
+    m_lookup->raise();
 }
 
 void MainWindow::restoreLayout()
@@ -216,6 +330,10 @@ void MainWindow::networkSelected()
     m_failoversView->setNetwork(network);
     m_lagView->setNetwork(network);
     m_fallback->setNetwork(network);
+    if (m_timelineView) {
+        m_timelineView->setNodeNames(nodeNamesOf(network));
+        m_timelineView->setNetwork(network);
+    }
     if (m_networkSelector->isEnabled())
         m_settings->setSelectedNetwork(network);
 }

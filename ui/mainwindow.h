@@ -8,6 +8,7 @@
 class QAction;
 class QComboBox;
 class QLabel;
+class QLineEdit;
 class QStackedWidget;
 class QTabWidget;
 
@@ -16,6 +17,7 @@ class FailoverTableModel;
 class LagRecorder;
 class PoolManager;
 class PoolTableModel;
+class TimelineModel;
 class Settings;
 namespace sim {
 class DemoScenario;
@@ -29,7 +31,9 @@ class FailoversView;
 class FallbackIndicator;
 class LagView;
 class NetworksEditorDialog;
+class LookupDialog;
 class PoolView;
+class TimelineView;
 
 // Where the configuration came from, for the title and the status bar.
 struct ConfigSource
@@ -63,19 +67,29 @@ public:
     PoolView* poolView() const { return m_poolView; }
     FailoversView* failoversView() const { return m_failoversView; }
     LagView* lagView() const { return m_lagView; }
+    TimelineView* timelineView() const { return m_timelineView; } // null until setTimeline()
     FallbackIndicator* fallbackIndicator() const { return m_fallback; }
     QAction* pauseAction() const { return m_pause; }
     QAction* editAction() const { return m_edit; }
+    QLineEdit* searchBox() const { return m_search; }
+    LookupDialog* lookupDialog() const { return m_lookup; } // null until a first id lookup
     bool isPausedBannerShown() const;
     EmptyState* welcome() const { return m_welcome; }
     bool isShowingNodes() const; // the table, rather than a welcome or empty state
     const ConfigSource& source() const { return m_source; }
+
+    // The store's timeline, read through `model` (owned by the caller, on this thread); without
+    // it the Timeline tab says there is no store.
+    void setTimeline(TimelineModel* model, const QString& databasePath);
 
     // The network the views show; empty: all.
     QString selectedNetwork() const;
     void selectNetwork(const QString& network);
 
 public Q_SLOTS:
+    // The search box's question: a signature or hash opens the live lookup, an intent id its
+    // transaction, a node name the node's row, anything else the timeline's text filter.
+    void search(const QString& text);
     // Opens the networks and nodes editor (non-blocking); returns it for the caller to watch.
     NetworksEditorDialog* openEditor();
     // "Try the demo" from the welcome state: a simulated cluster in this process.
@@ -92,6 +106,9 @@ private:
     void poolsReplaced();
     void rebuildNetworkSelector();
     void networkSelected();
+    QStringList nodeNamesOf(const QString& network) const;
+    void showNode(const QString& network, const QString& node);
+    void lookUpTransaction(const QString& id, ChainFamily family);
     void updateNodesPage();
     void updateStatus();
     void applyEdited(const Config& config);
@@ -107,6 +124,8 @@ private:
     FallbackIndicator* m_fallback = nullptr;
     QAction* m_pause = nullptr;
     QAction* m_edit = nullptr;
+    QLineEdit* m_search = nullptr;
+    LookupDialog* m_lookup = nullptr;
     QLabel* m_pausedBanner = nullptr;
     QAction* m_pausedBannerAction = nullptr;
     QTabWidget* m_views = nullptr;
@@ -115,6 +134,7 @@ private:
     PoolView* m_poolView = nullptr;
     FailoversView* m_failoversView = nullptr;
     LagView* m_lagView = nullptr;
+    TimelineView* m_timelineView = nullptr;
     QLabel* m_sourceLabel = nullptr;
     QLabel* m_probingLabel = nullptr;
 };

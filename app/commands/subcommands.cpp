@@ -6,12 +6,14 @@ namespace switchyard::cli {
 
 int runCheck(const QStringList& arguments);   // checkcommand.cpp
 int runInspect(const QStringList& arguments); // inspectcommand.cpp
+int runExport(const QStringList& arguments);  // exportcommand.cpp
 
 const QList<Subcommand>& subcommands()
 {
     static const QList<Subcommand> all = {
         {"check", "Probe every node once; monitoring-plugin output and exit codes", &runCheck},
         {"inspect", "Decode a signed Solana or EVM transaction and print it as JSON", &runInspect},
+        {"export", "Write the incident timeline as CSV (redacted, spreadsheet-safe)", &runExport},
     };
     return all;
 }

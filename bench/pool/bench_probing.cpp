@@ -1,6 +1,9 @@
 // 200 nodes probed every second for a minute: the prober's CPU (share of one core) and memory
 // over time. The nodes run in a separate simulator process (simnodes), so its CPU is not ours.
-//   bench_probing [SECONDS=60] [NODES=200]
+//   bench_probing [SECONDS=60] [NODES=200] [--bare]
+// --bare replaces the prober with the least a QNetworkAccessManager client can do on the same
+// schedule (the same batch posted to every node each second, at most 32 at once, the answer
+// read and dropped): the floor under the prober on this machine.
 #include "config/configloader.h"
 #include "pool/poolmanager.h"
 #include "util/clock.h"
@@ -8,6 +11,8 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
 #include <QProcess>
 #include <QTimer>
 #include <cstdio>
@@ -36,6 +41,59 @@ double residentMiB()
     return 0;
 }
 
+// The bare client: a round every second, each node's post started as a slot frees.
+class BareProber : public QObject
+{
+public:
+    explicit BareProber(const NetworkConfig& network)
+    {
+        for (const NodeConfig& node : network.nodes)
+            m_urls.append(node.url);
+        connect(&m_round, &QTimer::timeout, this, &BareProber::startRound);
+        m_round.setInterval(1000);
+    }
+    void start()
+    {
+        m_round.start();
+        startRound();
+    }
+    qint64 probes = 0;
+
+private:
+    void startRound()
+    {
+        for (int i = 0; i < m_urls.size(); ++i)
+            m_queue.append(i);
+        pump();
+    }
+    void pump()
+    {
+        while (m_inFlight < PoolManager::maxConcurrentProbes && !m_queue.isEmpty()) {
+            QNetworkRequest request(m_urls.at(m_queue.takeFirst()));
+            request.setHeader(QNetworkRequest::ContentTypeHeader,
+                              QByteArrayLiteral("application/json"));
+            QNetworkReply* reply = m_manager.post(request, m_body);
+            ++m_inFlight;
+            connect(reply, &QNetworkReply::finished, this, [this, reply] {
+                reply->readAll();
+                reply->deleteLater();
+                --m_inFlight;
+                ++probes;
+                pump();
+            });
+        }
+    }
+
+    QNetworkAccessManager m_manager;
+    QList<QUrl> m_urls;
+    QList<int> m_queue;
+    int m_inFlight = 0;
+    QTimer m_round;
+    const QByteArray m_body = QByteArrayLiteral(
+        R"([{"jsonrpc":"2.0","id":1,"method":"getHealth"},)"
+        R"({"jsonrpc":"2.0","id":2,"method":"getSlot","params":[{"commitment":"confirmed"}]}])");
+};
+
 } // namespace
 
 int main(int argc, char* argv[])
@@ -43,6 +101,7 @@ int main(int argc, char* argv[])
     QCoreApplication app(argc, argv);
     const int seconds = argc > 1 ? QString::fromLocal8Bit(argv[1]).toInt() : 60;
     const QString nodes = argc > 2 ? QString::fromLocal8Bit(argv[2]) : QStringLiteral("200");
+    const bool bare = argc > 3 && QByteArray(argv[3]) == "--bare";
 
     QProcess simulator;
     simulator.start(QCoreApplication::applicationDirPath() + QStringLiteral("/simnodes"), {nodes});
@@ -63,12 +122,14 @@ int main(int argc, char* argv[])
     config.probe.timeoutMs = 1000;
 
     PoolManager manager(Clock::system());
-    manager.applyConfig(config);
-    qint64 probes = 0;
-    QObject::connect(&manager, &PoolManager::probeFinished, [&] { ++probes; });
+    BareProber bareProber(config.networks.first());
+    qint64 managerProbes = 0;
+    QObject::connect(&manager, &PoolManager::probeFinished, [&] { ++managerProbes; });
+    const qint64& probes = bare ? bareProber.probes : managerProbes;
 
-    std::printf("%d nodes, probe interval 1 s, %d s\n", int(config.networks.first().nodes.size()),
-                seconds);
+    std::printf("%d nodes, probe interval 1 s, %d s, %s\n",
+                int(config.networks.first().nodes.size()), seconds,
+                bare ? "bare QNetworkAccessManager posts" : "the prober");
     std::printf("%8s %10s %12s %10s\n", "second", "probes/s", "CPU % core", "RSS MiB");
     QElapsedTimer wall;
     wall.start();
@@ -98,7 +159,12 @@ int main(int argc, char* argv[])
         if (now >= seconds * 1000LL)
             QCoreApplication::quit();
     });
-    manager.start();
+    if (bare) {
+        bareProber.start();
+    } else {
+        manager.applyConfig(config);
+        manager.start();
+    }
     sample.start();
     QCoreApplication::exec();
     std::printf("mean CPU %.2f %% of one core; RSS at first sample %.1f MiB, peak %.1f MiB\n",

@@ -38,4 +38,11 @@ QString eventKindKey(IncidentEvent::Kind kind)
     Q_UNREACHABLE();
 }
 
+QList<IncidentEvent::Kind> allEventKinds()
+{
+    using Kind = IncidentEvent::Kind;
+    return {Kind::NodeState,        Kind::Failover,     Kind::LagThreshold,
+            Kind::IdentityMismatch, Kind::Reconfigured, Kind::ConfigRejected};
+}
+
 } // namespace switchyard

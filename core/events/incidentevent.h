@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QDateTime>
+#include <QList>
 #include <QMetaType>
 #include <QString>
 #include <optional>
@@ -43,6 +44,7 @@ struct IncidentEvent
 
 QString severityKey(IncidentEvent::Severity severity); // "info", "warning", "critical"
 QString eventKindKey(IncidentEvent::Kind kind);        // "node-state", "failover", ...
+QList<IncidentEvent::Kind> allEventKinds();            // in declaration order, for pickers
 
 } // namespace switchyard
 

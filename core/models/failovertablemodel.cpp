@@ -30,7 +30,7 @@ QString FailoverTableModel::Row::key() const
 }
 
 FailoverTableModel::FailoverTableModel(PoolManager* manager, QObject* parent)
-    : QAbstractTableModel(parent)
+    : KeyedTableModel(parent)
     , m_manager(manager)
 {
     m_coalesce.setSingleShot(true);
@@ -158,39 +158,8 @@ quint64 FailoverTableModel::changedColumns(const Row& before, const Row& after)
 void FailoverTableModel::refresh()
 {
     m_coalesce.stop();
-    QList<Row> fresh = summarize();
-    QStringList currentKeys;
-    for (const Row& row : std::as_const(m_rows))
-        currentKeys.append(row.key());
-    QStringList freshKeys;
-    for (const Row& row : std::as_const(fresh))
-        freshKeys.append(row.key());
-
-    const RowDiff diff = diffRowKeys(currentKeys, freshKeys);
-    if (diff.reordered) {
-        beginResetModel();
-        m_rows = std::move(fresh);
-        endResetModel();
-        return;
-    }
-    for (const RowDiff::Range& range : diff.removals) {
-        beginRemoveRows({}, range.first, range.last);
-        m_rows.remove(range.first, range.count());
-        endRemoveRows();
-    }
-    for (const RowDiff::Range& range : diff.insertions) {
-        beginInsertRows({}, range.first, range.last);
-        for (int row = range.first; row <= range.last; ++row)
-            m_rows.insert(row, fresh[row]);
-        endInsertRows();
-    }
-    QList<quint64> changed(fresh.size(), 0);
-    for (int row = 0; row < fresh.size(); ++row) {
-        changed[row] = changedColumns(m_rows[row], fresh[row]);
-        if (changed[row])
-            m_rows[row] = std::move(fresh[row]);
-    }
-    emitChangedRuns(this, 0, changed);
+    mergeKeyedRows(m_rows, summarize(), &FailoverTableModel::changedColumns,
+                   KeptRows::KeepUnchanged);
 }
 
 QVariant FailoverTableModel::data(const QModelIndex& index, int role) const

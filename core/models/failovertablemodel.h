@@ -1,9 +1,9 @@
 #pragma once
 
+#include "models/keyedtablemodel.h"
 #include "models/modelroles.h"
 #include "pool/routingrules.h"
 
-#include <QAbstractTableModel>
 #include <QMap>
 #include <QTimer>
 #include <memory>
@@ -17,7 +17,7 @@ class PoolManager;
 // Calls and failovers per RPC method and network over a sliding window (the last 5 minutes,
 // hour or day), one column per failure cause. The chart and the table share it. Rows merge
 // (inserted, removed, ranged dataChanged) as calls are routed and as the window slides.
-class FailoverTableModel : public QAbstractTableModel
+class FailoverTableModel : public KeyedTableModel
 {
     Q_OBJECT
 public:

@@ -94,7 +94,7 @@ QString PoolTableModel::Row::key() const
 }
 
 PoolTableModel::PoolTableModel(PoolManager* manager, QObject* parent)
-    : QAbstractTableModel(parent)
+    : KeyedTableModel(parent)
     , m_manager(manager)
 {
     connect(m_manager, &PoolManager::poolsReplaced, this, &PoolTableModel::adoptPools);
@@ -270,40 +270,9 @@ void PoolTableModel::mergePool(int poolIndex, int changedNode)
 
 void PoolTableModel::mergeRows(QList<Row> fresh)
 {
-    QStringList currentKeys;
-    for (const Row& row : std::as_const(m_rows))
-        currentKeys.append(row.key());
-    QStringList freshKeys;
-    for (const Row& row : std::as_const(fresh))
-        freshKeys.append(row.key());
-
-    const RowDiff diff = diffRowKeys(currentKeys, freshKeys);
-    if (diff.reordered) {
-        // Networks or nodes were moved around in the configuration: rows cannot be kept.
-        beginResetModel();
-        m_rows = std::move(fresh);
-        endResetModel();
-        return;
-    }
-    for (const RowDiff::Range& range : diff.removals) {
-        beginRemoveRows({}, range.first, range.last);
-        m_rows.remove(range.first, range.count());
-        endRemoveRows();
-    }
-    for (const RowDiff::Range& range : diff.insertions) {
-        beginInsertRows({}, range.first, range.last);
-        for (int row = range.first; row <= range.last; ++row)
-            m_rows.insert(row, fresh[row]);
-        endInsertRows();
-    }
-    QList<quint64> changed(fresh.size(), 0);
-    for (int row = 0; row < fresh.size(); ++row) {
-        changed[row] = changedColumns(m_rows[row], fresh[row]);
-        // The pool behind a kept row is a new one: its position must follow even when nothing
-        // visible changed.
-        m_rows[row] = std::move(fresh[row]);
-    }
-    emitChangedRuns(this, 0, changed);
+    // The pool behind a kept row may be a new one (a reconfiguration): its position must follow
+    // even when nothing visible changed. Networks or nodes moved around reset the table.
+    mergeKeyedRows(m_rows, std::move(fresh), &PoolTableModel::changedColumns, KeptRows::TakeFresh);
 }
 
 std::optional<qint64> PoolTableModel::probeAgeMs(const Row& row) const

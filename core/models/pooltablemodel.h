@@ -2,11 +2,11 @@
 
 #include "chain/family.h"
 #include "config/config.h"
+#include "models/keyedtablemodel.h"
 #include "models/modelroles.h"
 #include "pool/nodestate.h"
 #include "pool/routingrules.h"
 
-#include <QAbstractTableModel>
 #include <QTimer>
 #include <memory>
 #include <optional>
@@ -20,7 +20,7 @@ class PoolManager;
 // calls merge into the rows with ranged dataChanged (never a reset), so selection and scroll
 // survive; a reconfiguration removes and inserts the rows that came and went and keeps the
 // others. "Last probe" ages once per second through a dataChanged on that column alone.
-class PoolTableModel : public QAbstractTableModel
+class PoolTableModel : public KeyedTableModel
 {
     Q_OBJECT
 public:

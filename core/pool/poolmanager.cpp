@@ -5,19 +5,24 @@
 #include "util/clock.h"
 
 #include <QPointer>
+#include <algorithm>
 #include <qcorosignal.h>
 
 namespace switchyard {
 
 namespace {
-constexpr int tickIntervalMs = 250;
-}
+// The floor batches probes falling due within a few milliseconds into one wakeup (each wakeup
+// polls every socket, ours and the network thread's); the ceiling notices a node enabled from
+// outside within a second.
+constexpr qint64 minimumSleepMs = 5;
+constexpr qint64 maximumSleepMs = 1000;
+} // namespace
 
 PoolManager::PoolManager(Clock* clock, QObject* parent)
     : QObject(parent)
     , m_clock(clock)
 {
-    m_ticker.setInterval(tickIntervalMs);
+    m_ticker.setSingleShot(true);
     connect(&m_ticker, &QTimer::timeout, this, &PoolManager::tick);
 }
 
@@ -52,6 +57,7 @@ void PoolManager::applyConfig(const Config& config)
         Q_EMIT incident(event);
     }
     Q_EMIT poolsReplaced();
+    scheduleNextTick();
 }
 
 void PoolManager::reportRejectedConfig(const QString& errors)
@@ -74,37 +80,69 @@ std::shared_ptr<NetworkPool> PoolManager::pool(const QString& network) const
 
 void PoolManager::start()
 {
-    m_ticker.start();
+    m_running = true;
     tick();
 }
 
 void PoolManager::stop()
 {
+    m_running = false;
     m_ticker.stop();
 }
 
-bool PoolManager::isDue(const NetworkPool& pool, int index, qint64 nowMs) const
+std::optional<qint64> PoolManager::dueAtMs(const NetworkPool& pool, int index) const
 {
     const PoolNode& node = pool.node(index);
-    if (node.probeQueued || node.cooldownUntilMs > nowMs)
-        return false;
-    if (!node.lastProbeStartMs)
-        return node.health.state() != NodeState::Disabled;
-    const qint64 sinceLast = nowMs - *node.lastProbeStartMs;
+    if (node.probeQueued)
+        return std::nullopt;
+    std::optional<qint64> due;
     switch (node.health.state()) {
     case NodeState::Disabled:
-        return false;
+        return std::nullopt;
     case NodeState::Unhealthy:
     case NodeState::WrongNetwork:
-        return pool.probeConfig().recoveryIntervalMs > 0 &&
-               sinceLast >= pool.probeConfig().recoveryIntervalMs;
+        if (pool.probeConfig().recoveryIntervalMs <= 0 && node.lastProbeStartMs)
+            return std::nullopt;
+        due = node.lastProbeStartMs.value_or(0) + pool.probeConfig().recoveryIntervalMs;
+        break;
     case NodeState::NotProbed:
     case NodeState::Healthy:
     case NodeState::Lagging:
     case NodeState::Probation:
-        return sinceLast >= pool.probeConfig().intervalMs;
+        due = node.lastProbeStartMs.value_or(0) + pool.probeConfig().intervalMs;
+        break;
     }
-    Q_UNREACHABLE();
+    if (!node.lastProbeStartMs)
+        due = 0; // never asked: now
+    return std::max(*due, node.cooldownUntilMs);
+}
+
+std::optional<qint64> PoolManager::msUntilNextDue() const
+{
+    std::optional<qint64> earliest;
+    const auto consider = [&earliest](qint64 at) {
+        earliest = earliest ? std::min(*earliest, at) : at;
+    };
+    for (const std::shared_ptr<NetworkPool>& pool : m_pools)
+        for (int i = 0; i < pool->nodeCount(); ++i)
+            if (const std::optional<qint64> due = dueAtMs(*pool, i))
+                consider(*due);
+    for (const Retiring& retiring : m_retiring)
+        consider(retiring.releaseAtMs);
+    if (!earliest)
+        return std::nullopt;
+    return std::max<qint64>(0, *earliest - m_clock->monotonicMs());
+}
+
+void PoolManager::scheduleNextTick()
+{
+    if (!m_running)
+        return;
+    const qint64 sleepMs =
+        std::clamp(msUntilNextDue().value_or(maximumSleepMs), minimumSleepMs, maximumSleepMs);
+    if (m_ticker.isActive() && m_ticker.remainingTime() <= sleepMs)
+        return; // already waking up in time
+    m_ticker.start(int(sleepMs));
 }
 
 void PoolManager::tick()
@@ -113,8 +151,9 @@ void PoolManager::tick()
     m_retiring.removeIf([now](const Retiring& retiring) { return retiring.releaseAtMs <= now; });
     for (const std::shared_ptr<NetworkPool>& pool : std::as_const(m_pools))
         for (int i = 0; i < pool->nodeCount(); ++i)
-            if (isDue(*pool, i, now))
+            if (const std::optional<qint64> due = dueAtMs(*pool, i); due && *due <= now)
                 enqueue(pool, i);
+    scheduleNextTick();
 }
 
 void PoolManager::probeNow(const QString& network, int nodeIndex)
@@ -182,6 +221,7 @@ QCoro::Task<> PoolManager::runProbe(std::shared_ptr<NetworkPool> pool, int index
     const QString network = pool->config().name;
     Q_EMIT probeFinished(network, index);
     pump();
+    scheduleNextTick();
     if (m_inFlight == 0 && m_queue.isEmpty())
         Q_EMIT idle();
 }

@@ -6,6 +6,7 @@
 #include <QObject>
 #include <QTimer>
 #include <memory>
+#include <optional>
 #include <qcorotask.h>
 
 namespace switchyard {
@@ -39,13 +40,17 @@ public:
     std::shared_ptr<NetworkPool> pool(const QString& network) const;
     int retiringPoolCount() const { return int(m_retiring.size()); }
 
-    // Runs tick() on a real timer; tests leave it stopped and call tick() after moving the clock.
+    // Runs tick() whenever the next probe falls due; tests leave it stopped and call tick()
+    // after moving the clock.
     void start();
     void stop();
-    bool isRunning() const { return m_ticker.isActive(); }
+    bool isRunning() const { return m_running; }
 
     // Starts the probes that are due, drops retired pools whose grace period is over.
     void tick();
+    // How long the scheduler sleeps before the next probe or release falls due; nullopt when
+    // nothing is scheduled (every node disabled, queued or running).
+    std::optional<qint64> msUntilNextDue() const;
     // Queues a probe of one node now, whatever its schedule.
     void probeNow(const QString& network, int nodeIndex);
     // Probes every node that is not disabled once and resolves when all of them have answered
@@ -75,7 +80,8 @@ private:
     void enqueue(const std::shared_ptr<NetworkPool>& pool, int index);
     void pump();
     QCoro::Task<> runProbe(std::shared_ptr<NetworkPool> pool, int index);
-    bool isDue(const NetworkPool& pool, int index, qint64 nowMs) const;
+    std::optional<qint64> dueAtMs(const NetworkPool& pool, int index) const;
+    void scheduleNextTick();
 
     Clock* m_clock;
     Config m_config;
@@ -83,6 +89,7 @@ private:
     QList<Retiring> m_retiring;
     QList<QueuedProbe> m_queue;
     int m_inFlight = 0;
+    bool m_running = false;
     QTimer m_ticker;
 };
 

@@ -110,6 +110,10 @@ void SolanaLedger::planLanding(SolanaTransactionRecord& record) const
     while (m_cluster->isSkippedSlot(slot))
         ++slot;
     const qint64 height = m_cluster->blockHeightAtSlot(slot);
+    if (height < *record.blockhashHeight) { // a hash accepted ahead of the chain
+        record.noLanding = SolanaNoLanding::UnknownBlockhash;
+        return;
+    }
     if (height > record.lastValidBlockHeight()) {
         record.noLanding = SolanaNoLanding::Expired;
         return;

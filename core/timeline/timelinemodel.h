@@ -70,6 +70,7 @@ public:
     int pageSize() const { return m_pageSize; }
 
     TimelineRow rowAt(int row) const { return m_rows.value(row); }
+    Clock* clock() const { return m_clock; } // "now" for relative times and time ranges
     // The last read that failed, e.g. "/path/switchyard.db: database is locked"; empty after a
     // successful one.
     QString lastError() const { return m_lastError; }

@@ -44,6 +44,30 @@ private Q_SLOTS:
         QCOMPARE(fixture.simNode(a)->requestCount(), 1); // one batch per probe
     }
 
+    // The scheduler wakes when the next probe falls due, not on a coarse tick that would
+    // stretch every interval (a 250 ms tick made a 1 s interval 1.25 s).
+    void schedulerSleepsUntilTheNextProbeIsDue()
+    {
+        PoolFixture fixture(ChainFamily::Solana, {a, b});
+        fixture.config.probe.recoveryIntervalMs = 30'000;
+        fixture.apply();
+        QCOMPARE(fixture.manager.msUntilNextDue(), std::optional<qint64>(0));
+        fixture.probeAll();
+        QCOMPARE(fixture.manager.msUntilNextDue(),
+                 std::optional<qint64>(fixture.config.probe.intervalMs));
+        fixture.clock.advance(400);
+        QCOMPARE(fixture.manager.msUntilNextDue(),
+                 std::optional<qint64>(fixture.config.probe.intervalMs - 400));
+
+        QVERIFY(fixture.simNode(b)->setFault(faultOf(FaultKind::ServiceUnavailable)));
+        fixture.pool()->setDisabled(0, true);
+        fixture.clock.advance(fixture.config.probe.intervalMs);
+        while (fixture.state(b) != NodeState::Unhealthy)
+            fixture.advanceAndTick(fixture.config.probe.intervalMs);
+        // a is disabled, b is out: only b's recovery probe is left to schedule.
+        QCOMPARE(fixture.manager.msUntilNextDue(), std::optional<qint64>(30'000));
+    }
+
     void unhealthyNodeRecoversOnlyThroughProbation()
     {
         PoolFixture fixture(ChainFamily::Solana, {a, b});

@@ -7,7 +7,9 @@
 #include "failoversview.h"
 #include "fallbackindicator.h"
 #include "lagview.h"
+#include "lookupdialog.h"
 #include "mainwindow.h"
+#include "models/lookupanswermodel.h"
 #include "models/pooltablemodel.h"
 #include "pool/networkpool.h"
 #include "pool/poolmanager.h"
@@ -29,6 +31,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -121,6 +124,55 @@ private Q_SLOTS:
         QVERIFY(window.poolView()->summaryText().contains(QStringLiteral("Lagging")));
         QVERIFY(table->font().pointSizeF() >= 14);
         QVERIFY(table->verticalHeader()->defaultSectionSize() >= table->fontMetrics().height());
+    }
+
+    void searchBoxFindsNodesAndLooksUpIds()
+    {
+        Demo demo;
+        Settings settings(settingsFile());
+        MainWindow window(&demo.pools, ConfigSource{QString(), true}, &settings);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTest::keyClick(&window, Qt::Key_K, Qt::ControlModifier);
+        QTRY_VERIFY(window.searchBox()->hasFocus());
+
+        // A node name: its row, selected, on the Nodes tab.
+        window.views()->setCurrentIndex(MainWindow::LagTab);
+        window.search(QStringLiteral("  evm-primary "));
+        QCOMPARE(window.views()->currentIndex(), int(MainWindow::NodesView));
+        const QModelIndexList selected =
+            window.poolView()->table()->selectionModel()->selectedRows(PoolTableModel::Node);
+        QCOMPARE(selected.size(), 1);
+        QCOMPARE(selected.first().data().toString(), QStringLiteral("evm-primary"));
+
+        // A hash nobody has: every EVM status node says so at its own block, none "failed".
+        QTRY_COMPARE_WITH_TIMEOUT(
+            stateOf(window.poolView()->table(), QStringLiteral("evm-primary")),
+            QStringLiteral("Healthy"), probeTimeoutMs);
+        const QString hash = QStringLiteral("0x") + QString(64, u'b');
+        window.search(hash.toUpper().replace(QStringLiteral("0X"), QStringLiteral("0x")));
+        LookupDialog* lookup = window.lookupDialog();
+        QVERIFY(lookup && lookup->isVisible());
+        QCOMPARE(lookup->id(), hash);
+        QTRY_VERIFY_WITH_TIMEOUT(!lookup->isRunning(), probeTimeoutMs);
+        const QList<LookupAnswer> answers = lookup->answers()->answers();
+        QVERIFY(!answers.isEmpty());
+        bool someNodeAnswered = false;
+        for (const LookupAnswer& answer : answers) {
+            QCOMPARE(answer.family, ChainFamily::Evm);
+            QVERIFY2(!answer.verdict().contains(QStringLiteral("failed")),
+                     qPrintable(answer.describe()));
+            if (answer.outcome == LookupAnswer::Outcome::NotFound) {
+                someNodeAnswered = true;
+                QVERIFY(answer.viewHeight.has_value());
+            }
+        }
+        QVERIFY(someNodeAnswered);
+        QVERIFY(lookup->answers()->summary().startsWith(QStringLiteral("Not found")));
+
+        // Anything else, with no timeline open, is said to have nowhere to go.
+        window.search(QStringLiteral("connection reset"));
+        QVERIFY(window.statusBar()->currentMessage().contains(QStringLiteral("no timeline")));
     }
 
     void networkSelectorFiltersEveryView()

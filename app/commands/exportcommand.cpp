@@ -1,0 +1,162 @@
+#include "config/configloader.h"
+#include "config/redaction.h"
+#include "subcommand.h"
+#include "timeline/csvexport.h"
+#include "timeline/timelinefilter.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QStandardPaths>
+#include <cstdio>
+#include <optional>
+
+namespace switchyard::cli {
+
+namespace {
+
+// The store or the output file failed (the export itself, not how it was asked for).
+constexpr int ExitExportFailed = 3;
+
+// <AppDataLocation>/switchyard.db, where the store keeps its file.
+QString defaultStorePath()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
+           QStringLiteral("/switchyard.db");
+}
+
+// ISO-8601 with or without milliseconds and offset, or a bare date (midnight). A time without
+// an offset is UTC, like every time in the file.
+std::optional<QDateTime> parseIsoTime(const QString& text)
+{
+    QDateTime time = QDateTime::fromString(text, Qt::ISODateWithMs);
+    if (!time.isValid()) {
+        const QDate date = QDate::fromString(text, Qt::ISODate);
+        if (date.isValid())
+            time = QDateTime(date, QTime(0, 0), Qt::UTC);
+    }
+    if (!time.isValid())
+        return std::nullopt;
+    if (time.timeSpec() == Qt::LocalTime)
+        time.setTimeSpec(Qt::UTC);
+    return time;
+}
+
+} // namespace
+
+// `switchyard export --out FILE.csv [--since ISO] [--until ISO] [--network NAME] [--db FILE]`,
+// registered in subcommands.cpp.
+int runExport(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Writes the incident timeline as CSV (RFC 4180, UTF-8, ISO-8601 UTC "
+                       "times), oldest event first. Secrets are redacted and cells a "
+                       "spreadsheet would run as a formula are neutralised.\n"
+                       "Exit: 0 written, 2 bad usage, 3 the store or the file failed."));
+    const QCommandLineOption helpOption = parser.addHelpOption();
+    const QCommandLineOption outOption(QStringLiteral("out"),
+                                       QStringLiteral("The CSV file to write (replaced whole, "
+                                                      "only once every row is written)."),
+                                       QStringLiteral("FILE"));
+    const QCommandLineOption sinceOption(
+        QStringLiteral("since"),
+        QStringLiteral("Events at or after this time, e.g. 2026-11-29T21:00:00Z (no offset: "
+                       "UTC)."),
+        QStringLiteral("ISO"));
+    const QCommandLineOption untilOption(
+        QStringLiteral("until"), QStringLiteral("Events before this time."), QStringLiteral("ISO"));
+    const QCommandLineOption networkOption(QStringLiteral("network"),
+                                           QStringLiteral("Only this network's events."),
+                                           QStringLiteral("NAME"));
+    const QCommandLineOption dbOption(
+        QStringLiteral("db"),
+        QStringLiteral("The event store. Default: %1").arg(defaultStorePath()),
+        QStringLiteral("FILE"));
+    const QCommandLineOption configOption(
+        QStringLiteral("config"),
+        QStringLiteral("Configuration whose keys are also scrubbed from the text. Default: %1 "
+                       "when it exists")
+            .arg(defaultConfigPath()),
+        QStringLiteral("FILE"));
+    const QCommandLineOption bomOption(
+        QStringLiteral("bom"),
+        QStringLiteral("Start with a UTF-8 byte order mark, for opening by double-click in "
+                       "Excel."));
+    parser.addOptions(
+        {outOption, sinceOption, untilOption, networkOption, dbOption, configOption, bomOption});
+
+    if (!parser.parse(arguments))
+        return fail(ExitUsage,
+                    parser.errorText() + QStringLiteral(" (see switchyard export --help)"));
+    if (parser.isSet(helpOption)) {
+        QString help = parser.helpText();
+        const QString program = QCoreApplication::arguments().value(0);
+        const qsizetype programAt = program.isEmpty() ? -1 : help.indexOf(program);
+        if (programAt >= 0)
+            help.replace(programAt, program.size(), arguments.constFirst());
+        std::printf("%s", qPrintable(help));
+        return ExitOk;
+    }
+    if (!parser.positionalArguments().isEmpty())
+        return fail(ExitUsage, QStringLiteral("unexpected argument '%1'")
+                                   .arg(parser.positionalArguments().constFirst()));
+    if (!parser.isSet(outOption) || parser.value(outOption).isEmpty())
+        return fail(ExitUsage, QStringLiteral("export needs --out FILE.csv"));
+
+    TimelineFilter filter;
+    for (const auto& [option, target] :
+         {std::pair{&sinceOption, &filter.from}, std::pair{&untilOption, &filter.until}}) {
+        if (!parser.isSet(*option))
+            continue;
+        const std::optional<QDateTime> time = parseIsoTime(parser.value(*option));
+        if (!time) {
+            return fail(ExitUsage, QStringLiteral("--%1: '%2' is not an ISO-8601 time (e.g. "
+                                                  "2026-11-29T21:05:03Z or 2026-11-29)")
+                                       .arg(option->names().constFirst(), parser.value(*option)));
+        }
+        *target = *time;
+    }
+    if (filter.from.isValid() && filter.until.isValid() && filter.from >= filter.until) {
+        return fail(ExitUsage, QStringLiteral("--since %1 is not before --until %2: no event "
+                                              "could match")
+                                   .arg(parser.value(sinceOption), parser.value(untilOption)));
+    }
+    filter.network = parser.value(networkOption);
+
+    const QString dbPath = parser.isSet(dbOption) ? parser.value(dbOption) : defaultStorePath();
+    if (!QFileInfo::exists(dbPath)) {
+        return fail(ExitExportFailed,
+                    QStringLiteral("no event store at %1 (export never creates one; see --db)")
+                        .arg(dbPath));
+    }
+
+    CsvExportOptions options;
+    options.byteOrderMark = parser.isSet(bomOption);
+    const QString configPath =
+        parser.isSet(configOption) ? parser.value(configOption) : defaultConfigPath();
+    if (parser.isSet(configOption) || QFileInfo::exists(configPath)) {
+        const ConfigResult loaded = loadConfigFile(configPath);
+        if (loaded.ok()) {
+            options.scrubber = SecretScrubber(loaded.config());
+        } else if (parser.isSet(configOption)) {
+            return fail(ExitConfigError, loaded.errorText());
+        } else {
+            // URLs in the text are still redacted; only bare keys the configuration would
+            // have named can pass.
+            std::fprintf(stderr,
+                         "switchyard: warning: %s did not load, its keys are not scrubbed "
+                         "(URLs still are)\n",
+                         qPrintable(configPath));
+        }
+    }
+
+    const QString outPath = parser.value(outOption);
+    const CsvExportResult result = exportTimelineCsv(dbPath, filter, outPath, {}, nullptr, options);
+    if (!result.ok())
+        return fail(ExitExportFailed, result.error);
+    std::printf("wrote %lld events to %s\n", result.rows, qPrintable(outPath));
+    return ExitOk;
+}
+
+} // namespace switchyard::cli

@@ -1,0 +1,305 @@
+#include "database.h"
+
+#include "store/writetransaction.h"
+
+#include <QAtomicInteger>
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QStandardPaths>
+
+namespace switchyard::store {
+
+namespace {
+
+const QString sqliteDriver = QStringLiteral("QSQLITE");
+const QByteArray sqliteHeader = QByteArrayLiteral("SQLite format 3\0");
+
+QString uniqueConnectionName()
+{
+    static QAtomicInteger<quint64> counter;
+    return QStringLiteral("switchyard-store-%1").arg(++counter);
+}
+
+// The file is made here, owner-only, so SQLite never creates it with the process umask.
+QString createOrCheckFile(const QString& path)
+{
+    const QFileInfo info(path);
+    if (!QDir().mkpath(info.absolutePath()))
+        return QStringLiteral("cannot create the folder %1 for the database")
+            .arg(QDir::toNativeSeparators(info.absolutePath()));
+
+    QFile file(path);
+    if (!info.exists()) {
+        if (file.open(QIODevice::WriteOnly | QIODevice::NewOnly,
+                      QFileDevice::ReadOwner | QFileDevice::WriteOwner))
+            return {};
+        if (!QFileInfo::exists(path)) // else another connection created it just now
+            return QStringLiteral("cannot create database %1: %2")
+                .arg(QDir::toNativeSeparators(path), file.errorString());
+    }
+    if (QFileInfo(path).isDir())
+        return QStringLiteral("cannot open database %1: it is a folder")
+            .arg(QDir::toNativeSeparators(path));
+    if (!file.open(QIODevice::ReadOnly))
+        return QStringLiteral("cannot read database %1: %2")
+            .arg(QDir::toNativeSeparators(path), file.errorString());
+    const QByteArray head = file.read(sqliteHeader.size());
+    if (!head.isEmpty() && head != sqliteHeader)
+        return QStringLiteral("%1 is not a Switchyard database (not an SQLite file)")
+            .arg(QDir::toNativeSeparators(path));
+    return {};
+}
+
+void restrictToOwner(const QString& path)
+{
+    if (QFileInfo::exists(path))
+        QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+}
+
+} // namespace
+
+int Database::currentSchemaVersion()
+{
+    return migrations().constLast().version;
+}
+
+OpenResult Database::open(const QString& path, const OpenOptions& options)
+{
+    OpenResult result;
+    if (path.isEmpty()) {
+        result.error = QStringLiteral("no database path given");
+        return result;
+    }
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    const int target = options.migrateTo < 0 ? currentSchemaVersion() : options.migrateTo;
+    if (target > currentSchemaVersion()) {
+        result.error = QStringLiteral("cannot migrate %1 to schema %2: this build knows %3")
+                           .arg(QDir::toNativeSeparators(absolute))
+                           .arg(target)
+                           .arg(currentSchemaVersion());
+        return result;
+    }
+    if (const QString error = createOrCheckFile(absolute); !error.isEmpty()) {
+        result.error = error;
+        return result;
+    }
+
+    std::unique_ptr<Database> database(new Database(absolute, uniqueConnectionName(), options));
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(sqliteDriver, database->m_connectionName);
+        if (!db.isValid()) {
+            result.error = QStringLiteral("cannot open database %1: the Qt SQLite driver "
+                                          "(QSQLITE) is not available")
+                               .arg(QDir::toNativeSeparators(absolute));
+            return result;
+        }
+        db.setDatabaseName(absolute);
+        db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(options.busyTimeoutMs));
+        if (!db.open()) {
+            result.error = QStringLiteral("cannot open database %1: %2")
+                               .arg(QDir::toNativeSeparators(absolute), db.lastError().text());
+            return result;
+        }
+    }
+    if (QString error = database->prepare(); !error.isEmpty()) {
+        result.error = error;
+        return result;
+    }
+    if (QString error = database->migrate(target); !error.isEmpty()) {
+        result.error = error;
+        return result;
+    }
+    // SQLite gives -wal and -shm the main file's mode; this makes sure of it.
+    restrictToOwner(absolute + QStringLiteral("-wal"));
+    restrictToOwner(absolute + QStringLiteral("-shm"));
+    result.database = std::move(database);
+    return result;
+}
+
+Database::Database(QString path, QString connectionName, OpenOptions options)
+    : m_path(std::move(path))
+    , m_connectionName(std::move(connectionName))
+    , m_options(options)
+    , m_thread(QThread::currentThread())
+{}
+
+Database::~Database()
+{
+    {
+        QSqlDatabase db = QSqlDatabase::database(m_connectionName, false);
+        if (db.isValid())
+            db.close();
+    }
+    QSqlDatabase::removeDatabase(m_connectionName);
+}
+
+OpenResult Database::reopen() const
+{
+    OpenOptions options = m_options;
+    options.migrateTo = -1;
+    return open(m_path, options);
+}
+
+QSqlDatabase Database::connection() const
+{
+    Q_ASSERT_X(QThread::currentThread() == m_thread, "Database::connection",
+               "a Qt SQL connection is used only on the thread that opened it");
+    return QSqlDatabase::database(m_connectionName, false);
+}
+
+QString Database::prepare()
+{
+    QSqlDatabase db = connection();
+    const QString where = QDir::toNativeSeparators(m_path);
+
+    // Nothing is written before the file is known to be ours and not newer than this build.
+    int version = 0;
+    if (QString error = readVersion(&version); !error.isEmpty())
+        return error;
+    if (version > currentSchemaVersion())
+        return QStringLiteral(
+                   "%1 was created by a newer Switchyard: schema %2, this build knows %3")
+            .arg(where)
+            .arg(version)
+            .arg(currentSchemaVersion());
+    m_schemaVersion = version;
+
+    QSqlQuery query(db);
+    if (!query.exec(QStringLiteral("PRAGMA journal_mode=WAL")) || !query.next() ||
+        query.value(0).toString().compare(QLatin1String("wal"), Qt::CaseInsensitive) != 0)
+        return QStringLiteral("cannot switch database %1 to WAL mode: %2")
+            .arg(where, query.lastError().isValid() ? query.lastError().text()
+                                                    : query.value(0).toString());
+    query.finish();
+    // synchronous=FULL: in WAL mode NORMAL already keeps every committed transaction when the
+    // process is killed (COMMIT has handed the WAL frames to the OS), but it may lose the last
+    // ones on a power cut or OS crash; FULL fsyncs the WAL at every COMMIT, so "stored" holds
+    // for a tracked transaction's bytes even then. The writer commits batches, so that fsync
+    // is paid once per batch, not per record.
+    const QStringList pragmas{QStringLiteral("PRAGMA synchronous=FULL"),
+                              QStringLiteral("PRAGMA foreign_keys=ON")};
+    for (const QString& pragma : pragmas) {
+        if (!query.exec(pragma))
+            return QStringLiteral("cannot prepare database %1 (%2): %3")
+                .arg(where, pragma, query.lastError().text());
+        query.finish();
+    }
+    return {};
+}
+
+QString Database::readVersion(int* version)
+{
+    QSqlDatabase db = connection();
+    const QString where = QDir::toNativeSeparators(m_path);
+    QSqlQuery query(db);
+    // tables() swallows errors; this read fails loudly on a damaged or foreign file.
+    if (!query.exec(QStringLiteral("SELECT count(*) FROM sqlite_master")) || !query.next())
+        return QStringLiteral("cannot read database %1: %2").arg(where, query.lastError().text());
+    query.finish();
+
+    const QStringList tables = db.tables(QSql::Tables);
+    if (!tables.contains(QLatin1String("schema_version"))) {
+        if (!tables.isEmpty())
+            return QStringLiteral("%1 is not a Switchyard database (it has tables but no "
+                                  "schema_version)")
+                .arg(where);
+        *version = 0;
+        return {};
+    }
+    if (!query.exec(QStringLiteral("SELECT MAX(version) FROM schema_version")) || !query.next())
+        return QStringLiteral("cannot read the schema version of %1: %2")
+            .arg(where, query.lastError().text());
+    *version = query.value(0).toInt();
+    return {};
+}
+
+QString Database::migrate(int target)
+{
+    QSqlDatabase db = connection();
+    const QString where = QDir::toNativeSeparators(m_path);
+    for (const Migration& migration : migrations()) {
+        if (migration.version <= m_schemaVersion || migration.version > target)
+            continue;
+        WriteTransaction transaction(db);
+        if (WriteError error = transaction.begin(); error.isError())
+            return QStringLiteral("cannot migrate %1 to schema %2: %3")
+                .arg(where)
+                .arg(migration.version)
+                .arg(error.text);
+        // Another connection may have migrated while this one waited for the write lock.
+        int version = 0;
+        if (QString error = readVersion(&version); !error.isEmpty())
+            return error;
+        if (version >= migration.version) {
+            m_schemaVersion = version;
+            continue;
+        }
+        QSqlQuery query(db);
+        for (const QString& statement : migration.statements) {
+            if (!query.exec(dialectSql(statement, m_dialect)))
+                return QStringLiteral("cannot migrate %1 to schema %2 (%3): %4")
+                    .arg(where)
+                    .arg(migration.version)
+                    .arg(migration.summary, query.lastError().text());
+        }
+        query.prepare(
+            QStringLiteral("INSERT INTO schema_version (version, applied_ms) VALUES (?, ?)"));
+        query.addBindValue(migration.version);
+        query.addBindValue(QDateTime::currentMSecsSinceEpoch());
+        if (!query.exec())
+            return QStringLiteral("cannot record schema %1 in %2: %3")
+                .arg(migration.version)
+                .arg(where, query.lastError().text());
+        query.finish();
+        if (WriteError error = transaction.commit(); error.isError())
+            return QStringLiteral("cannot migrate %1 to schema %2: %3")
+                .arg(where)
+                .arg(migration.version)
+                .arg(error.text);
+        m_schemaVersion = migration.version;
+    }
+    return {};
+}
+
+QString Database::integrityCheck() const
+{
+    QSqlQuery query(connection());
+    if (!query.exec(QStringLiteral("PRAGMA integrity_check")))
+        return query.lastError().text();
+    QStringList lines;
+    while (query.next())
+        lines.append(query.value(0).toString());
+    return lines.join(QLatin1Char('\n'));
+}
+
+ReadResult<QList<StoredEvent>> Database::eventsForTransaction(const QString& txId) const
+{
+    return store::eventsForTransaction(connection(), txId);
+}
+
+ReadResult<std::optional<StoredTransaction>> Database::transaction(const QString& id) const
+{
+    return readTransaction(connection(), id);
+}
+
+ReadResult<QList<StoredTransaction>> Database::transactionsByIntent(const QString& intentId) const
+{
+    return store::transactionsByIntent(connection(), intentId);
+}
+
+ReadResult<QList<SendAttempt>> Database::attempts(const QString& txId) const
+{
+    return attemptsOf(connection(), txId);
+}
+
+QString defaultDatabasePath()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
+           QStringLiteral("/switchyard.db");
+}
+
+} // namespace switchyard::store

@@ -1,0 +1,81 @@
+#pragma once
+
+#include "store/records.h"
+#include "store/schema.h"
+
+#include <QSqlDatabase>
+#include <QString>
+#include <QThread>
+#include <memory>
+
+namespace switchyard::store {
+
+struct OpenOptions
+{
+    int busyTimeoutMs = 5000;
+    // Migrate no further than this version; -1 means the current one. Tests use it to build a
+    // database as an older Switchyard left it.
+    int migrateTo = -1;
+};
+
+class Database;
+
+struct OpenResult
+{
+    std::unique_ptr<Database> database;
+    QString error; // what went wrong and with which file, when database is null
+
+    bool ok() const { return database != nullptr; }
+};
+
+// One connection to the store file, usable on the thread that opened it only (Qt SQL
+// connections are per thread). Another thread opens its own with open() or reopen() called there.
+// Opening creates the file (owner-only), checks it is a Switchyard store this build can read,
+// and migrates it forward.
+class Database
+{
+public:
+    static OpenResult open(const QString& path, const OpenOptions& options = {});
+    static int currentSchemaVersion();
+
+    ~Database();
+    Database(const Database&) = delete;
+    Database& operator=(const Database&) = delete;
+
+    // A new connection to the same file for the calling thread.
+    OpenResult reopen() const;
+
+    QString path() const { return m_path; }
+    int schemaVersion() const { return m_schemaVersion; }
+    Dialect dialect() const { return m_dialect; }
+    QString connectionName() const { return m_connectionName; }
+    // The connection; only on the thread that opened it.
+    QSqlDatabase connection() const;
+
+    // "ok", or what SQLite found wrong.
+    QString integrityCheck() const;
+
+    ReadResult<QList<StoredEvent>> eventsForTransaction(const QString& txId) const;
+    ReadResult<std::optional<StoredTransaction>> transaction(const QString& id) const;
+    ReadResult<QList<StoredTransaction>> transactionsByIntent(const QString& intentId) const;
+    ReadResult<QList<SendAttempt>> attempts(const QString& txId) const;
+
+private:
+    Database(QString path, QString connectionName, OpenOptions options);
+
+    QString prepare();
+    QString readVersion(int* version);
+    QString migrate(int target);
+
+    QString m_path;
+    QString m_connectionName;
+    OpenOptions m_options;
+    int m_schemaVersion = 0;
+    Dialect m_dialect = Dialect::Sqlite;
+    QThread* m_thread = nullptr;
+};
+
+// Where the store lives unless configured otherwise.
+QString defaultDatabasePath();
+
+} // namespace switchyard::store

@@ -1,0 +1,267 @@
+#include "records.h"
+
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QSqlRecord>
+#include <QVariant>
+
+namespace switchyard::store {
+
+namespace {
+
+// A null QString would bind as SQL NULL; the text columns are NOT NULL DEFAULT ''.
+QVariant text(const QString& value)
+{
+    return value.isNull() ? QVariant(QStringLiteral("")) : QVariant(value);
+}
+
+QVariant textOrNull(const QString& value)
+{
+    return value.isEmpty() ? QVariant() : QVariant(value);
+}
+
+QVariant integerOrNull(const std::optional<qint64>& value)
+{
+    return value ? QVariant(*value) : QVariant();
+}
+
+std::optional<qint64> optionalInteger(const QVariant& value)
+{
+    if (value.isNull())
+        return std::nullopt;
+    return value.toLongLong();
+}
+
+IncidentEvent::Severity severityFromColumn(int value)
+{
+    switch (value) {
+    case 1:
+        return IncidentEvent::Severity::Warning;
+    case 2:
+        return IncidentEvent::Severity::Critical;
+    default:
+        return IncidentEvent::Severity::Info;
+    }
+}
+
+QString readError(const QString& what, const QSqlQuery& query)
+{
+    return QStringLiteral("cannot read %1: %2").arg(what, query.lastError().text());
+}
+
+const QString transactionColumns = QStringLiteral(
+    "id, network, family, intent_id, wire, recent_blockhash, last_valid_block_height, sender, "
+    "nonce, state, state_since_ms, created_ms, last_node, last_height, first_sent_ms, "
+    "confirmed_ms, confirmed_height, finalized_ms, error");
+
+StoredTransaction transactionFromRow(const QSqlQuery& query)
+{
+    StoredTransaction tx;
+    tx.id = query.value(0).toString();
+    tx.network = query.value(1).toString();
+    tx.family = familyFromName(query.value(2).toString()).value_or(ChainFamily::Solana);
+    tx.intentId = query.value(3).toString();
+    if (!query.value(4).isNull())
+        tx.wire = query.value(4).toByteArray();
+    tx.recentBlockhash = query.value(5).toString();
+    tx.lastValidBlockHeight = optionalInteger(query.value(6));
+    tx.sender = query.value(7).toString();
+    tx.nonce = optionalInteger(query.value(8));
+    tx.state = query.value(9).toString();
+    tx.stateSinceMs = query.value(10).toLongLong();
+    tx.createdMs = query.value(11).toLongLong();
+    tx.lastNode = query.value(12).toString();
+    tx.lastHeight = optionalInteger(query.value(13));
+    tx.firstSentMs = optionalInteger(query.value(14));
+    tx.confirmedMs = optionalInteger(query.value(15));
+    tx.confirmedHeight = optionalInteger(query.value(16));
+    tx.finalizedMs = optionalInteger(query.value(17));
+    tx.error = query.value(18).toString();
+    return tx;
+}
+
+} // namespace
+
+WriteError insertEvent(QSqlDatabase& db, const IncidentEvent& event, qint64* id)
+{
+    QSqlQuery query(db);
+    query.prepare(QStringLiteral(
+        "INSERT INTO events (time_ms, severity, kind, network, node, method, tx_id, height, "
+        "message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    query.addBindValue(event.time.toMSecsSinceEpoch());
+    query.addBindValue(static_cast<int>(event.severity));
+    query.addBindValue(eventKindKey(event.kind));
+    query.addBindValue(text(event.network));
+    query.addBindValue(text(event.node));
+    query.addBindValue(text(event.method));
+    query.addBindValue(text(event.txId));
+    query.addBindValue(integerOrNull(event.height));
+    query.addBindValue(text(event.message));
+    if (!query.exec())
+        return WriteError::fromSql(QStringLiteral("cannot store an event"), query.lastError());
+    if (id)
+        *id = query.lastInsertId().toLongLong();
+    return {};
+}
+
+WriteError saveTransaction(QSqlDatabase& db, const StoredTransaction& tx)
+{
+    if (tx.id.isEmpty())
+        return QStringLiteral("cannot store a transaction without an id");
+    QSqlQuery query(db);
+    query.prepare(
+        QStringLiteral("INSERT INTO transactions (%1) VALUES "
+                       "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                       "ON CONFLICT (id) DO UPDATE SET network = excluded.network, "
+                       "family = excluded.family, intent_id = excluded.intent_id, "
+                       "wire = excluded.wire, recent_blockhash = excluded.recent_blockhash, "
+                       "last_valid_block_height = excluded.last_valid_block_height, "
+                       "sender = excluded.sender, nonce = excluded.nonce, state = excluded.state, "
+                       "state_since_ms = excluded.state_since_ms, "
+                       "created_ms = excluded.created_ms, last_node = excluded.last_node, "
+                       "last_height = excluded.last_height, "
+                       "first_sent_ms = excluded.first_sent_ms, "
+                       "confirmed_ms = excluded.confirmed_ms, "
+                       "confirmed_height = excluded.confirmed_height, "
+                       "finalized_ms = excluded.finalized_ms, error = excluded.error")
+            .arg(transactionColumns));
+    query.addBindValue(tx.id);
+    query.addBindValue(text(tx.network));
+    query.addBindValue(familyName(tx.family));
+    query.addBindValue(textOrNull(tx.intentId));
+    query.addBindValue(tx.wire ? QVariant(*tx.wire) : QVariant());
+    query.addBindValue(textOrNull(tx.recentBlockhash));
+    query.addBindValue(integerOrNull(tx.lastValidBlockHeight));
+    query.addBindValue(textOrNull(tx.sender));
+    query.addBindValue(integerOrNull(tx.nonce));
+    query.addBindValue(text(tx.state));
+    query.addBindValue(tx.stateSinceMs);
+    query.addBindValue(tx.createdMs);
+    query.addBindValue(text(tx.lastNode));
+    query.addBindValue(integerOrNull(tx.lastHeight));
+    query.addBindValue(integerOrNull(tx.firstSentMs));
+    query.addBindValue(integerOrNull(tx.confirmedMs));
+    query.addBindValue(integerOrNull(tx.confirmedHeight));
+    query.addBindValue(integerOrNull(tx.finalizedMs));
+    query.addBindValue(text(tx.error));
+    if (!query.exec())
+        return WriteError::fromSql(QStringLiteral("cannot store transaction %1").arg(tx.id),
+                                   query.lastError());
+    return {};
+}
+
+WriteError insertAttempt(QSqlDatabase& db, const SendAttempt& attempt, qint64* id)
+{
+    QSqlQuery query(db);
+    query.prepare(QStringLiteral("INSERT INTO send_attempts (tx_id, time_ms, node, outcome, "
+                                 "detail, height) VALUES (?, ?, ?, ?, ?, ?)"));
+    query.addBindValue(text(attempt.txId));
+    query.addBindValue(attempt.timeMs);
+    query.addBindValue(text(attempt.node));
+    query.addBindValue(text(attempt.outcome));
+    query.addBindValue(text(attempt.detail));
+    query.addBindValue(integerOrNull(attempt.height));
+    if (!query.exec())
+        return WriteError::fromSql(
+            QStringLiteral("cannot store a send attempt of %1").arg(attempt.txId),
+            query.lastError());
+    if (id)
+        *id = query.lastInsertId().toLongLong();
+    return {};
+}
+
+ReadResult<QList<StoredEvent>> eventsForTransaction(const QSqlDatabase& db, const QString& txId)
+{
+    ReadResult<QList<StoredEvent>> result;
+    QSqlQuery query(db);
+    query.setForwardOnly(true);
+    query.prepare(QStringLiteral("SELECT id, time_ms, severity, kind, network, node, method, "
+                                 "tx_id, height, message FROM events WHERE tx_id = ? "
+                                 "ORDER BY time_ms, id"));
+    query.addBindValue(text(txId));
+    if (!query.exec()) {
+        result.error = readError(QStringLiteral("the events of %1").arg(txId), query);
+        return result;
+    }
+    while (query.next()) {
+        StoredEvent event;
+        event.id = query.value(0).toLongLong();
+        event.timeMs = query.value(1).toLongLong();
+        event.severity = severityFromColumn(query.value(2).toInt());
+        event.kind = query.value(3).toString();
+        event.network = query.value(4).toString();
+        event.node = query.value(5).toString();
+        event.method = query.value(6).toString();
+        event.txId = query.value(7).toString();
+        event.height = optionalInteger(query.value(8));
+        event.message = query.value(9).toString();
+        result.value.append(event);
+    }
+    return result;
+}
+
+ReadResult<std::optional<StoredTransaction>> readTransaction(const QSqlDatabase& db,
+                                                             const QString& id)
+{
+    ReadResult<std::optional<StoredTransaction>> result;
+    QSqlQuery query(db);
+    query.setForwardOnly(true);
+    query.prepare(
+        QStringLiteral("SELECT %1 FROM transactions WHERE id = ?").arg(transactionColumns));
+    query.addBindValue(text(id));
+    if (!query.exec()) {
+        result.error = readError(QStringLiteral("transaction %1").arg(id), query);
+        return result;
+    }
+    if (query.next())
+        result.value = transactionFromRow(query);
+    return result;
+}
+
+ReadResult<QList<StoredTransaction>> transactionsByIntent(const QSqlDatabase& db,
+                                                          const QString& intentId)
+{
+    ReadResult<QList<StoredTransaction>> result;
+    QSqlQuery query(db);
+    query.setForwardOnly(true);
+    query.prepare(QStringLiteral("SELECT %1 FROM transactions WHERE intent_id = ? "
+                                 "ORDER BY created_ms, id")
+                      .arg(transactionColumns));
+    query.addBindValue(text(intentId));
+    if (!query.exec()) {
+        result.error =
+            readError(QStringLiteral("the transactions of intent %1").arg(intentId), query);
+        return result;
+    }
+    while (query.next())
+        result.value.append(transactionFromRow(query));
+    return result;
+}
+
+ReadResult<QList<SendAttempt>> attemptsOf(const QSqlDatabase& db, const QString& txId)
+{
+    ReadResult<QList<SendAttempt>> result;
+    QSqlQuery query(db);
+    query.setForwardOnly(true);
+    query.prepare(QStringLiteral("SELECT id, tx_id, time_ms, node, outcome, detail, height "
+                                 "FROM send_attempts WHERE tx_id = ? ORDER BY time_ms, id"));
+    query.addBindValue(text(txId));
+    if (!query.exec()) {
+        result.error = readError(QStringLiteral("the send attempts of %1").arg(txId), query);
+        return result;
+    }
+    while (query.next()) {
+        SendAttempt attempt;
+        attempt.id = query.value(0).toLongLong();
+        attempt.txId = query.value(1).toString();
+        attempt.timeMs = query.value(2).toLongLong();
+        attempt.node = query.value(3).toString();
+        attempt.outcome = query.value(4).toString();
+        attempt.detail = query.value(5).toString();
+        attempt.height = optionalInteger(query.value(6));
+        result.value.append(attempt);
+    }
+    return result;
+}
+
+} // namespace switchyard::store

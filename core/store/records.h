@@ -1,0 +1,90 @@
+#pragma once
+
+#include "chain/family.h"
+#include "events/incidentevent.h"
+#include "store/writeerror.h"
+
+#include <QByteArray>
+#include <QList>
+#include <QSqlDatabase>
+#include <QString>
+#include <optional>
+
+// Rows of the store and the statements that write and read them. Writes are meant to run
+// inside a StoreWriter job (its transaction); reads on any connection of the caller's thread.
+namespace switchyard::store {
+
+template <typename T>
+struct ReadResult
+{
+    T value{};
+    QString error; // empty when the read worked
+
+    bool ok() const { return error.isEmpty(); }
+};
+
+// A row of `events`, as stored (kind as eventKindKey(), severity 0 info, 1 warning, 2 critical).
+struct StoredEvent
+{
+    qint64 id = 0;
+    qint64 timeMs = 0;
+    IncidentEvent::Severity severity = IncidentEvent::Severity::Info;
+    QString kind;
+    QString network;
+    QString node;
+    QString method;
+    QString txId;
+    std::optional<qint64> height;
+    QString message;
+};
+
+// A row of `transactions`: one tracked transaction.
+struct StoredTransaction
+{
+    QString id; // Solana: first signature (base58); EVM: 0x keccak-256 of the raw bytes
+    QString network;
+    ChainFamily family = ChainFamily::Solana;
+    QString intentId;               // empty: none (stored as NULL)
+    std::optional<QByteArray> wire; // the exact signed bytes; nullopt for a watch-only record
+    QString recentBlockhash;        // Solana (empty: NULL)
+    std::optional<qint64> lastValidBlockHeight; // Solana
+    QString sender;                             // EVM (empty: NULL)
+    std::optional<qint64> nonce;                // EVM
+    QString state;
+    qint64 stateSinceMs = 0;
+    qint64 createdMs = 0;
+    QString lastNode;
+    std::optional<qint64> lastHeight;
+    std::optional<qint64> firstSentMs;
+    std::optional<qint64> confirmedMs;
+    std::optional<qint64> confirmedHeight;
+    std::optional<qint64> finalizedMs;
+    QString error; // why it failed on chain, when it did
+};
+
+// A row of `send_attempts`: one send or rebroadcast of a transaction's bytes to one node.
+struct SendAttempt
+{
+    qint64 id = 0; // given by the store
+    QString txId;
+    qint64 timeMs = 0;
+    QString node;
+    QString outcome;
+    QString detail;
+    std::optional<qint64> height;
+};
+
+// `id` receives the new row's id when given.
+WriteError insertEvent(QSqlDatabase& db, const IncidentEvent& event, qint64* id = nullptr);
+// Inserts, or replaces every column of the row with the same id.
+WriteError saveTransaction(QSqlDatabase& db, const StoredTransaction& transaction);
+WriteError insertAttempt(QSqlDatabase& db, const SendAttempt& attempt, qint64* id = nullptr);
+
+ReadResult<QList<StoredEvent>> eventsForTransaction(const QSqlDatabase& db, const QString& txId);
+ReadResult<std::optional<StoredTransaction>> readTransaction(const QSqlDatabase& db,
+                                                             const QString& id);
+ReadResult<QList<StoredTransaction>> transactionsByIntent(const QSqlDatabase& db,
+                                                          const QString& intentId);
+ReadResult<QList<SendAttempt>> attemptsOf(const QSqlDatabase& db, const QString& txId);
+
+} // namespace switchyard::store

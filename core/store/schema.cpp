@@ -1,0 +1,135 @@
+#include "schema.h"
+
+namespace switchyard::store {
+
+namespace {
+
+QList<Migration> buildMigrations()
+{
+    QList<Migration> list;
+
+    list.append(Migration{
+        1,
+        QStringLiteral("incident timeline"),
+        {
+            QStringLiteral("CREATE TABLE schema_version ("
+                           "version INTEGER PRIMARY KEY, "
+                           "applied_ms BIGINT NOT NULL)"),
+            // The timeline reader is written against exactly these columns.
+            QStringLiteral("CREATE TABLE events ("
+                           "id ${ROW_ID}, "
+                           "time_ms BIGINT NOT NULL, "
+                           "severity INTEGER NOT NULL, "
+                           "kind TEXT NOT NULL, "
+                           "network TEXT NOT NULL DEFAULT '', "
+                           "node TEXT NOT NULL DEFAULT '', "
+                           "method TEXT NOT NULL DEFAULT '', "
+                           "tx_id TEXT NOT NULL DEFAULT '', "
+                           "height BIGINT, "
+                           "message TEXT NOT NULL DEFAULT '')"),
+            QStringLiteral("CREATE INDEX events_time ON events (time_ms, id)"),
+            QStringLiteral("CREATE INDEX events_tx ON events (tx_id)"),
+            QStringLiteral("CREATE INDEX events_network_time ON events (network, time_ms)"),
+            QStringLiteral("CREATE INDEX events_node_time ON events (node, time_ms)"),
+        },
+    });
+
+    list.append(Migration{
+        2,
+        QStringLiteral("tracked transactions and send attempts"),
+        {
+            // wire is NULL for a watch-only record (no signed bytes: never rebroadcast).
+            // Solana fills recent_blockhash/last_valid_block_height, EVM sender/nonce.
+            QStringLiteral("CREATE TABLE transactions ("
+                           "id TEXT PRIMARY KEY, "
+                           "network TEXT NOT NULL, "
+                           "family TEXT NOT NULL CHECK (family IN ('solana', 'evm')), "
+                           "intent_id TEXT, "
+                           "wire ${BYTES}, "
+                           "recent_blockhash TEXT, "
+                           "last_valid_block_height BIGINT, "
+                           "sender TEXT, "
+                           "nonce BIGINT, "
+                           "state TEXT NOT NULL, "
+                           "state_since_ms BIGINT NOT NULL, "
+                           "created_ms BIGINT NOT NULL, "
+                           "last_node TEXT NOT NULL DEFAULT '', "
+                           "last_height BIGINT, "
+                           "first_sent_ms BIGINT, "
+                           "confirmed_ms BIGINT, "
+                           "confirmed_height BIGINT, "
+                           "finalized_ms BIGINT, "
+                           "error TEXT NOT NULL DEFAULT '')"),
+            QStringLiteral("CREATE INDEX transactions_intent ON transactions (intent_id)"),
+            QStringLiteral("CREATE INDEX transactions_network_state "
+                           "ON transactions (network, state)"),
+            QStringLiteral("CREATE TABLE send_attempts ("
+                           "id ${ROW_ID}, "
+                           "tx_id TEXT NOT NULL REFERENCES transactions (id) ON DELETE CASCADE, "
+                           "time_ms BIGINT NOT NULL, "
+                           "node TEXT NOT NULL, "
+                           "outcome TEXT NOT NULL, "
+                           "detail TEXT NOT NULL DEFAULT '', "
+                           "height BIGINT)"),
+            QStringLiteral("CREATE INDEX send_attempts_tx ON send_attempts (tx_id, time_ms)"),
+        },
+    });
+
+    list.append(Migration{
+        3,
+        QStringLiteral("probe samples and failover counters per minute"),
+        {
+            // One row per node per minute; `minute` is the ms time of the minute's start.
+            QStringLiteral("CREATE TABLE probe_samples ("
+                           "network TEXT NOT NULL, "
+                           "node TEXT NOT NULL, "
+                           "minute BIGINT NOT NULL, "
+                           "samples INTEGER NOT NULL, "
+                           "failures INTEGER NOT NULL, "
+                           "latency_p50_ms BIGINT, "
+                           "latency_p95_ms BIGINT, "
+                           "height BIGINT, "
+                           "lag BIGINT, "
+                           "PRIMARY KEY (network, node, minute))"),
+            QStringLiteral("CREATE INDEX probe_samples_minute ON probe_samples (minute)"),
+            QStringLiteral("CREATE TABLE failover_counts ("
+                           "network TEXT NOT NULL, "
+                           "method TEXT NOT NULL, "
+                           "minute BIGINT NOT NULL, "
+                           "cause TEXT NOT NULL, "
+                           "count BIGINT NOT NULL, "
+                           "PRIMARY KEY (network, method, minute, cause))"),
+            QStringLiteral("CREATE INDEX failover_counts_minute ON failover_counts (minute)"),
+        },
+    });
+
+    return list;
+}
+
+} // namespace
+
+const QList<Migration>& migrations()
+{
+    static const QList<Migration> list = buildMigrations();
+    return list;
+}
+
+QString dialectSql(const QString& sql, Dialect dialect)
+{
+    QString out = sql;
+    switch (dialect) {
+    case Dialect::Sqlite:
+        // INTEGER PRIMARY KEY is SQLite's rowid: a new row without an id gets max + 1.
+        out.replace(QLatin1String("${ROW_ID}"), QLatin1String("INTEGER PRIMARY KEY"));
+        out.replace(QLatin1String("${BYTES}"), QLatin1String("BLOB"));
+        break;
+    case Dialect::Postgres:
+        out.replace(QLatin1String("${ROW_ID}"),
+                    QLatin1String("BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY"));
+        out.replace(QLatin1String("${BYTES}"), QLatin1String("BYTEA"));
+        break;
+    }
+    return out;
+}
+
+} // namespace switchyard::store

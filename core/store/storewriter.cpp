@@ -1,0 +1,123 @@
+#include "storewriter.h"
+
+#include "store/database.h"
+#include "store/probeminute.h"
+#include "store/records.h"
+#include "store/storewriterworker.h"
+#include "util/clock.h"
+
+#include <QCoroSignal>
+#include <QPointer>
+#include <QSqlError>
+#include <QSqlQuery>
+
+namespace switchyard::store {
+
+StoreWriter::StoreWriter(const Database& database, WriterOptions options, QObject* parent)
+    : QObject(parent)
+    , m_clock(options.clock ? options.clock : Clock::system())
+    , m_thread(new QThread)
+    , m_worker(new StoreWriterWorker(this, database.path(), options))
+{
+    m_thread->setObjectName(QStringLiteral("switchyard-store-writer"));
+    m_worker->moveToThread(m_thread);
+    m_thread->start();
+    QMetaObject::invokeMethod(
+        m_worker, [worker = m_worker] { worker->start(); }, Qt::QueuedConnection);
+}
+
+StoreWriter::~StoreWriter()
+{
+    QThread* home = thread();
+    QMetaObject::invokeMethod(
+        m_worker, [worker = m_worker, home] { worker->shutdown(home); },
+        Qt::BlockingQueuedConnection);
+    m_thread->quit();
+    m_thread->wait();
+    delete m_worker;
+    delete m_thread;
+}
+
+quint64 StoreWriter::appendEvent(const IncidentEvent& event)
+{
+    return enqueue(
+        [event](StoreWriterWorker&, QSqlDatabase& db) { return insertEvent(db, event); });
+}
+
+quint64 StoreWriter::recordProbeSample(const ProbeSample& sample)
+{
+    const qint64 nowMs = m_clock->utcNow().toMSecsSinceEpoch();
+    return enqueue([sample, nowMs](StoreWriterWorker& worker, QSqlDatabase& db) {
+        return worker.writeProbe(db, sample, nowMs);
+    });
+}
+
+quint64 StoreWriter::addFailovers(const QString& network, const QString& method,
+                                  const QString& cause, qint64 minuteMs, qint64 count)
+{
+    const qint64 minute = ProbeMinute::minuteStart(minuteMs);
+    return enqueue([network, method, cause, minute, count](StoreWriterWorker&, QSqlDatabase& db) {
+        QSqlQuery query(db);
+        query.prepare(
+            QStringLiteral("INSERT INTO failover_counts (network, method, minute, cause, count) "
+                           "VALUES (?, ?, ?, ?, ?) ON CONFLICT (network, method, minute, cause) "
+                           "DO UPDATE SET count = failover_counts.count + excluded.count"));
+        query.addBindValue(network);
+        query.addBindValue(method);
+        query.addBindValue(minute);
+        query.addBindValue(cause);
+        query.addBindValue(count);
+        if (!query.exec())
+            return WriteError::fromSql(
+                QStringLiteral("cannot count failovers of %1 on %2").arg(method, network),
+                query.lastError());
+        return WriteError();
+    });
+}
+
+quint64 StoreWriter::submit(Job job)
+{
+    return enqueue(
+        [job = std::move(job)](StoreWriterWorker&, QSqlDatabase& db) { return job(db); });
+}
+
+QCoro::Task<> StoreWriter::flush()
+{
+    const quint64 target = m_lastTicket;
+    QPointer<StoreWriter> self(this);
+    while (self && m_acknowledged < target)
+        co_await qCoro(this, &StoreWriter::committed);
+}
+
+quint64 StoreWriter::enqueue(std::function<WriteError(StoreWriterWorker&, QSqlDatabase&)> run)
+{
+    const quint64 ticket = ++m_lastTicket;
+    bool schedule = false;
+    {
+        QMutexLocker locker(&m_mutex);
+        m_queue.push_back(Pending{ticket, std::move(run)});
+        schedule = !m_drainScheduled;
+        m_drainScheduled = true;
+    }
+    if (schedule)
+        QMetaObject::invokeMethod(
+            m_worker, [worker = m_worker] { worker->drain(); }, Qt::QueuedConnection);
+    return ticket;
+}
+
+std::deque<StoreWriter::Pending> StoreWriter::takeQueued()
+{
+    QMutexLocker locker(&m_mutex);
+    m_drainScheduled = false;
+    return std::exchange(m_queue, {});
+}
+
+void StoreWriter::settle(quint64 ticket)
+{
+    if (ticket <= m_acknowledged)
+        return;
+    m_acknowledged = ticket;
+    Q_EMIT committed(ticket);
+}
+
+} // namespace switchyard::store

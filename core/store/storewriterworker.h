@@ -1,0 +1,60 @@
+#pragma once
+
+#include "store/probeminute.h"
+#include "store/storewriter.h"
+
+#include <QObject>
+#include <QString>
+#include <map>
+#include <memory>
+#include <optional>
+#include <tuple>
+
+class QTimer;
+
+namespace switchyard::store {
+
+class Database;
+
+// The writer thread's half of StoreWriter: owns the connection, runs batches, keeps the
+// minute accumulators of probe samples. Lives on the writer thread; internal to the store.
+class StoreWriterWorker : public QObject
+{
+public:
+    StoreWriterWorker(StoreWriter* owner, QString path, WriterOptions options);
+    ~StoreWriterWorker() override;
+
+    void start();
+    void drain();
+    // Commits what is queued, closes the connection and hands this object back to `home`.
+    void shutdown(QThread* home);
+
+    WriteError writeProbe(QSqlDatabase& db, const ProbeSample& sample, qint64 nowMs);
+
+private:
+    using MinuteKey = std::tuple<QString, QString, qint64>;
+
+    void takeQueued();
+    WriteError openConnection();
+    WriteError runBatch();
+    void retryLater(const QString& error);
+    void post(std::function<void(StoreWriter*)> call);
+
+    StoreWriter* m_owner = nullptr;
+    QString m_path;
+    WriterOptions m_options;
+    std::unique_ptr<Database> m_database;
+    std::deque<StoreWriter::Pending> m_batch;
+    quint64 m_highestTaken = 0;
+    QTimer* m_retryTimer = nullptr;
+    int m_retryDelayMs = 0;
+
+    // Accumulators as committed, and as the running batch has changed them: a rolled-back
+    // batch must not count its samples twice when it is retried.
+    std::map<MinuteKey, ProbeMinute> m_minutes;
+    std::map<MinuteKey, ProbeMinute> m_stagedMinutes;
+    std::optional<qint64> m_lastPruneMs;
+    std::optional<qint64> m_stagedPruneMs;
+};
+
+} // namespace switchyard::store

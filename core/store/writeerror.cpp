@@ -1,0 +1,57 @@
+#include "writeerror.h"
+
+#include <QSqlError>
+#include <QStringList>
+
+namespace switchyard::store {
+
+namespace {
+
+// SQLite result codes (low byte of an extended code) that say the store, not the statement,
+// is in trouble: busy, locked, out of memory, read-only, I/O error, disk full, cannot open,
+// locking protocol.
+bool isTransientSqliteCode(int code)
+{
+    switch (code & 0xff) {
+    case 5:
+    case 6:
+    case 7:
+    case 8:
+    case 10:
+    case 13:
+    case 14:
+    case 15:
+        return true;
+    default:
+        return false;
+    }
+}
+
+// PostgreSQL SQLSTATE classes of the same kind: connection (08), serialization or deadlock
+// (40), insufficient resources (53), operator intervention (57), system error (58).
+bool isTransientSqlState(const QString& state)
+{
+    static const QStringList classes{QStringLiteral("08"), QStringLiteral("40"),
+                                     QStringLiteral("53"), QStringLiteral("57"),
+                                     QStringLiteral("58")};
+    return state.size() == 5 && classes.contains(state.left(2));
+}
+
+} // namespace
+
+WriteError WriteError::fromSql(const QString& what, const QSqlError& error)
+{
+    WriteError result(what + QStringLiteral(": ") + error.text());
+    const QString code = error.nativeErrorCode();
+    bool numeric = false;
+    const int number = code.toInt(&numeric);
+    // Qt's SQLite driver files every failed step under ConnectionError, so its type says
+    // nothing there; the code does.
+    if (numeric)
+        result.transient = isTransientSqliteCode(number);
+    else
+        result.transient = isTransientSqlState(code) || error.type() == QSqlError::ConnectionError;
+    return result;
+}
+
+} // namespace switchyard::store

@@ -1,0 +1,217 @@
+// The timeline tab: what an incident reviewer sees and can filter, read from a real SQLite file
+// with the store's events table, and the CSV export started from it.
+#include "../timeline/eventsdb.h"
+#include "emptystate.h"
+#include "timeline/timelinemodel.h"
+#include "timelineview.h"
+#include "util/clock.h"
+
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStackedWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolButton>
+
+using namespace switchyard;
+using namespace switchyard::testing;
+using namespace switchyard::ui;
+
+namespace {
+
+using Severity = IncidentEvent::Severity;
+
+struct TimelineFixture
+{
+    TimelineFixture()
+    {
+        path = dir.filePath(QStringLiteral("switchyard.db"));
+        db = createEventsDb(path);
+    }
+    ~TimelineFixture()
+    {
+        view.reset();
+        model.reset();
+        closeDb(db);
+    }
+
+    void add(qint64 agoMs, Severity severity, const QString& node, const QString& message,
+             const QString& txId = {})
+    {
+        StoredEvent event;
+        event.timeMs = clock.utcNow().toMSecsSinceEpoch() - agoMs;
+        event.severity = int(severity);
+        event.network = QStringLiteral("mainnet");
+        event.node = node;
+        event.txId = txId;
+        event.message = message;
+        insertEvent(db, event);
+    }
+
+    TimelineView& open(int pageSize = TimelineModel::defaultPageSize)
+    {
+        model = std::make_unique<TimelineModel>(db, &clock);
+        model->setPageSize(pageSize);
+        model->setAgeRefreshInterval(0);
+        view = std::make_unique<TimelineView>(model.get(), path);
+        view->resize(1600, 900);
+        return *view;
+    }
+
+    QStringList column(int column) const
+    {
+        QStringList values;
+        for (int row = 0; row < model->rowCount(); ++row)
+            values.append(model->index(row, column).data().toString());
+        return values;
+    }
+
+    bool showsEmptyState() const
+    {
+        return view->findChild<QStackedWidget*>()->currentWidget() ==
+               view->findChild<EmptyState*>();
+    }
+
+    QTemporaryDir dir;
+    QString path;
+    QSqlDatabase db;
+    ManualClock clock;
+    std::unique_ptr<TimelineModel> model;
+    std::unique_ptr<TimelineView> view;
+};
+
+const QString alpha = QStringLiteral("alpha");
+const QString beta = QStringLiteral("beta");
+
+} // namespace
+
+class TestTimelineView : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void showsEventsNewestFirstWithSeverityWordAndBothTimes()
+    {
+        TimelineFixture fixture;
+        fixture.add(60'000, Severity::Warning, alpha, QStringLiteral("lagging by 40 slots"));
+        fixture.add(5'000, Severity::Critical, beta, QStringLiteral("unhealthy: refused"));
+        TimelineView& view = fixture.open();
+        QCOMPARE(fixture.column(TimelineModel::Node), (QStringList{beta, alpha}));
+        QCOMPARE(fixture.column(TimelineModel::Severity),
+                 (QStringList{QStringLiteral("Critical"), QStringLiteral("Warning")}));
+        QVERIFY(!fixture.showsEmptyState());
+
+        // The time cell carries the absolute UTC time and how long ago it was.
+        QTableView* table = view.table();
+        QStyleOptionViewItem option;
+        option.initFrom(table);
+        const QModelIndex time = fixture.model->index(0, TimelineModel::Time);
+        const QSize hint =
+            table->itemDelegateForColumn(TimelineModel::Time)->sizeHint(option, time);
+        QVERIFY(hint.width() > table->fontMetrics().horizontalAdvance(time.data().toString()));
+        QVERIFY(time.data(TimelineModel::AbsoluteTimeRole).toString().endsWith(u'Z'));
+        QCOMPARE(time.data().toString(), QStringLiteral("5 s ago"));
+    }
+
+    void severityButtonsFilter()
+    {
+        TimelineFixture fixture;
+        fixture.add(3'000, Severity::Info, alpha, QStringLiteral("probe ok"));
+        fixture.add(2'000, Severity::Warning, alpha, QStringLiteral("lagging"));
+        fixture.add(1'000, Severity::Critical, alpha, QStringLiteral("unhealthy"));
+        TimelineView& view = fixture.open();
+        QCOMPARE(fixture.model->rowCount(), 3);
+        view.findChild<QToolButton*>(QStringLiteral("severity-info"))->click();
+        QCOMPARE(fixture.column(TimelineModel::Message),
+                 (QStringList{QStringLiteral("unhealthy"), QStringLiteral("lagging")}));
+        view.findChild<QToolButton*>(QStringLiteral("severity-warning"))->click();
+        view.findChild<QToolButton*>(QStringLiteral("severity-critical"))->click();
+        // Nothing chosen is said as such, never shown as "everything".
+        QVERIFY(fixture.showsEmptyState());
+        QCOMPARE(view.findChild<EmptyState*>()->headline(), QStringLiteral("No severity chosen"));
+    }
+
+    void textFilterSettlesThenApplies()
+    {
+        TimelineFixture fixture;
+        fixture.add(2'000, Severity::Warning, alpha, QStringLiteral("lagging by 40 slots"));
+        fixture.add(1'000, Severity::Critical, beta, QStringLiteral("unhealthy: refused"));
+        TimelineView& view = fixture.open();
+        view.findChild<QLineEdit*>(QStringLiteral("timelineText"))
+            ->setText(QStringLiteral("REFUSED"));
+        QTRY_COMPARE(fixture.column(TimelineModel::Node), QStringList{beta});
+        QCOMPARE(view.filter().text, QStringLiteral("REFUSED"));
+    }
+
+    void transactionChipShowsOneTransactionAndClears()
+    {
+        TimelineFixture fixture;
+        const QString tx = QStringLiteral("0x") + QString(64, u'a');
+        fixture.add(3'000, Severity::Info, alpha, QStringLiteral("submitted"), tx);
+        fixture.add(2'000, Severity::Warning, beta, QStringLiteral("lagging"));
+        fixture.add(1'000, Severity::Info, alpha, QStringLiteral("confirmed"), tx);
+        TimelineView& view = fixture.open();
+        view.showTransaction(tx);
+        QCOMPARE(fixture.column(TimelineModel::Message),
+                 (QStringList{QStringLiteral("confirmed"), QStringLiteral("submitted")}));
+        auto* chip = view.findChild<QPushButton*>(QStringLiteral("timelineTransaction"));
+        QVERIFY(!chip->isHidden());
+        QVERIFY(chip->text().contains(QStringLiteral("0xaaaa")));
+        chip->click();
+        QVERIFY(chip->isHidden());
+        QCOMPARE(fixture.model->rowCount(), 3);
+    }
+
+    void emptyStoreAndNoMatchAreSaidApart()
+    {
+        TimelineFixture fixture;
+        TimelineView& view = fixture.open();
+        view.setRange(TimelineView::AllTime);
+        QVERIFY(fixture.showsEmptyState());
+        QCOMPARE(view.findChild<EmptyState*>()->headline(), QStringLiteral("No incidents yet"));
+        view.setText(QStringLiteral("nothing like this"));
+        QCOMPARE(view.findChild<EmptyState*>()->headline(), QStringLiteral("No events match"));
+    }
+
+    void loadsAPageAndSaysOlderOnesFollow()
+    {
+        TimelineFixture fixture;
+        for (int i = 0; i < 120; ++i)
+            fixture.add(1000 * (i + 1), Severity::Info, alpha, QStringLiteral("probe %1").arg(i));
+        TimelineView& view = fixture.open(50);
+        QCOMPARE(fixture.model->rowCount(), 50);
+        const auto* status = view.findChild<QLabel*>(QStringLiteral("timelineStatus"));
+        QVERIFY(status->text().contains(QStringLiteral("older ones load as you scroll")));
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.table()->scrollToBottom();
+        QTRY_VERIFY(fixture.model->rowCount() > 50);
+    }
+
+    void exportWritesTheFilteredEvents()
+    {
+        TimelineFixture fixture;
+        fixture.add(2'000, Severity::Warning, alpha, QStringLiteral("=HYPERLINK(\"x\")"));
+        fixture.add(1'000, Severity::Critical, beta, QStringLiteral("unhealthy, refused"));
+        TimelineView& view = fixture.open();
+        view.findChild<QToolButton*>(QStringLiteral("severity-warning"))->click();
+        const QString out = fixture.dir.filePath(QStringLiteral("out.csv"));
+        QSignalSpy finished(&view, &TimelineView::exportFinished);
+        view.exportTo(out);
+        QVERIFY(finished.wait(10'000));
+        QVERIFY(finished.first().first().value<CsvExportResult>().ok());
+        QFile file(out);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = file.readAll().split('\n');
+        QCOMPARE(lines.size(), 3); // header, one event, the final empty split after CRLF
+        QVERIFY(lines[1].contains("\"unhealthy, refused\""));
+        QVERIFY(!lines[1].contains("HYPERLINK"));
+    }
+};
+
+QTEST_MAIN(TestTimelineView)
+#include "tst_timelineview.moc"

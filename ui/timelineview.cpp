@@ -1,0 +1,361 @@
+#include "timelineview.h"
+
+#include "appearance.h"
+#include "emptystate.h"
+#include "timeline/csvexport.h"
+#include "timeline/eventtext.h"
+#include "timeline/timelinemodel.h"
+#include "util/clock.h"
+
+#include <QComboBox>
+#include <QDateTime>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressDialog>
+#include <QPushButton>
+#include <QStackedWidget>
+#include <QStandardPaths>
+#include <QStyledItemDelegate>
+#include <QTableView>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace switchyard::ui {
+
+namespace {
+
+constexpr IncidentEvent::Severity severityOrder[] = {IncidentEvent::Severity::Critical,
+                                                     IncidentEvent::Severity::Warning,
+                                                     IncidentEvent::Severity::Info};
+
+constexpr int textSettleMs = 300;
+
+// "2026-11-29 21:05:03.120 UTC · 12 s ago": the absolute time for the record, the relative one
+// for the operator reading it from across the room.
+class TimeDelegate : public QStyledItemDelegate
+{
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+protected:
+    void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override
+    {
+        QStyledItemDelegate::initStyleOption(option, index);
+        QString absolute = index.data(TimelineModel::AbsoluteTimeRole).toString();
+        absolute.replace(QLatin1Char('T'), QLatin1Char(' '));
+        absolute.replace(QLatin1Char('Z'), QStringLiteral(" UTC"));
+        option->text = absolute + QStringLiteral("  ·  ") + index.data().toString();
+    }
+};
+
+qint64 rangeMs(TimelineView::Range range)
+{
+    switch (range) {
+    case TimelineView::LastFifteenMinutes:
+        return 15 * 60'000LL;
+    case TimelineView::LastHour:
+        return 60 * 60'000LL;
+    case TimelineView::LastDay:
+        return 24 * 60 * 60'000LL;
+    case TimelineView::LastWeek:
+        return 7 * 24 * 60 * 60'000LL;
+    case TimelineView::AllTime:
+        return 0;
+    }
+    Q_UNREACHABLE();
+}
+
+} // namespace
+
+TimelineView::TimelineView(TimelineModel* model, QString databasePath, QWidget* parent)
+    : QWidget(parent)
+    , m_model(model)
+    , m_databasePath(std::move(databasePath))
+    , m_range(new QComboBox(this))
+    , m_kind(new QComboBox(this))
+    , m_node(new QComboBox(this))
+    , m_text(new QLineEdit(this))
+    , m_textSettle(new QTimer(this))
+    , m_transaction(new QPushButton(this))
+    , m_exportButton(new QPushButton(themeIcon(QStringLiteral("export")), tr("Export CSV…"), this))
+    , m_status(new QLabel(this))
+    , m_pages(new QStackedWidget(this))
+    , m_empty(new EmptyState(QString(), QString(), this))
+    , m_table(new QTableView(this))
+{
+    const QFont barFont = withPointSize(font(), headerPointSize);
+    auto* bar = new QHBoxLayout;
+
+    m_range->setObjectName(QStringLiteral("timelineRange"));
+    m_range->addItem(tr("Last 15 minutes"), LastFifteenMinutes);
+    m_range->addItem(tr("Last hour"), LastHour);
+    m_range->addItem(tr("Last 24 hours"), LastDay);
+    m_range->addItem(tr("Last 7 days"), LastWeek);
+    m_range->addItem(tr("All time"), AllTime);
+    m_range->setCurrentIndex(m_range->findData(LastDay));
+    bar->addWidget(m_range);
+
+    for (const IncidentEvent::Severity severity : severityOrder) {
+        QToolButton* button = severityButton(severity);
+        m_severities.append(button);
+        bar->addWidget(button);
+    }
+
+    m_kind->setObjectName(QStringLiteral("timelineKind"));
+    m_kind->addItem(tr("All kinds"), QString());
+    for (const IncidentEvent::Kind kind : allEventKinds()) {
+        const QString key = eventKindKey(kind);
+        m_kind->addItem(eventtext::kindWords(key), key);
+    }
+    bar->addWidget(m_kind);
+
+    m_node->setObjectName(QStringLiteral("timelineNode"));
+    setNodeNames({});
+    bar->addWidget(m_node);
+
+    m_text->setObjectName(QStringLiteral("timelineText"));
+    m_text->setPlaceholderText(tr("Filter by text, method, node or id"));
+    m_text->setClearButtonEnabled(true);
+    bar->addWidget(m_text, 1);
+
+    m_transaction->setObjectName(QStringLiteral("timelineTransaction"));
+    m_transaction->setToolTip(tr("Showing one transaction's events; click to show all"));
+    m_transaction->hide();
+    bar->addWidget(m_transaction);
+
+    m_exportButton->setObjectName(QStringLiteral("timelineExport"));
+    m_exportButton->setToolTip(tr("Write the events of this filter to a CSV file"));
+    bar->addWidget(m_exportButton);
+
+    for (QWidget* widget :
+         {static_cast<QWidget*>(m_range), static_cast<QWidget*>(m_kind),
+          static_cast<QWidget*>(m_node), static_cast<QWidget*>(m_text),
+          static_cast<QWidget*>(m_transaction), static_cast<QWidget*>(m_exportButton)}) {
+        widget->setFont(barFont);
+        widget->setMinimumHeight(widget->fontMetrics().height() * 2);
+    }
+
+    m_status->setObjectName(QStringLiteral("timelineStatus"));
+    m_status->setFont(barFont);
+
+    m_table->setObjectName(QStringLiteral("timelineTable"));
+    m_table->setModel(m_model);
+    makeReadable(m_table);
+    m_table->setItemDelegateForColumn(TimelineModel::Time, new TimeDelegate(m_table));
+    QHeaderView* header = m_table->horizontalHeader();
+    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(TimelineModel::Message, QHeaderView::Stretch);
+    // Newest first is the order the store pages in; sorting a lazily fetched table by another
+    // column would sort only what happens to be loaded.
+    m_table->setSortingEnabled(false);
+
+    m_pages->addWidget(m_table);
+    m_pages->addWidget(m_empty);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(bar);
+    layout->addWidget(m_status);
+    layout->addWidget(m_pages, 1);
+
+    m_textSettle->setSingleShot(true);
+    m_textSettle->setInterval(textSettleMs);
+    connect(m_textSettle, &QTimer::timeout, this, &TimelineView::applyFilter);
+    connect(m_text, &QLineEdit::textChanged, m_textSettle, qOverload<>(&QTimer::start));
+    connect(m_range, &QComboBox::currentIndexChanged, this, &TimelineView::applyFilter);
+    connect(m_kind, &QComboBox::currentIndexChanged, this, &TimelineView::applyFilter);
+    connect(m_node, &QComboBox::currentIndexChanged, this, &TimelineView::applyFilter);
+    connect(m_transaction, &QPushButton::clicked, this, [this] { showTransaction({}); });
+    connect(m_exportButton, &QPushButton::clicked, this, &TimelineView::exportWithDialog);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &TimelineView::updatePages);
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, &TimelineView::updatePages);
+    connect(m_model, &TimelineModel::readFailed, this, &TimelineView::updatePages);
+
+    applyFilter();
+}
+
+TimelineView::~TimelineView() = default;
+
+QToolButton* TimelineView::severityButton(IncidentEvent::Severity severity)
+{
+    auto* button = new QToolButton(this);
+    button->setObjectName(QStringLiteral("severity-") + severityKey(severity));
+    button->setText(eventtext::severityWord(severity));
+    button->setIcon(themeIcon(eventtext::severityIconName(severity)));
+    button->setIconSize(QSize(tableIconSize, tableIconSize));
+    button->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    button->setCheckable(true);
+    button->setChecked(true);
+    button->setFont(withPointSize(font(), headerPointSize));
+    button->setToolTip(tr("Show %1 events").arg(severityKey(severity)));
+    connect(button, &QToolButton::toggled, this, &TimelineView::applyFilter);
+    return button;
+}
+
+TimelineFilter TimelineView::filter() const
+{
+    TimelineFilter filter;
+    if (const qint64 span = rangeMs(Range(m_range->currentData().toInt())))
+        filter.from = m_model->clock()->utcNow().addMSecs(-span);
+    for (int i = 0; i < m_severities.size(); ++i)
+        if (m_severities[i]->isChecked())
+            filter.severities.insert(severityOrder[i]);
+    if (const QString kind = m_kind->currentData().toString(); !kind.isEmpty())
+        filter.kinds = {kind};
+    filter.network = m_network;
+    filter.node = m_node->currentData().toString();
+    filter.txId = m_txId;
+    filter.text = m_text->text().trimmed();
+    return filter;
+}
+
+void TimelineView::applyFilter()
+{
+    m_textSettle->stop();
+    bool anySeverity = false;
+    for (const QToolButton* button : std::as_const(m_severities))
+        anySeverity = anySeverity || button->isChecked();
+    if (!anySeverity) {
+        // No severity at all would be an empty SeveritySet, which means "every severity":
+        // show the honest answer instead.
+        m_status->setText(tr("Choose at least one severity to see events."));
+        m_pages->setCurrentWidget(m_empty);
+        m_empty->setText(tr("No severity chosen"),
+                         tr("Turn on Critical, Warning or Info above to see events."));
+        return;
+    }
+    m_model->setFilter(filter());
+    updatePages();
+}
+
+void TimelineView::updatePages()
+{
+    if (!m_model->lastError().isEmpty()) {
+        m_empty->setText(tr("The timeline cannot be read"), m_model->lastError());
+        m_pages->setCurrentWidget(m_empty);
+        m_status->clear();
+        return;
+    }
+    if (m_model->rowCount() == 0) {
+        if (m_model->filter().isEmpty())
+            m_empty->setText(tr("No incidents yet"),
+                             tr("Node state changes, failovers, lag crossings and transaction "
+                                "changes appear here as they happen, and stay for review."));
+        else
+            m_empty->setText(tr("No events match"),
+                             tr("Nothing in the store matches this filter. Widen the time range "
+                                "or clear the text."));
+        m_pages->setCurrentWidget(m_empty);
+        m_status->clear();
+        return;
+    }
+    m_pages->setCurrentWidget(m_table);
+    m_status->setText(m_model->canFetchMore()
+                          ? tr("Newest first · %n event(s) loaded, older ones load as you scroll",
+                               nullptr, m_model->rowCount())
+                          : tr("Newest first · %n event(s)", nullptr, m_model->rowCount()));
+}
+
+void TimelineView::setNetwork(const QString& network)
+{
+    if (network == m_network)
+        return;
+    m_network = network;
+    applyFilter();
+}
+
+void TimelineView::setNodeNames(const QStringList& names)
+{
+    const QString current = m_node->currentData().toString();
+    const QSignalBlocker blocker(m_node);
+    m_node->clear();
+    m_node->addItem(tr("All nodes"), QString());
+    for (const QString& name : names)
+        m_node->addItem(name, name);
+    m_node->setCurrentIndex(std::max(0, m_node->findData(current)));
+}
+
+void TimelineView::setRange(Range range)
+{
+    m_range->setCurrentIndex(m_range->findData(range));
+}
+
+void TimelineView::setSeverityShown(IncidentEvent::Severity severity, bool shown)
+{
+    for (int i = 0; i < m_severities.size(); ++i)
+        if (severityOrder[i] == severity)
+            m_severities[i]->setChecked(shown);
+}
+
+void TimelineView::setKind(const QString& kindKey)
+{
+    m_kind->setCurrentIndex(std::max(0, m_kind->findData(kindKey)));
+}
+
+void TimelineView::setText(const QString& text)
+{
+    m_text->setText(text);
+    applyFilter();
+}
+
+void TimelineView::showTransaction(const QString& txId)
+{
+    m_txId = txId;
+    m_transaction->setText(tr("Transaction %1  ✕").arg(eventtext::shortTxId(txId)));
+    m_transaction->setVisible(!txId.isEmpty());
+    if (!txId.isEmpty())
+        setRange(AllTime);
+    applyFilter();
+}
+
+void TimelineView::exportWithDialog()
+{
+    const QString suggested =
+        QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation) +
+        QStringLiteral("/switchyard-timeline-%1.csv")
+            .arg(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss")));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export the timeline"), suggested,
+                                                      tr("CSV files (*.csv)"));
+    if (!path.isEmpty())
+        exportTo(path);
+}
+
+void TimelineView::exportTo(const QString& path)
+{
+    if (m_export)
+        return;
+    auto* job = new CsvExportJob(m_databasePath, filter(), path, {}, this);
+    m_export = job;
+    auto* progress = new QProgressDialog(tr("Writing %1…").arg(path), tr("Cancel"), 0, 1000, this);
+    progress->setObjectName(QStringLiteral("exportProgress"));
+    progress->setWindowTitle(tr("Export the timeline"));
+    progress->setMinimumDuration(400);
+    progress->setAutoClose(false);
+    progress->setAutoReset(false);
+    connect(progress, &QProgressDialog::canceled, job, &CsvExportJob::cancel);
+    connect(job, &CsvExportJob::progressed, progress, [progress](qint64 rows, int permille) {
+        progress->setValue(permille);
+        progress->setLabelText(tr("%n event(s) written…", nullptr, int(rows)));
+    });
+    connect(job, &CsvExportJob::finished, this,
+            [this, job, progress, path](const CsvExportResult& result) {
+                progress->deleteLater();
+                job->deleteLater();
+                m_exportButton->setEnabled(true);
+                if (result.ok())
+                    m_status->setText(
+                        tr("Exported %n event(s) to %1", nullptr, int(result.rows)).arg(path));
+                else if (result.cancelled)
+                    m_status->setText(tr("Export cancelled; no file was written."));
+                else
+                    m_status->setText(tr("Export failed: %1").arg(result.error));
+                Q_EMIT exportFinished(result, path);
+            });
+    m_exportButton->setEnabled(false);
+    job->start();
+}
+
+} // namespace switchyard::ui

@@ -1,0 +1,94 @@
+#pragma once
+
+#include "timeline/csvexport.h"
+#include "timeline/timelinefilter.h"
+
+#include <QPointer>
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QStackedWidget;
+class QTableView;
+class QTimer;
+class QToolButton;
+
+namespace switchyard {
+class TimelineModel;
+} // namespace switchyard
+
+namespace switchyard::ui {
+
+class EmptyState;
+
+// The incident timeline: a filter bar (time range, severities, kind, node, text, and the
+// transaction the search box picked) over the events, newest first, fetched a page at a time
+// as the table scrolls. The filter is core's TimelineFilter; this widget only edits it.
+class TimelineView : public QWidget
+{
+    Q_OBJECT
+public:
+    enum Range
+    {
+        LastFifteenMinutes,
+        LastHour,
+        LastDay,
+        LastWeek,
+        AllTime
+    };
+    Q_ENUM(Range)
+
+    TimelineView(TimelineModel* model, QString databasePath, QWidget* parent = nullptr);
+    ~TimelineView() override;
+
+    QTableView* table() const { return m_table; }
+    TimelineModel* model() const { return m_model; }
+    TimelineFilter filter() const;
+
+    void setNetwork(const QString& network); // empty: every network
+    void setNodeNames(const QStringList& names);
+    void setRange(Range range);
+    void setSeverityShown(IncidentEvent::Severity severity, bool shown);
+    void setKind(const QString& kindKey); // empty: every kind
+    void setText(const QString& text);
+    // Every event of one transaction (the search box's "show in timeline"); empty clears it.
+    void showTransaction(const QString& txId);
+
+    // Writes the events of the current filter to `path` off the GUI thread with a progress
+    // dialog that can cancel; the outcome arrives as exportFinished.
+    void exportTo(const QString& path);
+    bool isExporting() const { return m_export != nullptr; }
+
+public Q_SLOTS:
+    void exportWithDialog(); // asks where, then exportTo()
+
+Q_SIGNALS:
+    void exportFinished(const switchyard::CsvExportResult& result, const QString& path);
+
+private:
+    void applyFilter();
+    void updatePages();
+    QToolButton* severityButton(IncidentEvent::Severity severity);
+
+    TimelineModel* m_model;
+    QString m_databasePath;
+    QString m_network;
+    QString m_txId;
+    QComboBox* m_range;
+    QList<QToolButton*> m_severities; // info, warning, critical
+    QComboBox* m_kind;
+    QComboBox* m_node;
+    QLineEdit* m_text;
+    QTimer* m_textSettle;
+    QPushButton* m_transaction; // shows the transaction filter; clicking clears it
+    QPushButton* m_exportButton;
+    QLabel* m_status;
+    QStackedWidget* m_pages;
+    EmptyState* m_empty;
+    QTableView* m_table;
+    QPointer<CsvExportJob> m_export;
+};
+
+} // namespace switchyard::ui
