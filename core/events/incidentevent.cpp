@@ -42,7 +42,8 @@ QList<IncidentEvent::Kind> allEventKinds()
 {
     using Kind = IncidentEvent::Kind;
     return {Kind::NodeState,        Kind::Failover,     Kind::LagThreshold,
-            Kind::IdentityMismatch, Kind::Reconfigured, Kind::ConfigRejected};
+            Kind::IdentityMismatch, Kind::Reconfigured, Kind::ConfigRejected,
+            Kind::TransactionState, Kind::Rebroadcast};
 }
 
 } // namespace switchyard

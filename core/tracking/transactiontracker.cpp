@@ -499,9 +499,12 @@ QCoro::Task<PollReport> TransactionTracker::poll(QString network)
         co_return report;
     }
     const bool solana = pool->config().family == ChainFamily::Solana;
-    const QHash<QString, LookupReport> reports =
-        solana ? co_await lookUpSolana(pool, ids, &report.requests)
-               : co_await lookUpEvm(pool, ids, false, &report.requests);
+    // Not a conditional expression: GCC 12 miscompiles co_await inside `?:`.
+    QHash<QString, LookupReport> reports;
+    if (solana)
+        reports = co_await lookUpSolana(pool, ids, &report.requests);
+    else
+        reports = co_await lookUpEvm(pool, ids, false, &report.requests);
     if (!self)
         co_return report;
     QList<Change> changes;
@@ -555,9 +558,11 @@ QCoro::Task<LookupReport> TransactionTracker::lookUp(QString id)
     const bool solana = known->family == ChainFamily::Solana;
     int requests = 0;
     const QStringList ids{id};
-    const QHash<QString, LookupReport> reports =
-        solana ? co_await lookUpSolana(pool, ids, &requests)
-               : co_await lookUpEvm(pool, ids, true, &requests);
+    QHash<QString, LookupReport> reports;
+    if (solana)
+        reports = co_await lookUpSolana(pool, ids, &requests);
+    else
+        reports = co_await lookUpEvm(pool, ids, true, &requests);
     if (!self)
         co_return {};
     LookupReport report = reports.value(id);
