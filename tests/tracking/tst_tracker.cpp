@@ -216,6 +216,37 @@ private Q_SLOTS:
         QCOMPARE(f.state(other), TxState::Submitted);
     }
 
+    // It landed one block before its blockhash expired; one status node has not seen that
+    // block yet. Past lastValidBlockHeight, only the final history lookup on the node that gave
+    // the height may decide, and it finds the landing.
+    void landedJustBeforeExpiryIsNeverExpired()
+    {
+        TrackingFixture f(ChainFamily::Solana, {QStringLiteral("a"), QStringLiteral("b")});
+        QVERIFY(f.start());
+        const auto signed_ = f.signSolana(3500);
+        const qint64 head = f.pools.cluster.head();
+        int delay = 1;
+        while (f.pools.cluster.blockHeightAtSlot(head + delay) < signed_.lastValidBlockHeight - 1)
+            ++delay;
+        f.solana().setLandingDelaySlots(delay);
+        QVERIFY(sendSolanaDirect(f.pools.simNode(QStringLiteral("a")), signed_.wire).isResult());
+        const qint64 landing = *f.solana().find(signed_.signature)->landingSlot;
+        QVERIFY(f.pools.cluster.blockHeightAtSlot(landing) <= signed_.lastValidBlockHeight);
+        const QString id = f.trackSolana(signed_).id;
+
+        sim::SimulatedNode* a = f.pools.simNode(QStringLiteral("a"));
+        while (a->blockHeight(sim::Commitment::Confirmed) <= signed_.lastValidBlockHeight)
+            f.pools.cluster.advance(1);
+        f.pools.simNode(QStringLiteral("b"))->setStaleBy(f.pools.cluster.head() - landing + 1);
+        for (int round = 0; round < 4; ++round) { // the rotation puts each node in each role
+            f.poll();
+            QVERIFY2(f.state(id) != TxState::Expired, "declared expired although it landed");
+        }
+        f.pools.simNode(QStringLiteral("b"))->setStaleBy(0);
+        f.poll();
+        QVERIFY(isLanded(f.state(id)));
+    }
+
     void unclearSendThenFoundWithoutSecondSend()
     {
         TrackingFixture f(ChainFamily::Solana, {QStringLiteral("status"), QStringLiteral("send")});
