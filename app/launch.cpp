@@ -5,7 +5,9 @@
 #include "config/configwatcher.h"
 #include "mainwindow.h"
 #include "pool/poolmanager.h"
+#include "recording/storesession.h"
 #include "sim/demoscenario.h"
+#include "store/database.h"
 #include "util/clock.h"
 #include "util/settings.h"
 
@@ -61,8 +63,14 @@ int runWindow(int argc, char* argv[])
     const QCommandLineOption demoOption(
         QStringLiteral("demo"),
         QStringLiteral("Watch a built-in simulated cluster on 127.0.0.1 instead of a config."));
+    const QCommandLineOption dbOption(
+        QStringLiteral("db"),
+        QStringLiteral("The event and transaction store (SQLite). Default: %1 (the demo: %2)")
+            .arg(store::defaultDatabasePath(), demoDatabasePath()),
+        QStringLiteral("FILE"));
     parser.addOption(configOption);
     parser.addOption(demoOption);
+    parser.addOption(dbOption);
     parser.addPositionalArgument(QStringLiteral("COMMAND"),
                                  QStringLiteral("Optional command, see the list below."),
                                  QStringLiteral("[COMMAND]"));
@@ -136,8 +144,23 @@ int runWindow(int argc, char* argv[])
                          &PoolManager::reportRejectedConfig);
     }
 
+    // A store given by name must work; the default one may not (a read-only home): then the
+    // dashboard still watches the pool and the Timeline tab says why nothing is kept.
+    const QString databasePath = parser.isSet(dbOption) ? parser.value(dbOption)
+                                 : source.demo          ? demoDatabasePath()
+                                                        : store::defaultDatabasePath();
+    QString storeError;
+    std::unique_ptr<StoreSession> store =
+        StoreSession::open(databasePath, &pools, Clock::system(), &storeError);
+    if (!store && parser.isSet(dbOption))
+        return cli::fail(cli::ExitConfigError, storeError);
+
     Settings settings;
     ui::MainWindow window(&pools, source, &settings);
+    if (store)
+        window.setStore(store.get());
+    else
+        window.showStoreProblem(storeError);
     window.show();
     return QApplication::exec();
 }

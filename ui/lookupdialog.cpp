@@ -3,6 +3,7 @@
 #include "appearance.h"
 #include "models/lookupanswermodel.h"
 #include "pool/poolmanager.h"
+#include "themeicondelegate.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -13,7 +14,6 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
-#include <QStyledItemDelegate>
 #include <QTableView>
 #include <QUrl>
 #include <QVBoxLayout>
@@ -22,26 +22,6 @@
 namespace switchyard::ui {
 
 namespace {
-
-// The answer column carries the outcome's icon: found, not found, error and "nobody to ask"
-// differ in shape, not only in colour.
-class AnswerDelegate : public QStyledItemDelegate
-{
-public:
-    using QStyledItemDelegate::QStyledItemDelegate;
-
-protected:
-    void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override
-    {
-        QStyledItemDelegate::initStyleOption(option, index);
-        const QString icon = index.data(LookupAnswerModel::IconRole).toString();
-        if (!icon.isEmpty()) {
-            option->icon = themeIcon(icon);
-            option->features |= QStyleOptionViewItem::HasDecoration;
-            option->decorationSize = QSize(tableIconSize, tableIconSize);
-        }
-    }
-};
 
 QLabel* sectionTitle(const QString& text, QWidget* parent)
 {
@@ -78,6 +58,7 @@ LookupDialog::LookupDialog(PoolManager* pools, QWidget* parent)
     m_id->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_id->setWordWrap(true);
     m_copy->setObjectName(QStringLiteral("lookupCopy"));
+    m_copy->setFont(withPointSize(font(), headerPointSize));
     connect(m_copy, &QPushButton::clicked, this,
             [this] { QGuiApplication::clipboard()->setText(m_query.id); });
 
@@ -101,11 +82,16 @@ LookupDialog::LookupDialog(PoolManager* pools, QWidget* parent)
     m_table->setObjectName(QStringLiteral("lookupAnswers"));
     m_table->setModel(m_answers);
     makeReadable(m_table);
-    m_table->setItemDelegateForColumn(LookupAnswerModel::Answer, new AnswerDelegate(m_table));
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->setItemDelegateForColumn(LookupAnswerModel::Answer,
+                                      new ThemeIconDelegate(LookupAnswerModel::IconRole, m_table));
+    m_table->horizontalHeader()->setStretchLastSection(false);
     m_table->horizontalHeader()->setSectionResizeMode(LookupAnswerModel::Answer,
                                                       QHeaderView::Stretch);
-    connect(m_answers, &QAbstractItemModel::rowsInserted, this, &LookupDialog::updateSummary);
+    // Sized to what arrived: each answer can widen a column, and none may be cut off.
+    connect(m_answers, &QAbstractItemModel::rowsInserted, this, [this] {
+        m_table->resizeColumnsToContents();
+        updateSummary();
+    });
     connect(m_answers, &QAbstractItemModel::modelReset, this, &LookupDialog::updateSummary);
 
     auto* layout = new QVBoxLayout(this);
@@ -176,6 +162,7 @@ void LookupDialog::rebuildExplorerButtons()
         auto* button = new QPushButton(themeIcon(QStringLiteral("open-external")),
                                        tr("Open in %1 explorer").arg(network.name), this);
         button->setObjectName(QStringLiteral("explorer-") + network.name);
+        button->setFont(withPointSize(font(), headerPointSize));
         button->setToolTip(link);
         connect(button, &QPushButton::clicked, this,
                 [link] { QDesktopServices::openUrl(QUrl(link)); });

@@ -9,6 +9,7 @@
 #include "lagview.h"
 #include "lookup/searchclassifier.h"
 #include "lookupdialog.h"
+#include "models/displaytext.h"
 #include "models/failovertablemodel.h"
 #include "models/lagrecorder.h"
 #include "models/modelroles.h"
@@ -16,7 +17,10 @@
 #include "pool/networkpool.h"
 #include "pool/poolmanager.h"
 #include "poolview.h"
+#include "recording/storesession.h"
 #include "sim/demoscenario.h"
+#include "store/database.h"
+#include "timeline/isotime.h"
 #include "timelineview.h"
 #include "util/settings.h"
 
@@ -183,11 +187,12 @@ void MainWindow::buildViews()
     setCentralWidget(m_views);
 }
 
-void MainWindow::setTimeline(TimelineModel* model, const QString& databasePath)
+void MainWindow::setStore(StoreSession* store)
 {
+    m_store = store;
     const bool current = m_views->currentIndex() == TimelineTab;
     QWidget* placeholder = m_views->widget(TimelineTab);
-    m_timelineView = new TimelineView(model, databasePath, m_views);
+    m_timelineView = new TimelineView(store->timeline(), store->path(), m_views);
     m_views->removeTab(TimelineTab);
     m_views->insertTab(TimelineTab, m_timelineView, tr("Timeline"));
     placeholder->deleteLater();
@@ -195,6 +200,15 @@ void MainWindow::setTimeline(TimelineModel* model, const QString& databasePath)
         m_views->setCurrentIndex(TimelineTab);
     m_timelineView->setNodeNames(nodeNamesOf(selectedNetwork()));
     m_timelineView->setNetwork(selectedNetwork());
+}
+
+void MainWindow::showStoreProblem(const QString& error)
+{
+    if (auto* empty = qobject_cast<EmptyState*>(m_views->widget(TimelineTab)))
+        empty->setText(tr("Nothing is being kept"),
+                       tr("The store cannot be used, so events are shown nowhere and kept "
+                          "nowhere: %1")
+                           .arg(error));
 }
 
 QStringList MainWindow::nodeNamesOf(const QString& network) const
@@ -210,7 +224,9 @@ QStringList MainWindow::nodeNamesOf(const QString& network) const
 
 void MainWindow::search(const QString& text)
 {
-    const SearchClassification found = classifySearch(text, m_pools->config());
+    const SearchClassification found =
+        classifySearch(text, m_pools->config(),
+                       [this](const QString& intent) { return storeKnowsIntent(intent); });
     switch (found.kind) {
     case SearchKind::SolanaSignature:
         lookUpTransaction(found.text, ChainFamily::Solana);
@@ -221,20 +237,70 @@ void MainWindow::search(const QString& text)
     case SearchKind::NodeName:
         showNode(found.network, found.node);
         return;
-    case SearchKind::IntentId:
-    case SearchKind::Text:
-        if (m_timelineView) {
-            m_timelineView->setText(found.text);
-            m_views->setCurrentIndex(TimelineTab);
-        } else {
-            statusBar()->showMessage(
-                tr("\"%1\" is not a signature, hash or node name, and there is no timeline "
-                   "to search")
-                    .arg(found.text),
-                8000);
+    case SearchKind::IntentId: {
+        const auto tracked = m_store->database().transactionsByIntent(found.text);
+        if (tracked.ok() && !tracked.value.isEmpty()) {
+            lookUpTransaction(tracked.value.constFirst().id, tracked.value.constFirst().family);
+            return;
         }
+        break;
+    }
+    case SearchKind::Text:
+        break;
+    }
+    if (m_timelineView) {
+        m_timelineView->setText(found.text);
+        m_views->setCurrentIndex(TimelineTab);
+    } else {
+        statusBar()->showMessage(
+            tr("\"%1\" is not a signature, hash or node name, and there is no timeline to search")
+                .arg(found.text),
+            8000);
+    }
+}
+
+void MainWindow::showLocalRecord(const QString& id)
+{
+    if (!m_store) {
+        m_lookup->setLocalRecord(tr("No store is open: nothing is known locally."), {});
         return;
     }
+    const store::Database& db = m_store->database();
+    const auto tracked = db.transaction(id);
+    const auto events = db.eventsForTransaction(id);
+    if (!tracked.ok() || !events.ok()) {
+        m_lookup->setLocalRecord(
+            tr("The store cannot be read: %1").arg(tracked.ok() ? events.error : tracked.error),
+            {});
+        return;
+    }
+    QString headline;
+    if (const std::optional<store::StoredTransaction>& record = tracked.value) {
+        const auto attempts = db.attempts(id);
+        headline = tr("Tracked on %1: %2 since %3, %n send attempt(s)%4", nullptr,
+                      attempts.ok() ? int(attempts.value.size()) : 0)
+                       .arg(record->network, record->state, isoUtcMs(record->stateSinceMs),
+                            record->intentId.isEmpty() ? QString()
+                                                       : tr(", intent %1").arg(record->intentId));
+        if (!record->wire)
+            headline += tr(" · watched without its bytes: it can be looked up, never rebroadcast");
+    } else {
+        headline = tr("Not tracked on this machine.");
+    }
+    QStringList lines;
+    for (auto event = events.value.crbegin(); event != events.value.crend(); ++event)
+        lines.append(
+            QStringLiteral("%1  ·  %2  ·  %3")
+                .arg(isoUtcMs(event->timeMs), severityKey(event->severity), event->message));
+    m_lookup->setLocalRecord(headline, lines);
+}
+
+bool MainWindow::storeKnowsIntent(const QString& intentId) const
+{
+    if (!m_store)
+        return false;
+    const auto tracked = m_store->database().transactionsByIntent(intentId);
+    return tracked.ok() && !tracked.value.isEmpty();
 }
 
 void MainWindow::showNode(const QString& network, const QString& node)
@@ -265,8 +331,8 @@ void MainWindow::lookUpTransaction(const QString& id, ChainFamily family)
             activateWindow();
         });
     }
-    m_lookup->setLocalRecord(tr("No store is open: nothing is known locally."), {});
     m_lookup->lookUp({family, id});
+    showLocalRecord(id);
     m_lookup->show();
     m_lookup->raise();
 }

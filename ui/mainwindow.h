@@ -17,7 +17,7 @@ class FailoverTableModel;
 class LagRecorder;
 class PoolManager;
 class PoolTableModel;
-class TimelineModel;
+class StoreSession;
 class Settings;
 namespace sim {
 class DemoScenario;
@@ -78,9 +78,11 @@ public:
     bool isShowingNodes() const; // the table, rather than a welcome or empty state
     const ConfigSource& source() const { return m_source; }
 
-    // The store's timeline, read through `model` (owned by the caller, on this thread); without
-    // it the Timeline tab says there is no store.
-    void setTimeline(TimelineModel* model, const QString& databasePath);
+    // The store (owned by the caller): the Timeline tab reads it, the search box finds its
+    // transactions and intents. Without it the Timeline tab says there is no store.
+    void setStore(StoreSession* store);
+    // The store could not be opened: the Timeline tab says what is wrong with which file.
+    void showStoreProblem(const QString& error);
 
     // The network the views show; empty: all.
     QString selectedNetwork() const;
@@ -109,6 +111,8 @@ private:
     QStringList nodeNamesOf(const QString& network) const;
     void showNode(const QString& network, const QString& node);
     void lookUpTransaction(const QString& id, ChainFamily family);
+    bool storeKnowsIntent(const QString& intentId) const;
+    void showLocalRecord(const QString& id);
     void updateNodesPage();
     void updateStatus();
     void applyEdited(const Config& config);
@@ -135,6 +139,7 @@ private:
     FailoversView* m_failoversView = nullptr;
     LagView* m_lagView = nullptr;
     TimelineView* m_timelineView = nullptr;
+    StoreSession* m_store = nullptr;
     QLabel* m_sourceLabel = nullptr;
     QLabel* m_probingLabel = nullptr;
 };

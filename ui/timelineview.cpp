@@ -2,6 +2,8 @@
 
 #include "appearance.h"
 #include "emptystate.h"
+#include "models/displaytext.h"
+#include "themeicondelegate.h"
 #include "timeline/csvexport.h"
 #include "timeline/eventtext.h"
 #include "timeline/timelinemodel.h"
@@ -146,6 +148,8 @@ TimelineView::TimelineView(TimelineModel* model, QString databasePath, QWidget* 
     m_table->setModel(m_model);
     makeReadable(m_table);
     m_table->setItemDelegateForColumn(TimelineModel::Time, new TimeDelegate(m_table));
+    m_table->setItemDelegateForColumn(
+        TimelineModel::Severity, new ThemeIconDelegate(TimelineModel::SeverityIconRole, m_table));
     QHeaderView* header = m_table->horizontalHeader();
     header->setSectionResizeMode(QHeaderView::ResizeToContents);
     header->setSectionResizeMode(TimelineModel::Message, QHeaderView::Stretch);
@@ -253,10 +257,10 @@ void TimelineView::updatePages()
         return;
     }
     m_pages->setCurrentWidget(m_table);
+    const QString shown = display::counted(m_model->rowCount(), tr("event"), tr("events"));
     m_status->setText(m_model->canFetchMore()
-                          ? tr("Newest first · %n event(s) loaded, older ones load as you scroll",
-                               nullptr, m_model->rowCount())
-                          : tr("Newest first · %n event(s)", nullptr, m_model->rowCount()));
+                          ? tr("Newest first · %1 loaded, older ones load as you scroll").arg(shown)
+                          : tr("Newest first · %1").arg(shown));
 }
 
 void TimelineView::setNetwork(const QString& network)
@@ -338,7 +342,8 @@ void TimelineView::exportTo(const QString& path)
     connect(progress, &QProgressDialog::canceled, job, &CsvExportJob::cancel);
     connect(job, &CsvExportJob::progressed, progress, [progress](qint64 rows, int permille) {
         progress->setValue(permille);
-        progress->setLabelText(tr("%n event(s) written…", nullptr, int(rows)));
+        progress->setLabelText(
+            tr("%1 written…").arg(display::counted(rows, tr("event"), tr("events"))));
     });
     connect(job, &CsvExportJob::finished, this,
             [this, job, progress, path](const CsvExportResult& result) {

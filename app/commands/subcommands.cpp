@@ -6,6 +6,7 @@ namespace switchyard::cli {
 
 int runCheck(const QStringList& arguments);   // checkcommand.cpp
 int runInspect(const QStringList& arguments); // inspectcommand.cpp
+int runLookup(const QStringList& arguments);  // lookupcommand.cpp
 int runExport(const QStringList& arguments);  // exportcommand.cpp
 
 const QList<Subcommand>& subcommands()
@@ -13,6 +14,7 @@ const QList<Subcommand>& subcommands()
     static const QList<Subcommand> all = {
         {"check", "Probe every node once; monitoring-plugin output and exit codes", &runCheck},
         {"inspect", "Decode a signed Solana or EVM transaction and print it as JSON", &runInspect},
+        {"lookup", "Ask every status node whether it knows a transaction", &runLookup},
         {"export", "Write the incident timeline as CSV (redacted, spreadsheet-safe)", &runExport},
     };
     return all;

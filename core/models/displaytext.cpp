@@ -27,6 +27,11 @@ QString count(qint64 value)
     return QLocale().toString(value);
 }
 
+QString counted(qint64 value, const QString& singular, const QString& plural)
+{
+    return count(value) + u' ' + (value == 1 ? singular : plural);
+}
+
 QString lag(ChainFamily family, qint64 lag)
 {
     return count(lag) + u' ' + heightUnit(family, lag);

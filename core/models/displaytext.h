@@ -14,11 +14,13 @@ QString dash(); // "—": nothing known yet
 
 QString heightUnit(ChainFamily family, qint64 count); // "slot"/"slots", "block"/"blocks"
 QString count(qint64 value);                          // with the locale's digit grouping
-QString lag(ChainFamily family, qint64 lag);          // "20 slots", "1 block"
-QString milliseconds(qint64 ms);                      // "42 ms"
-QString percent(double fraction);                     // "12 %"
-QString age(qint64 ms);                               // "3 s ago", "2 min ago", "1 h 5 min ago"
-QString roles(NodeRoles roles);                       // "all", "read, status"
-QString failureCause(FailureCause cause);             // "Timeout", "HTTP 429", ...
+// "1 node", "2 nodes": the count (grouped) and the noun that agrees with it.
+QString counted(qint64 value, const QString& singular, const QString& plural);
+QString lag(ChainFamily family, qint64 lag); // "20 slots", "1 block"
+QString milliseconds(qint64 ms);             // "42 ms"
+QString percent(double fraction);            // "12 %"
+QString age(qint64 ms);                      // "3 s ago", "2 min ago", "1 h 5 min ago"
+QString roles(NodeRoles roles);              // "all", "read, status"
+QString failureCause(FailureCause cause);    // "Timeout", "HTTP 429", ...
 
 } // namespace switchyard::display

@@ -1,5 +1,7 @@
 #include "lookupanswermodel.h"
 
+#include "models/displaytext.h"
+
 namespace switchyard {
 
 QString lookupOutcomeIconName(const LookupAnswer& answer)
@@ -22,6 +24,16 @@ QString lookupOutcomeIconName(const LookupAnswer& answer)
     }
     Q_UNREACHABLE();
 }
+
+namespace {
+
+bool wasAsked(const LookupAnswer& answer)
+{
+    return answer.outcome != LookupAnswer::Outcome::NoNodeAvailable &&
+           answer.outcome != LookupAnswer::Outcome::NotAsked;
+}
+
+} // namespace
 
 LookupAnswerModel::LookupAnswerModel(QObject* parent)
     : QAbstractTableModel(parent)
@@ -55,8 +67,8 @@ QVariant LookupAnswerModel::data(const QModelIndex& index, int role) const
                                                     .arg(*answer.viewHeight))
                                      : QVariant();
         case Latency:
-            return answer.node.isEmpty() ? QVariant()
-                                         : QVariant(QStringLiteral("%1 ms").arg(answer.latencyMs));
+            return wasAsked(answer) ? QVariant(display::milliseconds(answer.latencyMs))
+                                    : QVariant();
         case ColumnCount:
             break;
         }
@@ -103,8 +115,7 @@ QString LookupAnswerModel::summary() const
     int asked = 0;
     int found = 0;
     for (const LookupAnswer& answer : m_answers) {
-        if (answer.outcome == LookupAnswer::Outcome::NoNodeAvailable ||
-            answer.outcome == LookupAnswer::Outcome::NotAsked)
+        if (!wasAsked(answer))
             continue;
         ++asked;
         if (answer.outcome == LookupAnswer::Outcome::Found)
@@ -113,8 +124,11 @@ QString LookupAnswerModel::summary() const
     if (asked == 0)
         return m_answers.isEmpty() ? tr("Asking…") : tr("No node available to ask");
     if (found == 0)
-        return tr("Not found at any node's view (%n node(s) asked)", nullptr, asked);
-    return tr("Found at %1 of %n node(s) asked", nullptr, asked).arg(found);
+        return tr("Not found at any node's view (%1 asked)")
+            .arg(display::counted(asked, tr("node"), tr("nodes")));
+    return tr("Found at %1 of %2 asked")
+        .arg(found)
+        .arg(display::counted(asked, tr("node"), tr("nodes")));
 }
 
 void LookupAnswerModel::clear()

@@ -196,6 +196,7 @@ void NetworkPool::recordFailover(int fromIndex, const QString& method, FailureCa
                  QStringLiteral("%1 moved off %2 (%3)")
                      .arg(method, m_nodes[fromIndex]->config.name, failureCauseKey(cause)),
                  method);
+    Q_EMIT failedOver(method, cause);
     Q_EMIT failoversChanged();
 }
 

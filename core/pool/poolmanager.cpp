@@ -219,6 +219,7 @@ QCoro::Task<> PoolManager::runProbe(std::shared_ptr<NetworkPool> pool, int index
 
     --m_inFlight;
     const QString network = pool->config().name;
+    Q_EMIT probeObserved(network, index, probe);
     Q_EMIT probeFinished(network, index);
     pump();
     scheduleNextTick();

@@ -2,6 +2,7 @@
 
 #include "config/config.h"
 #include "events/incidentevent.h"
+#include "pool/nodehealth.h"
 
 #include <QObject>
 #include <QTimer>
@@ -63,6 +64,9 @@ Q_SIGNALS:
     void poolsReplaced();
     void incident(const IncidentEvent& event);
     void probeFinished(const QString& network, int nodeIndex);
+    // What the probe saw, just before probeFinished (for a direct connection: the observation
+    // is not a registered metatype).
+    void probeObserved(const QString& network, int nodeIndex, const ProbeObservation& probe);
     void idle(); // no probe queued or running
 
 private:

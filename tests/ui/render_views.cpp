@@ -5,9 +5,11 @@
 // so the failover view has something to count.
 #include "config/configloader.h"
 #include "editor/networkseditordialog.h"
+#include "lookupdialog.h"
 #include "mainwindow.h"
 #include "pool/networkpool.h"
 #include "pool/poolmanager.h"
+#include "recording/storesession.h"
 #include "sim/demoscenario.h"
 #include "util/clock.h"
 #include "util/settings.h"
@@ -113,7 +115,16 @@ int main(int argc, char* argv[])
 
     demo.startTraffic(&pools);
 
+    QString storeError;
+    std::unique_ptr<StoreSession> store = StoreSession::open(
+        settingsDir.filePath(QStringLiteral("demo.db")), &pools, Clock::system(), &storeError);
+    if (!store) {
+        std::fprintf(stderr, "render_views: %s\n", qPrintable(storeError));
+        return 1;
+    }
+
     ui::MainWindow window(&pools, ui::ConfigSource{QString(), true}, &settings);
+    window.setStore(store.get());
     window.resize(screenSize);
     window.show();
 
@@ -128,6 +139,19 @@ int main(int argc, char* argv[])
     ok = save(&window, output, QStringLiteral("failovers.png")) && ok;
     window.views()->setCurrentIndex(ui::MainWindow::LagTab);
     ok = save(&window, output, QStringLiteral("lag.png")) && ok;
+    window.views()->setCurrentIndex(ui::MainWindow::TimelineTab);
+    ok = save(&window, output, QStringLiteral("timeline.png")) && ok;
+
+    // A hash nobody has, asked of every EVM status node of the demo.
+    window.search(QStringLiteral("0x") + QString(64, u'5'));
+    ui::LookupDialog* lookup = window.lookupDialog();
+    lookup->resize(1400, 820);
+    QEventLoop answers;
+    QObject::connect(lookup, &ui::LookupDialog::lookupFinished, &answers, &QEventLoop::quit);
+    QTimer::singleShot(15'000, &answers, &QEventLoop::quit);
+    if (lookup->isRunning())
+        answers.exec();
+    ok = save(lookup, output, QStringLiteral("lookup.png")) && ok;
 
     ui::NetworksEditorDialog editor(editorSample(), defaultConfigPath(),
                                     ui::NetworksEditorDialog::Target::File);

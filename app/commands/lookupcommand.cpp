@@ -1,0 +1,128 @@
+#include "config/configloader.h"
+#include "lookup/livelookup.h"
+#include "lookup/searchclassifier.h"
+#include "pool/networkpool.h"
+#include "pool/poolmanager.h"
+#include "subcommand.h"
+#include "util/clock.h"
+
+#include <QCommandLineParser>
+#include <QJsonDocument>
+#include <cstdio>
+#include <qcorotask.h>
+
+namespace switchyard::cli {
+
+namespace {
+
+// What the answers add up to, for scripts: 0 found at some node, 1 every node that answered
+// had nothing (not found is not failed), 2 no node gave an answer (errors, no node to ask),
+// 3 usage or configuration error (as `check`, so 2 keeps one meaning here).
+enum LookupExit : int
+{
+    LookupFound = 0,
+    LookupNotFound = 1,
+    LookupNoAnswer = 2,
+    LookupUsage = 3,
+};
+
+int exitCodeFor(const QList<LookupAnswer>& answers)
+{
+    bool notFound = false;
+    for (const LookupAnswer& answer : answers) {
+        if (answer.outcome == LookupAnswer::Outcome::Found)
+            return LookupFound;
+        notFound = notFound || answer.outcome == LookupAnswer::Outcome::NotFound;
+    }
+    return notFound ? LookupNotFound : LookupNoAnswer;
+}
+
+} // namespace
+
+// `switchyard lookup ID`: every status node's live answer about one transaction.
+int runLookup(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Asks every status node of every network of the id's family whether it knows a "
+        "transaction (a Solana signature or an EVM transaction hash), after one probe round, and "
+        "prints one line per node as the answers arrive. Exit: 0 found at some node, 1 not found "
+        "at any node that answered, 2 no answer from any node, 3 usage or configuration error."));
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("ID"),
+                                 QStringLiteral("Solana signature (base58) or EVM hash (0x...)."));
+    const QCommandLineOption configOption(
+        QStringLiteral("config"),
+        QStringLiteral("Node configuration (JSON). Default: %1").arg(defaultConfigPath()),
+        QStringLiteral("FILE"));
+    const QCommandLineOption networkOption(QStringLiteral("network"),
+                                           QStringLiteral("Ask only this network's nodes."),
+                                           QStringLiteral("NAME"));
+    const QCommandLineOption jsonOption(
+        QStringLiteral("json"), QStringLiteral("Print one JSON object per line and node instead."));
+    parser.addOptions({configOption, networkOption, jsonOption});
+    if (!parser.parse(arguments))
+        return fail(LookupUsage,
+                    parser.errorText() + QStringLiteral(" (see switchyard lookup --help)"));
+    if (parser.isSet(QStringLiteral("help"))) {
+        std::printf("%s", qPrintable(parser.helpText()));
+        return ExitOk;
+    }
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() != 1)
+        return fail(
+            LookupUsage,
+            positional.isEmpty()
+                ? QStringLiteral("missing the transaction id (see switchyard lookup --help)")
+                : QStringLiteral("unexpected argument '%1'").arg(positional.at(1)));
+
+    const QString path =
+        parser.isSet(configOption) ? parser.value(configOption) : defaultConfigPath();
+    const ConfigResult loaded = loadConfigFile(path);
+    if (!loaded.ok())
+        return fail(LookupUsage, loaded.errorText());
+    Config config = loaded.config();
+
+    const SearchClassification search = classifySearch(positional.first(), config);
+    const std::optional<LookupQuery> query = lookupQueryFor(search);
+    if (!query)
+        return fail(LookupUsage,
+                    QStringLiteral("'%1' is not a Solana signature (base58 of 64 bytes) or an EVM "
+                                   "transaction hash (0x and 64 hex digits)")
+                        .arg(search.text));
+    if (parser.isSet(networkOption)) {
+        const NetworkConfig* chosen = config.network(parser.value(networkOption));
+        if (!chosen)
+            return fail(LookupUsage, QStringLiteral("no network named '%1' in %2")
+                                         .arg(parser.value(networkOption), path));
+        config.networks = {*chosen};
+    }
+    QList<NetworkConfig> matching;
+    for (const NetworkConfig& network : std::as_const(config.networks))
+        if (network.family == query->family)
+            matching.append(network);
+    if (matching.isEmpty())
+        return fail(LookupUsage, QStringLiteral("%1 has no %2 network to ask about '%3'")
+                                     .arg(path, familyName(query->family), search.text));
+    config.networks = matching;
+
+    // One probe round first: which nodes serve decides which are asked.
+    PoolManager manager(Clock::system());
+    manager.applyConfig(config);
+    QCoro::waitFor(manager.probeAll());
+
+    const bool json = parser.isSet(jsonOption);
+    LiveLookup lookup;
+    QObject::connect(&lookup, &LiveLookup::answered, [json](const LookupAnswer& answer) {
+        if (json)
+            std::printf("%s\n",
+                        QJsonDocument(answer.toJson()).toJson(QJsonDocument::Compact).constData());
+        else
+            std::printf("%s\n", qPrintable(answer.describe()));
+        std::fflush(stdout);
+    });
+    const QList<LookupAnswer> answers = QCoro::waitFor(lookup.run(manager.pools(), *query));
+    return exitCodeFor(answers);
+}
+
+} // namespace switchyard::cli

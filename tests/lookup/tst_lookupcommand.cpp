@@ -1,0 +1,278 @@
+// `switchyard lookup` end to end: the real executable against simulated nodes on loopback.
+#include "chain/codec/base64.h"
+#include "chain/codec/hex.h"
+#include "fixtures.h"
+#include "sim/evmledger.h"
+#include "sim/simulatedcluster.h"
+#include "sim/simulatednode.h"
+#include "sim/solanaledger.h"
+#include "util/clock.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace switchyard;
+using namespace switchyard::sim;
+
+namespace {
+
+const QString kPathKey = QStringLiteral("k3yInThePath9f8e7d6c5b4a");
+const QString kQueryKey = QStringLiteral("Q9uErYk3y0123456789abcdefXYZ");
+
+struct Run
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+    QList<QByteArray> lines() const { return out.trimmed().split('\n'); }
+};
+
+// Runs the binary while this process's event loop keeps serving the simulated nodes.
+Run runLookup(const QStringList& arguments)
+{
+    QProcess process;
+    QSignalSpy finished(&process, &QProcess::finished);
+    process.start(QStringLiteral(SWITCHYARD_BINARY),
+                  QStringList{QStringLiteral("lookup")} + arguments);
+    if (!finished.wait(30'000)) {
+        process.kill();
+        return {};
+    }
+    return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
+}
+
+QJsonObject nodeEntry(const SimulatedNode* node, bool secret, const QJsonArray& roles)
+{
+    QString url = node->url().toString();
+    if (secret)
+        url += kPathKey + QStringLiteral("/?api-key=") + kQueryKey;
+    QJsonObject entry{{"name", node->name()}, {"url", url}};
+    if (!roles.isEmpty())
+        entry.insert("roles", roles);
+    return entry;
+}
+
+} // namespace
+
+class TestLookupCommand : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    std::unique_ptr<ManualClock> m_clock;
+    std::unique_ptr<SimulatedCluster> m_solana;
+    std::unique_ptr<SimulatedCluster> m_evm;
+
+    QString writeConfig(bool secret = false, const QJsonArray& roles = {})
+    {
+        QJsonArray solanaNodes;
+        for (const SimulatedNode* node : m_solana->nodes())
+            solanaNodes.append(nodeEntry(node, secret, roles));
+        QJsonArray evmNodes;
+        for (const SimulatedNode* node : m_evm->nodes())
+            evmNodes.append(nodeEntry(node, secret, roles));
+        const QJsonObject config{
+            {"networks", QJsonArray{QJsonObject{{"name", "local"},
+                                                {"family", "solana"},
+                                                {"genesisHash", m_solana->genesisHash()},
+                                                {"nodes", solanaNodes}},
+                                    QJsonObject{{"name", "chain"},
+                                                {"family", "evm"},
+                                                {"chainId", qint64(m_evm->chainId())},
+                                                {"nodes", evmNodes}}}},
+            {"probe", QJsonObject{{"timeoutMs", 1000}}}};
+        const QString path = m_dir.filePath(QStringLiteral("config.json"));
+        QFile file(path);
+        if (file.open(QIODevice::WriteOnly))
+            file.write(QJsonDocument(config).toJson());
+        return path;
+    }
+
+    // Lands the first Solana vector and lets it finalize; its signature.
+    QString landedSignature()
+    {
+        const QJsonObject v = solanaFixtures().at(0).toObject();
+        m_solana->acceptBlockhash(v.value("recentBlockhash").toString(),
+                                  m_solana->headBlockHeight() - 40);
+        const QByteArray wire = *chain::base64Decode(v.value("wireBase64").toString());
+        SolanaSendOptions options;
+        options.skipPreflight = true;
+        m_solana->solanaLedger()->send(*m_solana->nodes().first(), wire,
+                                       *chain::solana::decodeTransaction(wire), options);
+        const QString signature = v.value("signature").toString();
+        m_solana->setHead(*m_solana->solanaLedger()->find(signature)->landingSlot + 40);
+        return signature;
+    }
+
+private Q_SLOTS:
+    void init()
+    {
+        m_clock = std::make_unique<ManualClock>();
+        m_solana = std::make_unique<SimulatedCluster>(ChainFamily::Solana, "local", m_clock.get());
+        m_evm = std::make_unique<SimulatedCluster>(ChainFamily::Evm, "chain", m_clock.get());
+        QVERIFY(m_solana->addNode("a") && m_solana->addNode("b") && m_evm->addNode("e"));
+    }
+
+    void cleanup()
+    {
+        m_solana.reset();
+        m_evm.reset();
+        m_clock.reset();
+    }
+
+    void foundPrintsOneLinePerNode()
+    {
+        const QString signature = landedSignature();
+        const qint64 slot = *m_solana->solanaLedger()->find(signature)->landingSlot;
+        const Run run = runLookup({signature, "--config", writeConfig()});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY(run.err.isEmpty());
+        QList<QByteArray> lines = run.lines();
+        std::sort(lines.begin(), lines.end()); // they come in as the nodes answer
+        QCOMPARE(lines, (QList<QByteArray>{"local / a: found, finalized, slot " +
+                                               QByteArray::number(slot) + ", succeeded",
+                                           "local / b: found, finalized, slot " +
+                                               QByteArray::number(slot) + ", succeeded"}));
+    }
+
+    void json()
+    {
+        const QString signature = landedSignature();
+        m_solana->node("b")->setStaleBy(45); // lagging: still asked, has not seen it
+        const Run run = runLookup({signature, "--json", "--config", writeConfig()});
+        QCOMPARE(run.exitCode, 0);
+        QCOMPARE(run.lines().size(), 2);
+        QHash<QString, QJsonObject> byNode;
+        for (const QByteArray& line : run.lines()) {
+            QJsonParseError error;
+            const QJsonObject object = QJsonDocument::fromJson(line, &error).object();
+            QCOMPARE(error.error, QJsonParseError::NoError);
+            byNode.insert(object.value("node").toString(), object);
+        }
+        QCOMPARE(byNode["a"].value("outcome").toString(), QStringLiteral("found"));
+        QCOMPARE(byNode["a"].value("confirmationStatus").toString(), QStringLiteral("finalized"));
+        QCOMPARE(byNode["a"].value("network").toString(), QStringLiteral("local"));
+        QCOMPARE(byNode["a"].value("unit").toString(), QStringLiteral("slot"));
+        QCOMPARE(byNode["a"].value("view").toInteger(), m_solana->head());
+        QCOMPARE(byNode["b"].value("outcome").toString(), QStringLiteral("not-found"));
+        QCOMPARE(byNode["b"].value("view").toInteger(), m_solana->head() - 45);
+        QCOMPARE(byNode["b"].value("url").toString(), m_solana->node("b")->url().toString());
+    }
+
+    void exitCodes_data()
+    {
+        QTest::addColumn<QString>("scene");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QByteArray>("line");
+        QTest::newRow("not found anywhere") << "unknown" << 1
+                                            << QByteArray("local / a: not found at this node's "
+                                                          "view (slot ");
+        QTest::newRow("only errors")
+            << "errors" << 2 << QByteArray("local / a: error: index offline (code -32603)");
+        QTest::newRow("no node to ask")
+            << "no-status" << 2
+            << QByteArray("local: no node available to ask (no node holds the status role)");
+        QTest::newRow("pending in an EVM pool")
+            << "evm-pending" << 0 << QByteArray("chain / e: found, pending in the node's pool");
+    }
+
+    void exitCodes()
+    {
+        QFETCH(QString, scene);
+        QFETCH(int, exitCode);
+        QFETCH(QByteArray, line);
+        QString id = solanaFixtures().at(1).toObject().value("signature").toString();
+        QJsonArray roles;
+        if (scene == "errors") {
+            Fault fault;
+            fault.kind = FaultKind::ErrorResponse;
+            fault.errorMessage = QStringLiteral("index offline");
+            fault.methods = {QStringLiteral("getSignatureStatuses")};
+            for (SimulatedNode* node : m_solana->nodes())
+                QVERIFY(node->setFault(fault));
+        }
+        if (scene == "no-status")
+            roles = {"read", "send"};
+        if (scene == "evm-pending") {
+            const QJsonObject v = evmFixtures().at(0).toObject();
+            m_evm->setChainId(quint64(v.value("chainId").toInteger()));
+            m_evm->evmLedger()->setAccountNonce(v.value("from").toString(),
+                                                quint64(v.value("nonce").toInteger()));
+            m_evm->evmLedger()->send(*m_evm->node("e"),
+                                     *chain::hexDecode(v.value("raw").toString()));
+            id = v.value("hash").toString().toUpper().replace("0X", "0x"); // pasted in capitals
+        }
+        const Run run = runLookup({id, "--config", writeConfig(false, roles)});
+        QCOMPARE(run.exitCode, exitCode);
+        bool seen = false;
+        for (const QByteArray& printed : run.lines())
+            seen = seen || printed.startsWith(line);
+        QVERIFY2(seen, run.out.constData());
+        QVERIFY(!run.out.contains("fail"));
+    }
+
+    void usageErrors_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QByteArray>("message");
+        QTest::newRow("not an id")
+            << QStringList{"payment-17"} << QByteArray("'payment-17' is not a Solana signature");
+        QTest::newRow("63-digit hash")
+            << QStringList{"0x" + QString(63, 'a')} << QByteArray("is not a Solana signature");
+        QTest::newRow("no id") << QStringList{} << QByteArray("missing the transaction id");
+        QTest::newRow("two ids") << QStringList{"x", "y"} << QByteArray("unexpected argument 'y'");
+        QTest::newRow("unknown network")
+            << QStringList{"--network", "moon",
+                           solanaFixtures().at(0).toObject().value("signature").toString()}
+            << QByteArray("no network named 'moon'");
+    }
+
+    void usageErrors()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QByteArray, message);
+        const Run run = runLookup(arguments + QStringList{"--config", writeConfig()});
+        QCOMPARE(run.exitCode, 3);
+        QVERIFY2(run.err.contains(message), run.err.constData());
+        QCOMPARE(run.err.count('\n'), 1);
+        QVERIFY(run.out.isEmpty());
+    }
+
+    void configThatDoesNotLoad()
+    {
+        const Run run = runLookup({solanaFixtures().at(0).toObject().value("signature").toString(),
+                                   "--config", m_dir.filePath("missing.json")});
+        QCOMPARE(run.exitCode, 3);
+        QVERIFY(run.err.contains("missing.json"));
+    }
+
+    void secretsNeverPrinted()
+    {
+        const QString signature = landedSignature();
+        Fault echo;
+        echo.kind = FaultKind::ErrorResponse;
+        echo.errorMessage = QStringLiteral("denied for ") + m_solana->node("b")->url().toString() +
+                            kPathKey + QStringLiteral("/?api-key=") + kQueryKey;
+        echo.methods = {QStringLiteral("getSignatureStatuses")};
+        QVERIFY(m_solana->node("b")->setFault(echo));
+        const QString config = writeConfig(true);
+        for (const QStringList& extra : {QStringList{}, QStringList{"--json"}}) {
+            const Run run = runLookup(QStringList{signature, "--config", config} + extra);
+            QCOMPARE(run.exitCode, 0);
+            QCOMPARE(run.lines().size(), 2);
+            QVERIFY(run.out.contains("error: denied for"));
+            QVERIFY2(!run.out.contains(kPathKey.toUtf8()), run.out.constData());
+            QVERIFY2(!run.out.contains(kQueryKey.toUtf8()), run.out.constData());
+            QVERIFY(!run.err.contains(kQueryKey.toUtf8()));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLookupCommand)
+#include "tst_lookupcommand.moc"
