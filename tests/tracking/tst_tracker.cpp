@@ -471,6 +471,27 @@ private Q_SLOTS:
         QCOMPARE(f.totalSends(corrupted.id), 0);
     }
 
+    void watchedIdGainsItsBytes()
+    {
+        TrackingFixture f(ChainFamily::Solana, {QStringLiteral("a")});
+        QVERIFY(f.start());
+        const auto signed_ = f.signSolana(11'000);
+        const TrackedTransaction watch =
+            f.track({{"network", f.pools.network.name}, {"signature", signed_.signature}});
+        QVERIFY(watch.isWatchOnly());
+        QVERIFY(watch.expiryUndecidable());
+        QVERIFY(!f.stored(watch.id)->wire);
+        QCOMPARE(f.send(watch.id).result, SendReport::Result::Refused);
+
+        const TrackedTransaction full = f.trackSolana(signed_);
+        QCOMPARE(full.id, watch.id);
+        QVERIFY(!full.isWatchOnly());
+        QCOMPARE(full.lastValidBlockHeight, signed_.lastValidBlockHeight);
+        QCOMPARE(f.stored(full.id)->wire, signed_.wire);
+        QCOMPARE(f.stored(full.id)->lastValidBlockHeight, signed_.lastValidBlockHeight);
+        QCOMPARE(f.send(full.id).outcome, SendOutcome::Accepted);
+    }
+
     void crashMidSendReadsBackAsTransportUnknown()
     {
         TrackingFixture f(ChainFamily::Solana, {QStringLiteral("a")});
