@@ -1,14 +1,7 @@
 // The write rules' evidence against a real Ethereum node: anvil on loopback with mining paused,
 // transactions signed here with its first dev account, sent as raw bytes and looked up through
 // a real PoolManager and the live lookup.
-#include "anvilnode.h"
-#include "chain/codec/hex.h"
-#include "chain/evm/evmtransaction.h"
-#include "evmtestsigner.h"
-#include "lookup/livelookup.h"
-#include "pool/networkpool.h"
-#include "pool/poolmanager.h"
-#include "util/clock.h"
+#include "anvilfixture.h"
 
 #include <QTest>
 
@@ -16,80 +9,6 @@ using namespace switchyard;
 using namespace switchyard::testing;
 
 namespace {
-
-struct SignedTransfer
-{
-    QByteArray raw;
-    QString rawHex;
-    QString hash;
-    quint64 nonce = 0;
-};
-
-// A node, a pool that points at it, and a way to ask it what the lookup would show.
-struct AnvilFixture
-{
-    AnvilFixture()
-        : manager(&clock)
-    {}
-
-    // Starts anvil and probes the pool once so its node serves. Empty when it did.
-    QString start()
-    {
-        if (QString error = node.start(); !error.isEmpty())
-            return error;
-        NetworkConfig network;
-        network.name = QStringLiteral("anvil");
-        network.family = ChainFamily::Evm;
-        network.chainId = kAnvilChainId;
-        network.warnLag = 3;
-        network.maxLag = 12;
-        NodeConfig nodeConfig;
-        nodeConfig.name = QStringLiteral("anvil");
-        nodeConfig.url = node.url();
-        nodeConfig.urlTemplate = node.url().toString();
-        network.nodes = {nodeConfig};
-        Config config;
-        config.networks = {network};
-        config.probe.timeoutMs = 5000;
-        manager.applyConfig(config);
-        QCoro::waitFor(manager.probeAll());
-        const auto pool = manager.pool(network.name);
-        if (pool->node(0).health.state() != NodeState::Healthy)
-            return QStringLiteral("the pool does not see anvil as healthy");
-        return {};
-    }
-
-    LookupAnswer lookUp(const QString& hash)
-    {
-        const QList<LookupAnswer> answers =
-            QCoro::waitFor(lookUpEverywhere(manager.pools(), LookupQuery{ChainFamily::Evm, hash}));
-        return answers.size() == 1 ? answers.first() : LookupAnswer{};
-    }
-
-    // Signs a transfer of `value` wei from account 0 and checks with the project's decoder that
-    // the bytes are what they claim: account 0's, chain 31337, this nonce.
-    std::optional<SignedTransfer> sign(quint64 nonce, quint64 value)
-    {
-        SignedTransfer transfer;
-        transfer.nonce = nonce;
-        transfer.raw =
-            sim::test::signEip1559Transfer(anvilAccount0Key(), kAnvilChainId, nonce, value);
-        const auto decoded = chain::evm::decodeTransaction(transfer.raw);
-        if (!decoded)
-            return std::nullopt;
-        const auto sender = chain::evm::recoverSender(*decoded);
-        if (!sender || chain::hexEncode(*sender) != kAnvilAccount0 ||
-            decoded->chainId != kAnvilChainId || decoded->nonce != nonce)
-            return std::nullopt;
-        transfer.rawHex = chain::hexEncode(transfer.raw);
-        transfer.hash = decoded->id();
-        return transfer;
-    }
-
-    ManualClock clock;
-    AnvilNode node;
-    PoolManager manager;
-};
 
 QString rpcErrorText(const RpcReply& reply)
 {
@@ -99,32 +18,6 @@ QString rpcErrorText(const RpcReply& reply)
 }
 
 } // namespace
-
-// Fails (never skips) when anvil is missing or does not serve: CI must run these.
-#define START_ANVIL(f)                                                                             \
-    AnvilFixture f;                                                                                \
-    if (const QString error = f.start(); !error.isEmpty())                                         \
-        QFAIL(qPrintable(error));
-
-#define SIGN(name, f, nonce, value)                                                                \
-    const std::optional<SignedTransfer> name##Signed = f.sign(nonce, value);                       \
-    QVERIFY2(name##Signed, "the signed transfer does not decode to account 0 on chain 31337");     \
-    const SignedTransfer& name = *name##Signed;
-
-#define SEND_OK(f, transfer)                                                                       \
-    do {                                                                                           \
-        const RpcReply sent = f.node.sendRawTransaction((transfer).rawHex);                        \
-        QVERIFY2(sent.isResult(), qPrintable(sent.describe()));                                    \
-        QCOMPARE(sent.result().toString(), (transfer).hash);                                       \
-    } while (false)
-
-#define CHECKED(expression, node)                                                                  \
-    [&] {                                                                                          \
-        auto value = (expression);                                                                 \
-        if (!value)                                                                                \
-            qWarning("%s", qPrintable((node).lastError()));                                        \
-        return value;                                                                              \
-    }()
 
 class TestAnvil : public QObject
 {
