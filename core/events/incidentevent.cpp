@@ -30,6 +30,10 @@ QString eventKindKey(IncidentEvent::Kind kind)
         return QStringLiteral("reconfigured");
     case IncidentEvent::Kind::ConfigRejected:
         return QStringLiteral("config-rejected");
+    case IncidentEvent::Kind::TransactionState:
+        return QStringLiteral("transaction-state");
+    case IncidentEvent::Kind::Rebroadcast:
+        return QStringLiteral("rebroadcast");
     }
     Q_UNREACHABLE();
 }
@@ -38,7 +42,8 @@ QList<IncidentEvent::Kind> allEventKinds()
 {
     using Kind = IncidentEvent::Kind;
     return {Kind::NodeState,        Kind::Failover,     Kind::LagThreshold,
-            Kind::IdentityMismatch, Kind::Reconfigured, Kind::ConfigRejected};
+            Kind::IdentityMismatch, Kind::Reconfigured, Kind::ConfigRejected,
+            Kind::TransactionState, Kind::Rebroadcast};
 }
 
 } // namespace switchyard

@@ -26,6 +26,8 @@ struct IncidentEvent
         IdentityMismatch, // a node answered for another cluster or chain
         Reconfigured,     // a new configuration took over
         ConfigRejected,   // a changed configuration did not load; the old one stays
+        TransactionState, // a tracked transaction changed state (with the node and slot proving it)
+        Rebroadcast,      // one send (or rebroadcast) of a tracked transaction's bytes to one node
     };
 
     QDateTime time; // UTC, milliseconds

@@ -1,5 +1,7 @@
 #include "records.h"
 
+#include "store/sqlvalues.h"
+
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QSqlRecord>
@@ -18,18 +20,6 @@ QVariant text(const QString& value)
 QVariant textOrNull(const QString& value)
 {
     return value.isEmpty() ? QVariant() : QVariant(value);
-}
-
-QVariant integerOrNull(const std::optional<qint64>& value)
-{
-    return value ? QVariant(*value) : QVariant();
-}
-
-std::optional<qint64> optionalInteger(const QVariant& value)
-{
-    if (value.isNull())
-        return std::nullopt;
-    return value.toLongLong();
 }
 
 IncidentEvent::Severity severityFromColumn(int value)

@@ -1,6 +1,7 @@
 #include "storewriterworker.h"
 
 #include "store/database.h"
+#include "store/sqlvalues.h"
 #include "store/writetransaction.h"
 
 #include <QDir>
@@ -18,18 +19,6 @@ constexpr qint64 pruneEveryMs = 60 * 1000;
 // sample for such a minute starts again from the stored row.
 constexpr qint64 keepMinutesMs = 2 * 60 * 1000;
 constexpr int shutdownTries = 3;
-
-QVariant integerOrNull(const std::optional<qint64>& value)
-{
-    return value ? QVariant(*value) : QVariant();
-}
-
-std::optional<qint64> optionalInteger(const QVariant& value)
-{
-    if (value.isNull())
-        return std::nullopt;
-    return value.toLongLong();
-}
 
 } // namespace
 

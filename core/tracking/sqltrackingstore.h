@@ -1,0 +1,62 @@
+#pragma once
+
+#include "tracking/trackingstore.h"
+
+#include <QHash>
+#include <QObject>
+#include <QPointer>
+#include <coroutine>
+#include <map>
+
+namespace switchyard::store {
+class Database;
+class StoreWriter;
+struct StoredTransaction;
+} // namespace switchyard::store
+
+namespace switchyard::tracking {
+
+// The tracker's records in the Switchyard store (tables `transactions`, `send_attempts`,
+// `events`), written through the StoreWriter: each call is one job, so a record and its
+// events commit together, and it resumes once the writer acknowledged the job's ticket.
+class SqlTrackingStore final : public QObject, public TrackingStore
+{
+    Q_OBJECT
+public:
+    explicit SqlTrackingStore(store::StoreWriter* writer, QObject* parent = nullptr);
+
+    QCoro::Task<StoreAck> save(QList<TrackedTransaction> records,
+                               QList<IncidentEvent> events) override;
+    QCoro::Task<StoreAck> beginAttempt(AttemptRecord attempt) override;
+    QCoro::Task<StoreAck> finishAttempt(AttemptRecord attempt) override;
+
+private:
+    // Resumes the caller once `ticket` is settled (or the writer is gone). Its own waiter list
+    // rather than qCoro(committed): QCoro 0.8 queues one call per emission into an awaiter that
+    // may already be gone, and `committed` fires in quick succession.
+    struct Settled
+    {
+        SqlTrackingStore* store;
+        quint64 ticket;
+        bool await_ready() const;
+        void await_suspend(std::coroutine_handle<> waiting);
+        void await_resume() const {}
+    };
+    Settled settled(quint64 ticket) { return {this, ticket}; }
+    void resumeSettled();
+
+    QPointer<store::StoreWriter> m_writer;
+    QHash<quint64, QString> m_rejected; // ticket -> why, until its caller reads it
+    std::multimap<quint64, std::coroutine_handle<>> m_waiting;
+};
+
+store::StoredTransaction toStored(const TrackedTransaction& record);
+// nullopt (and `error`) when the row's state or family is not one this build knows.
+std::optional<TrackedTransaction> fromStored(const store::StoredTransaction& row, QString* error);
+
+// A tracked transaction as the store has it, with its attempts counted; for the command line
+// and for restoring the tracker at start. nullopt with an empty error: not tracked.
+std::optional<TrackedTransaction> loadTransaction(const store::Database& database,
+                                                  const QString& id, QString* error);
+
+} // namespace switchyard::tracking

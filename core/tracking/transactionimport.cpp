@@ -1,0 +1,476 @@
+#include "transactionimport.h"
+
+#include "chain/codec/base58.h"
+#include "chain/codec/base64.h"
+#include "chain/codec/hex.h"
+#include "chain/codec/signedtransaction.h"
+
+#include <QFile>
+#include <QHash>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace switchyard::tracking {
+
+namespace {
+
+using namespace switchyard::chain;
+
+constexpr qint64 kMaxImportFileBytes = 64LL * 1024 * 1024;
+constexpr qsizetype kEvmHashSize = 32;
+
+// What one line holds before it becomes a record.
+struct LineInput
+{
+    std::optional<ChainFamily> family; // what the text itself shows, when it does
+    QString network;
+    QString intentId;
+    std::optional<QByteArray> wire;
+    QString watchId;
+    QString statedId;
+    QString statedIdField;
+    QString statedSigner;
+    std::optional<qint64> lastValidBlockHeight;
+    QString bytesField; // where the bytes came from, for errors ("wireBase64", "raw", or empty)
+};
+
+struct LineError
+{
+    QString field;
+    QString message;
+};
+
+bool isSolanaSignatureText(const QString& text)
+{
+    const auto bytes = base58Decode(text);
+    return bytes && bytes->size() == solana::kSignatureSize;
+}
+
+// Solana text: a signature to watch, base64 wire bytes, or base58 wire bytes.
+std::optional<LineError> readSolanaText(const QString& text, const QString& field, LineInput& in)
+{
+    if (isSolanaSignatureText(text)) {
+        in.watchId = text;
+        return std::nullopt;
+    }
+    const auto base64 = base64Decode(text);
+    if (base64 && solana::decodeTransaction(*base64)) {
+        in.wire = *base64;
+        return std::nullopt;
+    }
+    const auto base58 = base58Decode(text);
+    if (base58 && solana::decodeTransaction(*base58)) {
+        in.wire = *base58;
+        return std::nullopt;
+    }
+    // Report the reading that got furthest: bytes that decode but are no transaction, else
+    // the base64 reading (the encoding sendTransaction takes).
+    if (base64)
+        return LineError{field, QStringLiteral("not a Solana transaction: ") +
+                                    solana::decodeTransaction(*base64).error().message};
+    if (base58)
+        return LineError{field, QStringLiteral("not a Solana transaction: ") +
+                                    solana::decodeTransaction(*base58).error().message};
+    return LineError{field, QStringLiteral("neither base64 nor base58: ") + base64.error().message};
+}
+
+std::optional<LineError> readEvmText(const QString& text, const QString& field, LineInput& in)
+{
+    if (!text.startsWith(QLatin1String("0x"), Qt::CaseInsensitive))
+        return LineError{field, QStringLiteral("an EVM transaction is 0x-prefixed hex")};
+    const auto bytes = hexDecode(text);
+    if (!bytes)
+        return LineError{field, QStringLiteral("not hex: ") + bytes.error().message};
+    if (bytes->size() == kEvmHashSize) {
+        in.watchId = text.toLower();
+        return std::nullopt;
+    }
+    in.wire = *bytes;
+    return std::nullopt;
+}
+
+std::optional<LineError> readText(const QString& text, const QString& field,
+                                  std::optional<ChainFamily> family, LineInput& in)
+{
+    const bool hex = text.startsWith(QLatin1String("0x"), Qt::CaseInsensitive);
+    if (!family)
+        family = hex ? ChainFamily::Evm : ChainFamily::Solana;
+    in.family = family;
+    if (*family == ChainFamily::Evm)
+        return readEvmText(text, field, in);
+    if (hex)
+        return LineError{field, QStringLiteral("0x hex is an EVM transaction, but the network is "
+                                               "Solana (give base64 or base58 wire bytes)")};
+    return readSolanaText(text, field, in);
+}
+
+std::optional<LineError> readInteger(const QJsonObject& object, const QString& key,
+                                     std::optional<qint64>* out)
+{
+    const QJsonValue value = object.value(key);
+    if (value.isUndefined() || value.isNull())
+        return std::nullopt;
+    if (value.isDouble()) {
+        const double number = value.toDouble();
+        if (number >= 0 && number <= 9007199254740991.0 &&
+            number == static_cast<double>(value.toInteger())) {
+            *out = value.toInteger();
+            return std::nullopt;
+        }
+    } else if (value.isString()) {
+        bool ok = false;
+        const qint64 number = value.toString().toLongLong(&ok);
+        if (ok && number >= 0) {
+            *out = number;
+            return std::nullopt;
+        }
+    }
+    return LineError{key, QStringLiteral("must be a non-negative integer")};
+}
+
+std::optional<LineError> readString(const QJsonObject& object, const QString& key, QString* out)
+{
+    const QJsonValue value = object.value(key);
+    if (value.isUndefined() || value.isNull())
+        return std::nullopt;
+    if (!value.isString())
+        return LineError{key, QStringLiteral("must be a string")};
+    *out = value.toString().trimmed();
+    return std::nullopt;
+}
+
+const NetworkConfig* findNetwork(const QList<NetworkConfig>& networks, const QString& name)
+{
+    for (const NetworkConfig& network : networks) {
+        if (network.name == name)
+            return &network;
+    }
+    return nullptr;
+}
+
+// The JSON fields, minus the bytes (which need the network's family).
+std::optional<LineError> readJsonFields(const QJsonObject& object, LineInput& in)
+{
+    if (auto error = readString(object, QStringLiteral("network"), &in.network))
+        return error;
+    if (auto error = readString(object, QStringLiteral("intentId"), &in.intentId))
+        return error;
+    if (auto error =
+            readInteger(object, QStringLiteral("lastValidBlockHeight"), &in.lastValidBlockHeight))
+        return error;
+    for (const char* key : {"id", "signature", "hash"}) {
+        QString stated;
+        if (auto error = readString(object, QLatin1String(key), &stated))
+            return error;
+        if (stated.isEmpty())
+            continue;
+        if (!in.statedId.isEmpty() && in.statedId != stated)
+            return LineError{QLatin1String(key), QStringLiteral("states %1, but %2 states %3")
+                                                     .arg(stated, in.statedIdField, in.statedId)};
+        in.statedId = stated;
+        in.statedIdField = QLatin1String(key);
+    }
+    for (const char* key : {"from", "feePayer"}) {
+        if (auto error = readString(object, QLatin1String(key), &in.statedSigner))
+            return error;
+    }
+    return std::nullopt;
+}
+
+class LineImporter
+{
+public:
+    LineImporter(const QList<NetworkConfig>& networks, const ImportDefaults& defaults, qint64 nowMs)
+        : m_networks(networks)
+        , m_defaults(defaults)
+        , m_nowMs(nowMs)
+    {}
+
+    void line(int number, const QString& text)
+    {
+        TrackedTransaction record;
+        if (const auto error = parse(text, record)) {
+            m_result.errors.append({number, error->field, error->message});
+            return;
+        }
+        const auto seen = m_lineOf.constFind(record.id);
+        if (seen != m_lineOf.cend()) {
+            const TrackedTransaction& first = m_result.transactions[*seen].record;
+            if (first.intentId != record.intentId ||
+                first.lastValidBlockHeight != record.lastValidBlockHeight ||
+                first.network != record.network || first.wire != record.wire) {
+                m_result.errors.append(
+                    {number,
+                     {},
+                     QStringLiteral("transaction %1 is also on line %2, with other details")
+                         .arg(record.id)
+                         .arg(m_result.transactions[*seen].line)});
+            }
+            return; // the same line twice is tracked once
+        }
+        m_lineOf.insert(record.id, m_result.transactions.size());
+        m_result.transactions.append({record, number});
+    }
+
+    ImportResult take() { return std::move(m_result); }
+
+private:
+    std::optional<LineError> parse(const QString& text, TrackedTransaction& record)
+    {
+        LineInput in;
+        const NetworkConfig* network = nullptr;
+        if (text.startsWith(QLatin1Char('{'))) {
+            QJsonParseError parseError;
+            const QJsonDocument document = QJsonDocument::fromJson(text.toUtf8(), &parseError);
+            if (!document.isObject())
+                return LineError{{},
+                                 QStringLiteral("not a JSON object: %1 at character %2")
+                                     .arg(parseError.errorString())
+                                     .arg(parseError.offset + 1)};
+            const QJsonObject object = document.object();
+            if (auto error = readJsonFields(object, in))
+                return error;
+            if (auto error = resolveNetwork(in, &network, QStringLiteral("network")))
+                return error;
+            QString wireBase64;
+            QString raw;
+            if (auto error = readString(object, QStringLiteral("wireBase64"), &wireBase64))
+                return error;
+            if (auto error = readString(object, QStringLiteral("raw"), &raw))
+                return error;
+            if (!wireBase64.isEmpty() && !raw.isEmpty())
+                return LineError{QStringLiteral("raw"),
+                                 QStringLiteral("give the bytes once: wireBase64 or raw")};
+            if (!wireBase64.isEmpty()) {
+                in.bytesField = QStringLiteral("wireBase64");
+                if (network && network->family != ChainFamily::Solana)
+                    return LineError{in.bytesField,
+                                     QStringLiteral("wireBase64 is Solana wire bytes, but "
+                                                    "network %1 is EVM (give raw)")
+                                         .arg(network->name)};
+                const auto bytes = base64Decode(wireBase64);
+                if (!bytes)
+                    return LineError{in.bytesField,
+                                     QStringLiteral("not base64: ") + bytes.error().message};
+                in.wire = *bytes;
+                in.family = ChainFamily::Solana;
+            } else if (!raw.isEmpty()) {
+                in.bytesField = QStringLiteral("raw");
+                if (auto error =
+                        readText(raw, in.bytesField,
+                                 network ? std::optional(network->family) : std::nullopt, in))
+                    return error;
+                if (!in.watchId.isEmpty())
+                    return LineError{in.bytesField,
+                                     QStringLiteral("is an id, not signed bytes (put it in id)")};
+            } else if (!in.statedId.isEmpty()) {
+                // Watch-only: the id is all there is.
+                const bool hex = in.statedId.startsWith(QLatin1String("0x"), Qt::CaseInsensitive);
+                in.family =
+                    network ? network->family : (hex ? ChainFamily::Evm : ChainFamily::Solana);
+                const auto hexBytes =
+                    hex ? hexDecode(in.statedId) : DecodeResult<QByteArray>(QByteArray());
+                if (*in.family == ChainFamily::Evm && hexBytes && hexBytes->size() == kEvmHashSize)
+                    in.watchId = in.statedId.toLower();
+                else if (*in.family == ChainFamily::Solana && isSolanaSignatureText(in.statedId))
+                    in.watchId = in.statedId;
+                else
+                    return LineError{in.statedIdField,
+                                     QStringLiteral("is not a %1 transaction id (%2)")
+                                         .arg(familyName(*in.family),
+                                              *in.family == ChainFamily::Evm
+                                                  ? QStringLiteral("0x and 32 bytes of hex")
+                                                  : QStringLiteral("a base58 signature of 64 "
+                                                                   "bytes"))};
+                in.statedId.clear();
+            } else {
+                return LineError{{},
+                                 QStringLiteral("no transaction: give wireBase64 or raw (the "
+                                                "signed bytes), or an id to watch")};
+            }
+        } else {
+            if (auto error = resolveNetwork(in, &network, {}))
+                return error;
+            if (auto error =
+                    readText(text, {}, network ? std::optional(network->family) : std::nullopt, in))
+                return error;
+        }
+        if (!network) {
+            if (auto error = networkForFamily(*in.family, &network))
+                return error;
+        }
+        return build(in, *network, record);
+    }
+
+    // The line's network, else the default one; unknown names are errors.
+    std::optional<LineError> resolveNetwork(LineInput& in, const NetworkConfig** network,
+                                            const QString& field)
+    {
+        QString name = in.network;
+        QString where = field;
+        if (name.isEmpty()) {
+            name = m_defaults.network;
+            where.clear();
+        }
+        if (name.isEmpty())
+            return std::nullopt;
+        *network = findNetwork(m_networks, name);
+        if (!*network)
+            return LineError{where,
+                             QStringLiteral("no network named %1 in the configuration").arg(name)};
+        in.network = name;
+        return std::nullopt;
+    }
+
+    std::optional<LineError> networkForFamily(ChainFamily family, const NetworkConfig** network)
+    {
+        QStringList names;
+        for (const NetworkConfig& candidate : m_networks) {
+            if (candidate.family == family) {
+                names << candidate.name;
+                *network = &candidate;
+            }
+        }
+        if (names.size() == 1)
+            return std::nullopt;
+        *network = nullptr;
+        if (names.isEmpty())
+            return LineError{{},
+                             QStringLiteral("this is a %1 transaction and no %1 network is "
+                                            "configured")
+                                 .arg(familyName(family))};
+        return LineError{{},
+                         QStringLiteral("which network? %1 are all %2: name one")
+                             .arg(names.join(QLatin1String(", ")), familyName(family))};
+    }
+
+    std::optional<LineError> build(const LineInput& in, const NetworkConfig& network,
+                                   TrackedTransaction& record)
+    {
+        record.network = network.name;
+        record.family = network.family;
+        record.intentId = in.intentId.isEmpty() ? m_defaults.intentId : in.intentId;
+        record.lastValidBlockHeight =
+            in.lastValidBlockHeight ? in.lastValidBlockHeight : m_defaults.lastValidBlockHeight;
+        record.state = TxState::Imported;
+        record.createdMs = m_nowMs;
+        record.stateSinceMs = m_nowMs;
+        if (in.family && *in.family != network.family)
+            return LineError{
+                in.bytesField,
+                QStringLiteral("this is a %1 transaction, but network %2 is %3")
+                    .arg(familyName(*in.family), network.name, familyName(network.family))};
+        if (network.family == ChainFamily::Evm)
+            record.lastValidBlockHeight.reset(); // a Solana notion
+
+        if (!in.wire) {
+            record.id = in.watchId;
+            return std::nullopt;
+        }
+
+        const auto decoded = decodeSignedTransaction(network.family, *in.wire);
+        if (!decoded)
+            return LineError{in.bytesField,
+                             QStringLiteral("not a %1 transaction: %2")
+                                 .arg(familyName(network.family), decoded.error().message)};
+        if (!in.statedId.isEmpty()) {
+            const Qt::CaseSensitivity idCase =
+                network.family == ChainFamily::Solana ? Qt::CaseSensitive : Qt::CaseInsensitive;
+            if (decoded->id.compare(in.statedId, idCase) != 0)
+                return LineError{in.statedIdField,
+                                 QStringLiteral("the bytes are transaction %1, but the line "
+                                                "states %2: refused")
+                                     .arg(decoded->id, in.statedId)};
+        }
+        const auto verified = verifySignedTransaction(network.family, *in.wire, {}, {});
+        if (!verified)
+            return LineError{in.bytesField, QStringLiteral("the bytes are not validly signed: ") +
+                                                verified.error().message};
+        if (!in.statedSigner.isEmpty() &&
+            verified->signer.compare(in.statedSigner, network.family == ChainFamily::Solana
+                                                          ? Qt::CaseSensitive
+                                                          : Qt::CaseInsensitive) != 0)
+            return LineError{network.family == ChainFamily::Solana ? QStringLiteral("feePayer")
+                                                                   : QStringLiteral("from"),
+                             QStringLiteral("the bytes are signed by %1, but the line states %2")
+                                 .arg(verified->signer, in.statedSigner)};
+
+        record.wire = *in.wire;
+        record.id = network.family == ChainFamily::Evm ? verified->id.toLower() : verified->id;
+        if (network.family == ChainFamily::Solana) {
+            const auto& tx = std::get<solana::Transaction>(verified->details);
+            record.recentBlockhash = base58Encode(tx.recentBlockhash);
+        } else {
+            const auto& tx = std::get<evm::Transaction>(verified->details);
+            record.sender = verified->signer;
+            record.nonce = tx.nonce;
+            if (tx.chainId && *tx.chainId != network.chainId)
+                return LineError{in.bytesField,
+                                 QStringLiteral("signed for chain id %1, but network %2 is chain "
+                                                "id %3")
+                                     .arg(*tx.chainId)
+                                     .arg(network.name)
+                                     .arg(network.chainId)};
+        }
+        return std::nullopt;
+    }
+
+    const QList<NetworkConfig>& m_networks;
+    const ImportDefaults& m_defaults;
+    qint64 m_nowMs = 0;
+    ImportResult m_result;
+    QHash<QString, qsizetype> m_lineOf; // id -> index in m_result.transactions
+};
+
+} // namespace
+
+QString ImportError::text() const
+{
+    const QString where = line > 0 ? QStringLiteral("line %1").arg(line) : QString();
+    QString out = where;
+    if (!field.isEmpty())
+        out += (out.isEmpty() ? QString() : QStringLiteral(", ")) +
+               QStringLiteral("field \"%1\"").arg(field);
+    return out.isEmpty() ? message : out + QStringLiteral(": ") + message;
+}
+
+ImportResult importTransactions(const QString& text, const QList<NetworkConfig>& networks,
+                                const ImportDefaults& defaults, qint64 nowMs)
+{
+    LineImporter importer(networks, defaults, nowMs);
+    const QStringList lines = text.split(QLatin1Char('\n'));
+    bool any = false;
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        const QString line = lines[i].trimmed();
+        if (line.isEmpty() || line.startsWith(QLatin1Char('#')))
+            continue;
+        any = true;
+        importer.line(int(i + 1), line);
+    }
+    ImportResult result = importer.take();
+    if (!any)
+        result.errors.append({0, {}, QStringLiteral("the input holds no transaction")});
+    return result;
+}
+
+ImportResult importTransactionFile(const QString& path, const QList<NetworkConfig>& networks,
+                                   const ImportDefaults& defaults, qint64 nowMs)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {{}, {{0, {}, QStringLiteral("cannot read %1: %2").arg(path, file.errorString())}}};
+    const QByteArray contents = file.read(kMaxImportFileBytes + 1);
+    if (contents.size() > kMaxImportFileBytes)
+        return {
+            {},
+            {{0,
+              {},
+              QStringLiteral("%1 is larger than %2 bytes").arg(path).arg(kMaxImportFileBytes)}}};
+    ImportResult result =
+        importTransactions(QString::fromUtf8(contents), networks, defaults, nowMs);
+    for (ImportError& error : result.errors)
+        error.message = (error.line == 0 ? path + QStringLiteral(": ") : QString()) + error.message;
+    return result;
+}
+
+} // namespace switchyard::tracking

@@ -1,0 +1,168 @@
+#pragma once
+
+#include "events/incidentevent.h"
+#include "tracking/decisions.h"
+#include "tracking/trackedtransaction.h"
+#include "tracking/trackingstore.h"
+
+#include <QHash>
+#include <QObject>
+#include <QSet>
+#include <memory>
+#include <qcorotask.h>
+
+namespace switchyard {
+class Clock;
+class NetworkPool;
+class PoolManager;
+} // namespace switchyard
+
+namespace switchyard::tracking {
+
+struct TrackerOptions
+{
+    // Solana preflight stays on: it is how a node says "already processed" (the network has
+    // these bytes), and a node that cannot simulate (behind, unknown blockhash) refuses before
+    // accepting instead of taking bytes it may not forward. A refusal changes nothing.
+    bool skipPreflight = false;
+    // EVM: a receipt this many blocks deep (head - block + 1) counts as final.
+    qint64 evmFinalityDepth = 64;
+    int statusDeadlineMs = 10'000;     // one status lookup across the status nodes
+    int sendTimeoutMs = 15'000;        // one send to one node
+    int evmTransactionsPerBatch = 100; // receipts per JSON-RPC batch
+    // Solana ids this close to (or past) lastValidBlockHeight are looked up with
+    // searchTransactionHistory: a landing may already have left the status cache.
+    qint64 historySearchMarginBlocks = 10;
+};
+
+// What one lookup of one transaction found, with the node and height behind it.
+struct LookupReport
+{
+    bool answered = false;       // a status node answered for this transaction
+    bool noEligibleNode = false; // there was no node to ask: nothing is decided
+    QString node;
+    std::optional<qint64> height; // the slot/block the node answered at
+    StatusObservation seen;
+    bool inPool = false; // EVM: a node has it in its pool (eth_getTransactionByHash)
+    std::optional<ExpiryVerdict> expiry;
+    std::optional<SupersessionVerdict> supersession;
+    QString message;
+};
+
+struct PollReport
+{
+    int transactions = 0; // asked about
+    int requests = 0;     // HTTP requests made (batches count once)
+    int transitions = 0;
+    bool noEligibleNode = false;
+};
+
+struct SendReport
+{
+    enum class Result
+    {
+        Refused,      // not sent: not tracked, watch-only, in flight, landed, failed, corrupted
+        StatusFound,  // not sent: the lookup found it; the state follows the lookup
+        NoStatusNode, // not sent: nobody could be asked for its status first
+        NoSendNode,   // not sent: no send node eligible
+        Attempted,    // sent to one or more nodes, one at a time; see `outcome`
+    };
+    Result result = Result::Refused;
+    std::optional<SendOutcome> outcome; // of the last attempt
+    QList<AttemptRecord> attempts;
+    TxState state = TxState::Imported; // after the operation
+    QString message;
+};
+
+QString sendResultKey(SendReport::Result result);
+
+struct TrackResult
+{
+    QStringList added;     // new records, stored
+    QStringList updated;   // known ids that gained bytes or lastValidBlockHeight
+    QStringList unchanged; // known ids, nothing new
+    QString error;         // the store refused them: nothing of this call is tracked
+};
+
+// Keeps the tracked transactions, looks their status up through the pool's status nodes, and
+// sends (or rebroadcasts) their identical bytes under DESIGN.md's write rules. Every state
+// change is stored with its event (kind TransactionState, the node and slot that proved it) in
+// one transaction, then announced; every send to a node is stored before it leaves and after it
+// returns, and announced as a Rebroadcast event. The events are stored here: do not store the
+// `incident` signal's events again.
+class TransactionTracker : public QObject
+{
+    Q_OBJECT
+public:
+    TransactionTracker(PoolManager* pools, TrackingStore* store, Clock* clock,
+                       TrackerOptions options = {}, QObject* parent = nullptr);
+    ~TransactionTracker() override;
+
+    // Stores the records, then tracks them. A known id keeps its state and history; it only
+    // gains what it lacked (bytes for a watch-only id, whose id they must have; a
+    // lastValidBlockHeight).
+    QCoro::Task<TrackResult> track(QList<TrackedTransaction> records);
+    // Takes records read back from the store, as they are (nothing is written).
+    void restore(const QList<TrackedTransaction>& records);
+
+    std::optional<TrackedTransaction> transaction(const QString& id) const;
+    QList<TrackedTransaction> transactions() const;
+    QList<TrackedTransaction> transactions(const QString& network) const;
+
+    // One status round for every transaction of `network` that can still change: Solana
+    // getSignatureStatuses (<= 256 per call), EVM receipts and nonces in JSON-RPC batches.
+    QCoro::Task<PollReport> poll(QString network);
+    // The same for one transaction, plus (EVM) whether a node holds it in its pool.
+    QCoro::Task<LookupReport> lookUp(QString id);
+
+    // Looks the status up first, then sends the identical bytes to one send node at a time
+    // (the next only when the request certainly never reached the previous one). Refused for
+    // a watch-only id, after Expired or Superseded, once landed, when the stored bytes no
+    // longer match the id, and while another send of the same id is in flight.
+    QCoro::Task<SendReport> send(QString id);
+    bool isSendInFlight(const QString& id) const { return m_sending.contains(id); }
+
+Q_SIGNALS:
+    void tracked(const QString& id);
+    void transitioned(const TrackedTransaction& record, const StateTransition& transition);
+    void incident(const IncidentEvent& event);
+    void attemptStarted(const QString& id, const QString& node);
+    void attemptFinished(const QString& id, const QString& node, SendOutcome outcome);
+
+private:
+    struct Change
+    {
+        QString id;
+        TxState to = TxState::Imported;
+        QString node;
+        QString method;
+        std::optional<qint64> height;
+        std::optional<qint64> landedAt;
+        QString error;
+        QString message;
+    };
+
+    QCoro::Task<QHash<QString, LookupReport>> lookUpSolana(std::shared_ptr<NetworkPool> pool,
+                                                           QStringList ids, int* requests);
+    QCoro::Task<QHash<QString, LookupReport>>
+    lookUpEvm(std::shared_ptr<NetworkPool> pool, QStringList ids, bool askPool, int* requests);
+    // Applies the state changes, stores them with their events, then announces them.
+    QCoro::Task<int> apply(QList<Change> changes);
+    QCoro::Task<SendReport> sendChecked(QString id);
+    IncidentEvent event(const TrackedTransaction& record, IncidentEvent::Kind kind,
+                        IncidentEvent::Severity severity, const QString& node,
+                        const QString& method, std::optional<qint64> height,
+                        const QString& message) const;
+    qint64 nowMs() const;
+
+    PoolManager* m_pools;
+    TrackingStore* m_store;
+    Clock* m_clock;
+    TrackerOptions m_options;
+    QHash<QString, TrackedTransaction> m_records;
+    QSet<QString> m_sending;
+    // Solana: the latest block height a status node gave per network, to choose history search.
+    QHash<QString, qint64> m_blockHeight;
+};
+
+} // namespace switchyard::tracking
