@@ -388,9 +388,11 @@ private Q_SLOTS:
             QTest::newRow(fixed.constData()) << quint32(fixed.toUInt());
             return;
         }
-        const quint32 base = QRandomGenerator::global()->generate() % 1'000'000;
+        // Half the seeds are the same every run, so the hard cases checked at the end are
+        // reached on every run; the other half are new each run, to find what no one thought of.
+        const quint32 base = 1'000'000 + QRandomGenerator::global()->generate() % 1'000'000;
         for (quint32 i = 0; i < kSeeds; ++i) {
-            const quint32 seed = base + i;
+            const quint32 seed = i < kSeeds / 2 ? i + 1 : base + i;
             QTest::newRow(QByteArray::number(seed).constData()) << seed;
         }
     }
