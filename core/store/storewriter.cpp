@@ -7,7 +7,6 @@
 #include "util/clock.h"
 
 #include <QCoroSignal>
-#include <QPointer>
 #include <QSqlError>
 #include <QSqlQuery>
 
@@ -84,10 +83,18 @@ quint64 StoreWriter::submit(Job job)
 
 QCoro::Task<> StoreWriter::flush()
 {
-    const quint64 target = m_lastTicket;
-    QPointer<StoreWriter> self(this);
-    while (self && m_acknowledged < target)
-        co_await qCoro(this, &StoreWriter::committed);
+    struct Settled
+    {
+        StoreWriter* writer;
+        quint64 ticket;
+        bool await_ready() const { return writer->m_acknowledged >= ticket; }
+        void await_suspend(std::coroutine_handle<> handle)
+        {
+            writer->m_flushWaiters.push_back({ticket, handle});
+        }
+        void await_resume() const {}
+    };
+    co_await Settled{this, m_lastTicket};
 }
 
 quint64 StoreWriter::enqueue(std::function<WriteError(StoreWriterWorker&, QSqlDatabase&)> run)
@@ -118,7 +125,16 @@ void StoreWriter::settle(quint64 ticket)
     if (ticket <= m_acknowledged)
         return;
     m_acknowledged = ticket;
+    std::vector<FlushWaiter> ready;
+    std::erase_if(m_flushWaiters, [&](const FlushWaiter& waiter) {
+        if (waiter.ticket > ticket)
+            return false;
+        ready.push_back(waiter);
+        return true;
+    });
     Q_EMIT committed(ticket);
+    for (const FlushWaiter& waiter : ready)
+        waiter.handle.resume();
 }
 
 } // namespace switchyard::store

@@ -9,8 +9,10 @@
 #include <QObject>
 #include <QSqlDatabase>
 #include <QThread>
+#include <coroutine>
 #include <deque>
 #include <functional>
+#include <vector>
 
 namespace switchyard {
 class Clock;
@@ -93,6 +95,15 @@ private:
     StoreWriterWorker* m_worker = nullptr;
     quint64 m_lastTicket = 0;
     quint64 m_acknowledged = 0;
+    // flush() callers, resumed by settle() once their ticket is settled. Not a signal awaiter:
+    // QCoro resumes those through a queued call, and two commits before it runs would resume a
+    // finished coroutine.
+    struct FlushWaiter
+    {
+        quint64 ticket = 0;
+        std::coroutine_handle<> handle;
+    };
+    std::vector<FlushWaiter> m_flushWaiters;
 
     QMutex m_mutex; // guards m_queue and m_drainScheduled
     std::deque<Pending> m_queue;
