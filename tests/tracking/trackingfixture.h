@@ -84,7 +84,7 @@ struct TrackingFixture
 
     QByteArray signEvm(quint64 nonce, quint64 value, int key = 1) const
     {
-        return signEvmTransfer(testKey(key), pools.cluster.chainId(), nonce, value);
+        return sim::test::signEip1559Transfer(testKey(key), pools.cluster.chainId(), nonce, value);
     }
 
     // Imports one JSON line as the sending system would hand it over, and tracks it.
