@@ -1,5 +1,6 @@
 #include "config/configloader.h"
 #include "config/redaction.h"
+#include "store/database.h"
 #include "subcommand.h"
 #include "timeline/csvexport.h"
 #include "timeline/timelinefilter.h"
@@ -7,7 +8,6 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QFileInfo>
-#include <QStandardPaths>
 #include <cstdio>
 #include <optional>
 
@@ -17,13 +17,6 @@ namespace {
 
 // The store or the output file failed (the export itself, not how it was asked for).
 constexpr int ExitExportFailed = 3;
-
-// <AppDataLocation>/switchyard.db, where the store keeps its file.
-QString defaultStorePath()
-{
-    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
-           QStringLiteral("/switchyard.db");
-}
 
 // ISO-8601 with or without milliseconds and offset, or a bare date (midnight). A time without
 // an offset is UTC, like every time in the file.
@@ -71,7 +64,7 @@ int runExport(const QStringList& arguments)
                                            QStringLiteral("NAME"));
     const QCommandLineOption dbOption(
         QStringLiteral("db"),
-        QStringLiteral("The event store. Default: %1").arg(defaultStorePath()),
+        QStringLiteral("The event store. Default: %1").arg(store::defaultDatabasePath()),
         QStringLiteral("FILE"));
     const QCommandLineOption configOption(
         QStringLiteral("config"),
@@ -124,7 +117,8 @@ int runExport(const QStringList& arguments)
     }
     filter.network = parser.value(networkOption);
 
-    const QString dbPath = parser.isSet(dbOption) ? parser.value(dbOption) : defaultStorePath();
+    const QString dbPath =
+        parser.isSet(dbOption) ? parser.value(dbOption) : store::defaultDatabasePath();
     if (!QFileInfo::exists(dbPath)) {
         return fail(ExitExportFailed,
                     QStringLiteral("no event store at %1 (export never creates one; see --db)")

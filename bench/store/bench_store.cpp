@@ -7,6 +7,8 @@
 // 4. CSV export of every row with exportTimelineCsv against
 //    `sqlite3 -csv -header DB "SELECT ... FROM events ORDER BY time_ms, id"`, each in its own
 //    process so wait4() gives each one's peak RSS.
+#include "store/database.h"
+#include "store/storewriter.h"
 #include "timeline/csvexport.h"
 #include "timeline/timelinemodel.h"
 #include "timeline/timelinereader.h"
@@ -22,6 +24,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fcntl.h>
+#include <qcorotask.h>
 #include <spawn.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -32,17 +35,6 @@ extern char** environ;
 using namespace switchyard;
 
 namespace {
-
-const char* const ddl[] = {
-    "CREATE TABLE events(id INTEGER PRIMARY KEY, time_ms BIGINT NOT NULL, severity INTEGER NOT "
-    "NULL, kind TEXT NOT NULL, network TEXT NOT NULL DEFAULT '', node TEXT NOT NULL DEFAULT '', "
-    "method TEXT NOT NULL DEFAULT '', tx_id TEXT NOT NULL DEFAULT '', height BIGINT, message "
-    "TEXT NOT NULL DEFAULT '')",
-    "CREATE INDEX events_time ON events(time_ms, id)",
-    "CREATE INDEX events_tx ON events(tx_id)",
-    "CREATE INDEX events_network_time ON events(network, time_ms)",
-    "CREATE INDEX events_node_time ON events(node, time_ms)",
-};
 
 const char* const exportSql =
     "SELECT time_ms, severity, kind, network, node, method, tx_id, height, message FROM events "
@@ -56,57 +48,54 @@ QString txIdOf(qint64 n)
     return QStringLiteral("%1").arg(n, 8, 10, QLatin1Char('0')).repeated(11);
 }
 
-void check(bool ok, const QSqlQuery& query)
+// The events go in the way the running app writes them: through the store's writer thread
+// (synchronous=FULL, every queued event committed in one transaction), `batch` at a time.
+double fill(const QString& path, qint64 events, qint64 batch)
 {
-    if (!ok) {
-        std::fprintf(stderr, "bench_store: %s\n", qPrintable(query.lastError().text()));
+    store::OpenResult opened = store::Database::open(path);
+    if (!opened.ok()) {
+        std::fprintf(stderr, "bench_store: %s\n", qPrintable(opened.error));
         std::exit(1);
     }
-}
-
-double fill(QSqlDatabase& db, qint64 events)
-{
-    QSqlQuery query(db);
-    for (const char* statement : ddl)
-        check(query.exec(QString::fromLatin1(statement)), query);
-    check(query.exec(QStringLiteral("PRAGMA journal_mode=WAL")), query);
-    check(query.exec(QStringLiteral("PRAGMA synchronous=NORMAL")), query);
-    static const char* const kinds[] = {"node-state", "failover", "lag-threshold",
-                                        "identity-mismatch", "reconfigured"};
+    static const IncidentEvent::Kind kinds[] = {
+        IncidentEvent::Kind::NodeState, IncidentEvent::Kind::Failover,
+        IncidentEvent::Kind::LagThreshold, IncidentEvent::Kind::IdentityMismatch,
+        IncidentEvent::Kind::Reconfigured};
     static const char* const methods[] = {
         "getSlot", "getHealth", "sendTransaction", "getSignatureStatuses", "eth_blockNumber", ""};
     QElapsedTimer timer;
     timer.start();
-    check(query.prepare(QStringLiteral(
-              "INSERT INTO events(time_ms, severity, kind, network, node, method, tx_id, height, "
-              "message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")),
-          query);
-    constexpr qint64 batch = 10'000;
-    for (qint64 i = 0; i < events; ++i) {
-        if (i % batch == 0)
-            db.transaction();
-        const int network = int(i % 4);
-        // Probe rounds land together: several events share a millisecond.
-        query.addBindValue(baseMs + (i / 4) * 150);
-        query.addBindValue(int(i % 10 == 0 ? 2 : i % 4 == 0 ? 1 : 0));
-        query.addBindValue(QString::fromLatin1(kinds[i % 5]));
-        query.addBindValue(QStringLiteral("net-%1").arg(network));
-        query.addBindValue(QStringLiteral("node-%1").arg(i % 20));
-        query.addBindValue(QString::fromLatin1(methods[i % 6]));
-        query.addBindValue(i % 10 == 3 ? txIdOf((i / 10) % 50'000) : QStringLiteral(""));
-        query.addBindValue(i % 7 == 0 ? QVariant(QMetaType(QMetaType::LongLong))
-                                      : QVariant(qint64(300'000'000 + i)));
-        query.addBindValue(i % 13 == 0 ? QStringLiteral("timeout after 2000 ms, moved to "
-                                                        "\"node-%1\"; see https://rpc.example/x")
-                                             .arg(i % 20)
-                                       : QStringLiteral("slot %1 behind the reference by %2")
-                                             .arg(300'000'000 + i)
-                                             .arg(i % 40));
-        check(query.exec(), query);
-        if (i % batch == batch - 1 || i == events - 1)
-            db.commit();
+    {
+        store::StoreWriter writer(*opened.database);
+        for (qint64 i = 0; i < events; ++i) {
+            IncidentEvent event;
+            // Probe rounds land together: several events share a millisecond.
+            event.time = QDateTime::fromMSecsSinceEpoch(baseMs + (i / 4) * 150, Qt::UTC);
+            event.severity = i % 10 == 0  ? IncidentEvent::Severity::Critical
+                             : i % 4 == 0 ? IncidentEvent::Severity::Warning
+                                          : IncidentEvent::Severity::Info;
+            event.kind = kinds[i % 5];
+            event.network = QStringLiteral("net-%1").arg(i % 4);
+            event.node = QStringLiteral("node-%1").arg(i % 20);
+            event.method = QString::fromLatin1(methods[i % 6]);
+            if (i % 10 == 3)
+                event.txId = txIdOf((i / 10) % 50'000);
+            if (i % 7 != 0)
+                event.height = 300'000'000 + i;
+            event.message = i % 13 == 0 ? QStringLiteral("timeout after 2000 ms, moved to "
+                                                         "\"node-%1\"; see https://rpc.example/x")
+                                              .arg(i % 20)
+                                        : QStringLiteral("slot %1 behind the reference by %2")
+                                              .arg(300'000'000 + i)
+                                              .arg(i % 40);
+            writer.appendEvent(event);
+            if (i % batch == batch - 1 || i == events - 1)
+                QCoro::waitFor(writer.flush());
+        }
     }
-    return double(timer.nsecsElapsed()) / 1e9;
+    const double seconds = double(timer.nsecsElapsed()) / 1e9;
+    QSqlQuery(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"), opened.database->connection());
+    return seconds;
 }
 
 struct ChildRun
@@ -179,21 +168,12 @@ int main(int argc, char** argv)
     for (const QString& suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm")})
         QFile::remove(dbPath + suffix);
 
-    double insertSeconds = 0;
-    {
-        QSqlDatabase db =
-            QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("fill"));
-        db.setDatabaseName(dbPath);
-        db.open();
-        insertSeconds = fill(db, events);
-        QSqlQuery(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"), db);
-        db.close();
-    }
-    QSqlDatabase::removeDatabase(QStringLiteral("fill"));
+    constexpr qint64 batch = 10'000;
+    const double insertSeconds = fill(dbPath, events, batch);
     std::printf("events                  %lld in %s (%.1f MiB)\n", events, qPrintable(dbPath),
                 double(QFileInfo(dbPath).size()) / 1048576.0);
-    std::printf("insert, batched         %.2f s, %.0f rows/s (10 000 rows per transaction)\n",
-                insertSeconds, double(events) / insertSeconds);
+    std::printf("insert, store writer    %.2f s, %.0f rows/s (%lld events queued, then flushed)\n",
+                insertSeconds, double(events) / insertSeconds, batch);
 
     {
         QSqlDatabase db =

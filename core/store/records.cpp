@@ -72,26 +72,39 @@ StoredTransaction transactionFromRow(const QSqlQuery& query)
 
 } // namespace
 
+EventInserter::EventInserter(const QSqlDatabase& db)
+    : m_query(db)
+{}
+
+WriteError EventInserter::insert(const IncidentEvent& event, qint64* id)
+{
+    if (!m_prepared) {
+        m_prepared = m_query.prepare(QStringLiteral(
+            "INSERT INTO events (time_ms, severity, kind, network, node, method, tx_id, height, "
+            "message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+        if (!m_prepared)
+            return WriteError::fromSql(QStringLiteral("cannot store an event"),
+                                       m_query.lastError());
+    }
+    m_query.bindValue(0, event.time.toMSecsSinceEpoch());
+    m_query.bindValue(1, static_cast<int>(event.severity));
+    m_query.bindValue(2, eventKindKey(event.kind));
+    m_query.bindValue(3, text(event.network));
+    m_query.bindValue(4, text(event.node));
+    m_query.bindValue(5, text(event.method));
+    m_query.bindValue(6, text(event.txId));
+    m_query.bindValue(7, integerOrNull(event.height));
+    m_query.bindValue(8, text(event.message));
+    if (!m_query.exec())
+        return WriteError::fromSql(QStringLiteral("cannot store an event"), m_query.lastError());
+    if (id)
+        *id = m_query.lastInsertId().toLongLong();
+    return {};
+}
+
 WriteError insertEvent(QSqlDatabase& db, const IncidentEvent& event, qint64* id)
 {
-    QSqlQuery query(db);
-    query.prepare(QStringLiteral(
-        "INSERT INTO events (time_ms, severity, kind, network, node, method, tx_id, height, "
-        "message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"));
-    query.addBindValue(event.time.toMSecsSinceEpoch());
-    query.addBindValue(static_cast<int>(event.severity));
-    query.addBindValue(eventKindKey(event.kind));
-    query.addBindValue(text(event.network));
-    query.addBindValue(text(event.node));
-    query.addBindValue(text(event.method));
-    query.addBindValue(text(event.txId));
-    query.addBindValue(integerOrNull(event.height));
-    query.addBindValue(text(event.message));
-    if (!query.exec())
-        return WriteError::fromSql(QStringLiteral("cannot store an event"), query.lastError());
-    if (id)
-        *id = query.lastInsertId().toLongLong();
-    return {};
+    return EventInserter(db).insert(event, id);
 }
 
 WriteError saveTransaction(QSqlDatabase& db, const StoredTransaction& tx)

@@ -7,6 +7,7 @@
 #include <QByteArray>
 #include <QList>
 #include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QString>
 #include <optional>
 
@@ -74,7 +75,20 @@ struct SendAttempt
     std::optional<qint64> height;
 };
 
-// `id` receives the new row's id when given.
+// Inserts events through one prepared statement: the writer stores thousands per batch, and
+// preparing the statement again for each was most of the cost.
+class EventInserter
+{
+public:
+    explicit EventInserter(const QSqlDatabase& db);
+    // `id` receives the new row's id when given.
+    WriteError insert(const IncidentEvent& event, qint64* id = nullptr);
+
+private:
+    QSqlQuery m_query;
+    bool m_prepared = false;
+};
+
 WriteError insertEvent(QSqlDatabase& db, const IncidentEvent& event, qint64* id = nullptr);
 // Inserts, or replaces every column of the row with the same id.
 WriteError saveTransaction(QSqlDatabase& db, const StoredTransaction& transaction);

@@ -40,8 +40,9 @@ StoreWriter::~StoreWriter()
 
 quint64 StoreWriter::appendEvent(const IncidentEvent& event)
 {
-    return enqueue(
-        [event](StoreWriterWorker&, QSqlDatabase& db) { return insertEvent(db, event); });
+    return enqueue([event](StoreWriterWorker& worker, QSqlDatabase& db) {
+        return worker.writeEvent(db, event);
+    });
 }
 
 quint64 StoreWriter::recordProbeSample(const ProbeSample& sample)

@@ -72,6 +72,7 @@ void StoreWriterWorker::shutdown(QThread* home)
     if (!m_batch.empty())
         qCritical("store: %zu writes could not be stored in %s when closing: %s", m_batch.size(),
                   qUtf8Printable(QDir::toNativeSeparators(m_path)), qUtf8Printable(lastError));
+    m_eventInserter.reset(); // its statement belongs to the connection closed next
     m_database.reset();
     delete m_retryTimer;
     m_retryTimer = nullptr;
@@ -178,6 +179,13 @@ void StoreWriterWorker::post(std::function<void(StoreWriter*)> call)
     StoreWriter* owner = m_owner;
     QMetaObject::invokeMethod(
         owner, [owner, call = std::move(call)] { call(owner); }, Qt::QueuedConnection);
+}
+
+WriteError StoreWriterWorker::writeEvent(QSqlDatabase& db, const IncidentEvent& event)
+{
+    if (!m_eventInserter)
+        m_eventInserter.emplace(db);
+    return m_eventInserter->insert(event);
 }
 
 WriteError StoreWriterWorker::writeProbe(QSqlDatabase& db, const ProbeSample& sample, qint64 nowMs)

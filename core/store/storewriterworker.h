@@ -1,6 +1,7 @@
 #pragma once
 
 #include "store/probeminute.h"
+#include "store/records.h"
 #include "store/storewriter.h"
 
 #include <QObject>
@@ -30,6 +31,7 @@ public:
     void shutdown(QThread* home);
 
     WriteError writeProbe(QSqlDatabase& db, const ProbeSample& sample, qint64 nowMs);
+    WriteError writeEvent(QSqlDatabase& db, const IncidentEvent& event);
 
 private:
     using MinuteKey = std::tuple<QString, QString, qint64>;
@@ -44,6 +46,7 @@ private:
     QString m_path;
     WriterOptions m_options;
     std::unique_ptr<Database> m_database;
+    std::optional<EventInserter> m_eventInserter; // on m_database's connection
     std::deque<StoreWriter::Pending> m_batch;
     quint64 m_highestTaken = 0;
     QTimer* m_retryTimer = nullptr;

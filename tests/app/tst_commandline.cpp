@@ -30,6 +30,9 @@ Run runSwitchyard(const QStringList& arguments)
     QProcess process;
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    // What a desktop session provides; without it Qt warns on stderr, which is ours to check.
+    static const QTemporaryDir runtimeDir;
+    environment.insert(QStringLiteral("XDG_RUNTIME_DIR"), runtimeDir.path());
     process.setProcessEnvironment(environment);
     QSignalSpy finished(&process, &QProcess::finished);
     process.start(QStringLiteral(SWITCHYARD_BINARY), arguments);
@@ -149,6 +152,21 @@ private Q_SLOTS:
             {QStringLiteral("--config"), m_dir.filePath(QStringLiteral("none.json"))});
         QCOMPARE(missing.exitCode, 3);
         QVERIFY(missing.err.contains("none.json"));
+    }
+
+    // A store named with --db must work: one that is not a Switchyard store stops the start with
+    // one line naming the file, and the file is left as it was.
+    void storeThatCannotOpen()
+    {
+        const QByteArray contents = "not a database\n";
+        const QString path = writeFile(m_dir, QStringLiteral("notes.db"), contents);
+        const Run run = runSwitchyard({QStringLiteral("--demo"), QStringLiteral("--db"), path});
+        QCOMPARE(run.exitCode, 3);
+        QVERIFY2(run.err.contains(path.toUtf8()), run.err.constData());
+        QCOMPARE(run.err.count('\n'), 1);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), contents);
     }
 
     void checkExitCodes_data()

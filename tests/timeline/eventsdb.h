@@ -1,8 +1,10 @@
 #pragma once
 
-// The events table exactly as the store creates it, for tests that need rows to read.
+// The events table exactly as the store creates it (its first migration), for tests that need
+// rows to read without the rest of the store.
 
 #include "events/incidentevent.h"
+#include "store/schema.h"
 
 #include <QSqlDatabase>
 #include <QSqlError>
@@ -14,16 +16,6 @@
 
 namespace switchyard::testing {
 
-inline const char* const eventsDdl[] = {
-    "CREATE TABLE events(id INTEGER PRIMARY KEY, time_ms BIGINT NOT NULL, severity INTEGER NOT "
-    "NULL, kind TEXT NOT NULL, network TEXT NOT NULL DEFAULT '', node TEXT NOT NULL DEFAULT '', "
-    "method TEXT NOT NULL DEFAULT '', tx_id TEXT NOT NULL DEFAULT '', height BIGINT, message "
-    "TEXT NOT NULL DEFAULT '')",
-    "CREATE INDEX events_time ON events(time_ms, id)",
-    "CREATE INDEX events_tx ON events(tx_id)",
-    "CREATE INDEX events_network_time ON events(network, time_ms)",
-    "CREATE INDEX events_node_time ON events(node, time_ms)",
-};
 
 struct StoredEvent
 {
@@ -46,9 +38,10 @@ inline QSqlDatabase createEventsDb(const QString& path = QStringLiteral(":memory
     db.setDatabaseName(path);
     if (!db.open())
         qFatal("cannot open %s", qPrintable(path));
+    // The store's own first migration: the events table exactly as Switchyard creates it.
     QSqlQuery query(db);
-    for (const char* statement : eventsDdl)
-        if (!query.exec(QString::fromLatin1(statement)))
+    for (const QString& statement : store::migrations().constFirst().statements)
+        if (!query.exec(store::dialectSql(statement, store::Dialect::Sqlite)))
             qFatal("%s", qPrintable(query.lastError().text()));
     return db;
 }
