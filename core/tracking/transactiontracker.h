@@ -121,6 +121,13 @@ public:
     // longer match the id, and while another send of the same id is in flight.
     QCoro::Task<SendReport> send(QString id);
     bool isSendInFlight(const QString& id) const { return m_sending.contains(id); }
+    // The latest Solana block height (at the network's commitment) a status node gave: with a
+    // record's lastValidBlockHeight, the blocks it has left before it expires.
+    std::optional<qint64> blockHeight(const QString& network) const
+    {
+        const auto found = m_blockHeight.constFind(network);
+        return found == m_blockHeight.cend() ? std::nullopt : std::optional(*found);
+    }
 
 Q_SIGNALS:
     void tracked(const QString& id);

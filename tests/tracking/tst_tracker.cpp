@@ -181,6 +181,10 @@ private Q_SLOTS:
         QCOMPARE(f.send(id).state, TxState::Submitted);
         QCOMPARE(f.send(other).state, TxState::Submitted);
 
+        f.poll();
+        const std::optional<qint64> height = f.tracker->blockHeight(f.pools.network.name);
+        QVERIFY(height && *height < signed_.lastValidBlockHeight);
+
         // A month of wall-clock time decides nothing.
         f.pools.clock.advance(30LL * 24 * 3600 * 1000);
         f.poll();
