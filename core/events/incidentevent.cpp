@@ -34,6 +34,8 @@ QString eventKindKey(IncidentEvent::Kind kind)
         return QStringLiteral("transaction-state");
     case IncidentEvent::Kind::Rebroadcast:
         return QStringLiteral("rebroadcast");
+    case IncidentEvent::Kind::Confirmation:
+        return QStringLiteral("confirmation");
     }
     Q_UNREACHABLE();
 }
@@ -43,7 +45,7 @@ QList<IncidentEvent::Kind> allEventKinds()
     using Kind = IncidentEvent::Kind;
     return {Kind::NodeState,        Kind::Failover,     Kind::LagThreshold,
             Kind::IdentityMismatch, Kind::Reconfigured, Kind::ConfigRejected,
-            Kind::TransactionState, Kind::Rebroadcast};
+            Kind::TransactionState, Kind::Rebroadcast,  Kind::Confirmation};
 }
 
 } // namespace switchyard

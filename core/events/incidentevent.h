@@ -28,6 +28,7 @@ struct IncidentEvent
         ConfigRejected,   // a changed configuration did not load; the old one stays
         TransactionState, // a tracked transaction changed state (with the node and slot proving it)
         Rebroadcast,      // one send (or rebroadcast) of a tracked transaction's bytes to one node
+        Confirmation,     // what a confirmation run (the wizard or `switchyard confirm`) came to
     };
 
     QDateTime time; // UTC, milliseconds

@@ -323,6 +323,9 @@ TransactionTracker::lookUpSolana(std::shared_ptr<NetworkPool> pool, QStringList 
     for (const QString& id : ids) {
         LookupReport& report = reports[id];
         const TrackedTransaction& record = m_records[id];
+        report.blockHeight = height;
+        report.blockHeightNode = heightCall.answeredBy();
+        report.blockHeightNodeHealthy = heightNodeHealthy;
         if (report.seen.level != StatusObservation::Level::NotFound)
             continue;
         report.expiry = decideSolanaExpiry(
@@ -462,6 +465,8 @@ TransactionTracker::lookUpEvm(std::shared_ptr<NetworkPool> pool, QStringList ids
             }
             if (!record.sender.isEmpty() && record.nonce) {
                 const QString key = record.sender.toLower();
+                if (minedNonce.contains(key))
+                    report.minedNonce = minedNonce.value(key);
                 report.supersession = decideEvmSupersession(
                     {record.nonce,
                      minedNonce.contains(key) ? std::optional(minedNonce.value(key)) : std::nullopt,
@@ -646,6 +651,23 @@ QCoro::Task<int> TransactionTracker::apply(QList<Change> changes)
 }
 
 // ---- Sending ----------------------------------------------------------------------------------
+
+QCoro::Task<StoreAck> TransactionTracker::recordEvent(QString id, IncidentEvent::Kind kind,
+                                                      IncidentEvent::Severity severity,
+                                                      QString message)
+{
+    QPointer<TransactionTracker> self(this);
+    const auto known = m_records.constFind(id);
+    if (known == m_records.cend())
+        co_return StoreAck{QStringLiteral("%1 is not tracked").arg(id)};
+    const IncidentEvent note = event(*known, kind, severity, {}, {}, std::nullopt, message);
+    QList<IncidentEvent> events;
+    events.append(note);
+    const StoreAck ack = co_await m_store->save(QList<TrackedTransaction>(), events);
+    if (self && ack.ok())
+        Q_EMIT incident(note);
+    co_return ack;
+}
 
 QCoro::Task<SendReport> TransactionTracker::send(QString id)
 {

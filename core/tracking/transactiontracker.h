@@ -46,6 +46,12 @@ struct LookupReport
     bool inPool = false; // EVM: a node has it in its pool (eth_getTransactionByHash)
     std::optional<ExpiryVerdict> expiry;
     std::optional<SupersessionVerdict> supersession;
+    // The evidence behind those verdicts. Solana: the block height at the network's commitment
+    // and the node that gave it (held Healthy or not). EVM: the sender's mined nonce.
+    std::optional<qint64> blockHeight;
+    QString blockHeightNode;
+    bool blockHeightNodeHealthy = false;
+    std::optional<quint64> minedNonce;
     QString message;
 };
 
@@ -121,6 +127,10 @@ public:
     // longer match the id, and while another send of the same id is in flight.
     QCoro::Task<SendReport> send(QString id);
     bool isSendInFlight(const QString& id) const { return m_sending.contains(id); }
+    // Stores one event about a tracked transaction (e.g. what a confirmation run came to), then
+    // announces it through `incident`; resumes once it is durable or refused.
+    QCoro::Task<StoreAck> recordEvent(QString id, IncidentEvent::Kind kind,
+                                      IncidentEvent::Severity severity, QString message);
     // The latest Solana block height (at the network's commitment) a status node gave: with a
     // record's lastValidBlockHeight, the blocks it has left before it expires.
     std::optional<qint64> blockHeight(const QString& network) const

@@ -1,0 +1,446 @@
+#include "confirmation.h"
+
+#include "chain/codec/signedtransaction.h"
+#include "lookup/livelookup.h"
+#include "pool/poolmanager.h"
+
+#include <QElapsedTimer>
+#include <QTimer>
+#include <qcorotimer.h>
+
+namespace switchyard::tracking {
+
+namespace {
+
+QString heightUnit(const TrackedTransaction& record)
+{
+    return record.family == ChainFamily::Solana ? QStringLiteral("slot") : QStringLiteral("block");
+}
+
+QString at(const QString& node, std::optional<qint64> height, const QString& unit)
+{
+    if (node.isEmpty())
+        return {};
+    return height ? QStringLiteral(" (%1, %2 %3)").arg(node, unit).arg(*height)
+                  : QStringLiteral(" (%1)").arg(node);
+}
+
+// What the record itself proves about a landing or a failure.
+QStringList recordEvidence(const TrackedTransaction& record)
+{
+    QStringList lines;
+    const QString unit = heightUnit(record);
+    if (record.confirmedHeight)
+        lines.append(QStringLiteral("landed in %1 %2%3")
+                         .arg(unit)
+                         .arg(*record.confirmedHeight)
+                         .arg(record.confirmedBy.isEmpty()
+                                  ? QString()
+                                  : QStringLiteral(", proved by ") + record.confirmedBy));
+    if (!record.finalizedBy.isEmpty())
+        lines.append(QStringLiteral("finalized, proved by %1").arg(record.finalizedBy));
+    if (!record.error.isEmpty())
+        lines.append(record.error);
+    if (lines.isEmpty() && !record.lastNode.isEmpty())
+        lines.append(
+            QStringLiteral("%1 since the answer of %2")
+                .arg(txStateWord(record.state), record.lastNode + at({}, record.lastHeight, unit)));
+    return lines;
+}
+
+QString solanaHeightLine(const TrackedTransaction& record, const LookupReport& lookup)
+{
+    if (!lookup.blockHeight)
+        return QStringLiteral("no status node gave the block height");
+    const QString node = QStringLiteral("%1%2").arg(
+        lookup.blockHeightNode,
+        lookup.blockHeightNodeHealthy ? QString() : QStringLiteral(", not healthy"));
+    if (!record.lastValidBlockHeight)
+        return QStringLiteral("block height %1 on %2; no lastValidBlockHeight stored")
+            .arg(*lookup.blockHeight)
+            .arg(node);
+    const qint64 left = *record.lastValidBlockHeight - *lookup.blockHeight;
+    return QStringLiteral("block height %1 on %2, lastValidBlockHeight %3: %4")
+        .arg(*lookup.blockHeight)
+        .arg(node)
+        .arg(*record.lastValidBlockHeight)
+        .arg(left >= 0 ? QStringLiteral("%1 blocks left").arg(left)
+                       : QStringLiteral("%1 blocks past it").arg(-left));
+}
+
+QString nonceLine(const TrackedTransaction& record, const LookupReport& lookup)
+{
+    if (!record.nonce)
+        return QStringLiteral("the transaction's nonce is not known");
+    if (!lookup.minedNonce)
+        return QStringLiteral("no node gave %1's mined nonce (this transaction's is %2)")
+            .arg(record.sender)
+            .arg(*record.nonce);
+    return QStringLiteral("%1's mined nonce is %2 on %3; this transaction's is %4")
+        .arg(record.sender)
+        .arg(*lookup.minedNonce)
+        .arg(lookup.node)
+        .arg(*record.nonce);
+}
+
+GateDecision gateFor(Gate gate, QString headline, QStringList evidence)
+{
+    return {gate, std::move(headline), std::move(evidence)};
+}
+
+} // namespace
+
+bool GateDecision::isClosedForGood() const
+{
+    switch (gate) {
+    case Gate::Landed:
+    case Gate::FailedOnChain:
+    case Gate::Expired:
+    case Gate::Superseded:
+        return true;
+    case Gate::Open:
+    case Gate::SeenByNetwork:
+    case Gate::SendInFlight:
+    case Gate::NoEvidence:
+    case Gate::WatchOnly:
+        return false;
+    }
+    Q_UNREACHABLE();
+}
+
+QString gateKey(Gate gate)
+{
+    switch (gate) {
+    case Gate::Open:
+        return QStringLiteral("open");
+    case Gate::Landed:
+        return QStringLiteral("landed");
+    case Gate::SeenByNetwork:
+        return QStringLiteral("seen-by-network");
+    case Gate::SendInFlight:
+        return QStringLiteral("send-in-flight");
+    case Gate::NoEvidence:
+        return QStringLiteral("no-evidence");
+    case Gate::WatchOnly:
+        return QStringLiteral("watch-only");
+    case Gate::FailedOnChain:
+        return QStringLiteral("failed-on-chain");
+    case Gate::Expired:
+        return QStringLiteral("expired");
+    case Gate::Superseded:
+        return QStringLiteral("superseded");
+    }
+    Q_UNREACHABLE();
+}
+
+GateDecision decideGate(const TrackedTransaction& record, const LookupReport& lookup,
+                        bool sendInFlight)
+{
+    const QString unit = heightUnit(record);
+    switch (record.state) {
+    case TxState::Confirmed:
+    case TxState::Finalized:
+        return gateFor(Gate::Landed,
+                       QStringLiteral("It landed (%1): there is nothing to send.")
+                           .arg(txStateWord(record.state).toLower()),
+                       recordEvidence(record));
+    case TxState::ExecutionFailed:
+        return gateFor(Gate::FailedOnChain,
+                       QStringLiteral("It landed with an error. The same bytes cannot land "
+                                      "again: only the sending system can decide what to send "
+                                      "instead."),
+                       recordEvidence(record));
+    case TxState::Expired: {
+        QStringList evidence = recordEvidence(record);
+        if (lookup.blockHeight)
+            evidence.prepend(solanaHeightLine(record, lookup));
+        return gateFor(Gate::Expired,
+                       QStringLiteral("Expired: its blockhash is past lastValidBlockHeight and "
+                                      "no node has it, so these bytes can never land. Only the "
+                                      "sending system can sign a replacement (with a new "
+                                      "blockhash); Switchyard never signs."),
+                       evidence);
+    }
+    case TxState::Superseded: {
+        QStringList evidence = recordEvidence(record);
+        if (lookup.minedNonce)
+            evidence.prepend(nonceLine(record, lookup));
+        return gateFor(
+            Gate::Superseded,
+            QStringLiteral("Superseded: another transaction of %1 used nonce %2, so "
+                           "these bytes can never be mined. Only the sending system "
+                           "can decide whether a new transaction is needed.")
+                .arg(record.sender, record.nonce ? QString::number(*record.nonce) : QString()),
+            evidence);
+    }
+    case TxState::Imported:
+    case TxState::Submitted:
+    case TxState::TransportUnknown:
+        break;
+    }
+
+    if (sendInFlight)
+        return gateFor(Gate::SendInFlight,
+                       QStringLiteral("A send of these bytes is under way: wait for its answer "
+                                      "before sending again."),
+                       {});
+    if (lookup.noEligibleNode || !lookup.answered) {
+        QStringList evidence;
+        if (!lookup.message.isEmpty())
+            evidence.append(lookup.message);
+        evidence.append(lookup.noEligibleNode
+                            ? QStringLiteral("no status node is eligible to be asked")
+                            : QStringLiteral("no status node answered about it"));
+        return gateFor(Gate::NoEvidence,
+                       QStringLiteral("No node could say where it stands, so nothing is "
+                                      "decided and nothing is sent. It stays pending."),
+                       evidence);
+    }
+    if (lookup.seen.level != StatusObservation::Level::NotFound) {
+        const QString where =
+            lookup.inPool ? QStringLiteral("in the pool of %1").arg(lookup.node)
+                          : QStringLiteral("processed%1").arg(at(lookup.node, lookup.height, unit));
+        return gateFor(Gate::SeenByNetwork,
+                       QStringLiteral("The network has it (%1): watch it land, sending again "
+                                      "adds nothing.")
+                           .arg(where),
+                       {QStringLiteral("%1%2").arg(lookup.inPool ? QStringLiteral("in pool")
+                                                                 : QStringLiteral("processed"),
+                                                   at(lookup.node, lookup.height, unit))});
+    }
+
+    QStringList evidence{QStringLiteral("not found%1").arg(at(lookup.node, lookup.height, unit))};
+    if (record.isWatchOnly())
+        return gateFor(Gate::WatchOnly,
+                       QStringLiteral("No node has it, and it is watched without its bytes: it "
+                                      "can be looked up, never sent. Only the sending system "
+                                      "holds the bytes."),
+                       evidence);
+
+    if (record.family == ChainFamily::Solana) {
+        evidence.append(solanaHeightLine(record, lookup));
+        switch (lookup.expiry.value_or(ExpiryVerdict::NoEvidence)) {
+        case ExpiryVerdict::StillValid:
+            return gateFor(Gate::Open,
+                           QStringLiteral("No node has it and its blockhash is still valid: the "
+                                          "identical bytes may be sent again."),
+                           evidence);
+        case ExpiryVerdict::Undecidable:
+            evidence.append(QStringLiteral(
+                "expiry cannot be decided without lastValidBlockHeight: if the blockhash has "
+                "expired, nodes refuse the bytes and nothing lands"));
+            return gateFor(Gate::Open,
+                           QStringLiteral("No node has it. Its expiry cannot be decided; the "
+                                          "identical bytes may be sent again (the same "
+                                          "signature can land at most once)."),
+                           evidence);
+        case ExpiryVerdict::Found:
+            return gateFor(Gate::SeenByNetwork,
+                           QStringLiteral("A history search found it: watch it, sending again "
+                                          "adds nothing."),
+                           evidence);
+        case ExpiryVerdict::NoEvidence:
+        case ExpiryVerdict::NeedFinalLookup:
+        case ExpiryVerdict::Expired: // the record would already say Expired
+            return gateFor(Gate::NoEvidence,
+                           QStringLiteral("Whether its blockhash is still valid could not be "
+                                          "decided (no healthy node's height, or the final "
+                                          "history lookup did not answer). Nothing is sent; "
+                                          "ask again."),
+                           evidence);
+        }
+        Q_UNREACHABLE();
+    }
+
+    evidence.append(nonceLine(record, lookup));
+    switch (lookup.supersession.value_or(SupersessionVerdict::Unknown)) {
+    case SupersessionVerdict::NonceOpen:
+        return gateFor(Gate::Open,
+                       QStringLiteral("No node has it and its nonce is still open: the "
+                                      "identical bytes may be sent again."),
+                       evidence);
+    case SupersessionVerdict::Landed:
+        return gateFor(Gate::SeenByNetwork,
+                       QStringLiteral("It has a receipt: watch it, sending again adds nothing."),
+                       evidence);
+    case SupersessionVerdict::Unknown:
+    case SupersessionVerdict::Superseded: // the record would already say Superseded
+        return gateFor(Gate::NoEvidence,
+                       QStringLiteral("Whether its nonce is still open could not be decided. "
+                                      "Nothing is sent; ask again."),
+                       evidence);
+    }
+    Q_UNREACHABLE();
+}
+
+BytesCheck checkStoredBytes(const TrackedTransaction& record)
+{
+    BytesCheck check;
+    check.trackedId = record.id;
+    if (!record.wire) {
+        check.error = QStringLiteral("no bytes are stored for %1 (watched only)").arg(record.id);
+        return check;
+    }
+    check.byteCount = int(record.wire->size());
+    const auto decoded = chain::decodeSignedTransaction(record.family, *record.wire);
+    if (decoded.ok())
+        check.computedId = decoded.value().id;
+    const auto verified =
+        chain::verifySignedTransaction(record.family, *record.wire, record.id, record.sender);
+    if (!verified.ok()) {
+        check.error =
+            QStringLiteral("the stored bytes do not check out: %1").arg(verified.error().message);
+        return check;
+    }
+    check.ok = true;
+    return check;
+}
+
+ConfirmationOutcome outcomeFor(TxState state)
+{
+    if (isLanded(state))
+        return ConfirmationOutcome::Landed;
+    if (isFailed(state))
+        return ConfirmationOutcome::Failed;
+    return ConfirmationOutcome::Pending;
+}
+
+QString confirmationOutcomeKey(ConfirmationOutcome outcome)
+{
+    switch (outcome) {
+    case ConfirmationOutcome::Landed:
+        return QStringLiteral("landed");
+    case ConfirmationOutcome::Pending:
+        return QStringLiteral("pending");
+    case ConfirmationOutcome::Failed:
+        return QStringLiteral("failed");
+    case ConfirmationOutcome::Error:
+        return QStringLiteral("error");
+    }
+    Q_UNREACHABLE();
+}
+
+ConfirmationRun::ConfirmationRun(TransactionTracker* tracker, PoolManager* pools, QString id,
+                                 QObject* parent)
+    : QObject(parent)
+    , m_tracker(tracker)
+    , m_pools(pools)
+    , m_id(std::move(id))
+{}
+
+std::optional<TrackedTransaction> ConfirmationRun::record() const
+{
+    return m_tracker->transaction(m_id);
+}
+
+QCoro::Task<QList<LookupAnswer>> ConfirmationRun::askEveryNode()
+{
+    const std::optional<TrackedTransaction> known = record();
+    if (!known)
+        co_return {};
+    QList<std::shared_ptr<NetworkPool>> pools;
+    if (const std::shared_ptr<NetworkPool> pool = m_pools->pool(known->network))
+        pools.append(pool);
+    QPointer<ConfirmationRun> self(this);
+    LiveLookup lookup;
+    connect(&lookup, &LiveLookup::answered, this, &ConfirmationRun::answered);
+    const LookupQuery query{known->family, known->id};
+    QList<LookupAnswer> answers = co_await lookup.run(pools, query);
+    co_return answers;
+}
+
+QCoro::Task<GateDecision> ConfirmationRun::decide()
+{
+    QPointer<ConfirmationRun> self(this);
+    const LookupReport lookup = co_await m_tracker->lookUp(m_id);
+    if (!self)
+        co_return GateDecision{};
+    const std::optional<TrackedTransaction> known = record();
+    if (!known) {
+        m_decision = gateFor(Gate::NoEvidence, lookup.message, {});
+    } else {
+        m_decision = decideGate(*known, lookup, m_tracker->isSendInFlight(m_id));
+    }
+    m_decided = true;
+    Q_EMIT decided(m_decision);
+    co_return m_decision;
+}
+
+QCoro::Task<SendReport> ConfirmationRun::rebroadcast()
+{
+    SendReport refused;
+    const std::optional<TrackedTransaction> known = record();
+    if (!known) {
+        refused.message = QStringLiteral("%1 is not tracked").arg(m_id);
+        co_return refused;
+    }
+    refused.state = known->state;
+    if (!m_decided || !m_decision.maySend()) {
+        refused.message = m_decided
+                              ? QStringLiteral("not sent: %1").arg(m_decision.headline)
+                              : QStringLiteral("not sent: its status has not been looked up first");
+        co_return refused;
+    }
+    const BytesCheck bytes = checkStoredBytes(*known);
+    if (!bytes.ok) {
+        refused.message = QStringLiteral("not sent: %1").arg(bytes.error);
+        co_return refused;
+    }
+    // Spent: a second rebroadcast needs a new look at the status.
+    m_decided = false;
+    SendReport report = co_await m_tracker->send(m_id);
+    co_return report;
+}
+
+QCoro::Task<GateDecision> ConfirmationRun::watch(int timeoutMs, int intervalMs)
+{
+    QPointer<ConfirmationRun> self(this);
+    QElapsedTimer elapsed;
+    elapsed.start();
+    int lookups = 0;
+    GateDecision decision = co_await decide();
+    while (self) {
+        ++lookups;
+        const std::optional<TrackedTransaction> known = record();
+        Q_EMIT watching(lookups, known ? txStateWord(known->state) : QString());
+        if (!known || decision.isClosedForGood() || elapsed.elapsed() + intervalMs > timeoutMs)
+            break;
+        QTimer pause;
+        pause.setSingleShot(true);
+        pause.start(intervalMs);
+        co_await pause;
+        if (!self)
+            break;
+        decision = co_await decide();
+    }
+    co_return decision;
+}
+
+QCoro::Task<StoreAck> ConfirmationRun::recordOutcome(QString steps)
+{
+    const std::optional<TrackedTransaction> known = record();
+    if (!known)
+        co_return StoreAck{QStringLiteral("%1 is not tracked").arg(m_id), 0};
+    const ConfirmationOutcome result = outcomeFor(known->state);
+    const IncidentEvent::Severity severity =
+        result == ConfirmationOutcome::Failed    ? IncidentEvent::Severity::Critical
+        : result == ConfirmationOutcome::Pending ? IncidentEvent::Severity::Warning
+                                                 : IncidentEvent::Severity::Info;
+    QString message = QStringLiteral("confirmation: %1 (%2)")
+                          .arg(confirmationOutcomeKey(result), txStateWord(known->state));
+    if (!steps.isEmpty())
+        message += QStringLiteral("; ") + steps;
+    if (m_decision.gate != Gate::NoEvidence || !m_decision.headline.isEmpty())
+        message += QStringLiteral("; gate %1").arg(gateKey(m_decision.gate));
+    const StoreAck ack =
+        co_await m_tracker->recordEvent(m_id, IncidentEvent::Kind::Confirmation, severity, message);
+    co_return ack;
+}
+
+ConfirmationOutcome ConfirmationRun::outcome() const
+{
+    const std::optional<TrackedTransaction> known = record();
+    return known ? outcomeFor(known->state) : ConfirmationOutcome::Error;
+}
+
+} // namespace switchyard::tracking

@@ -1,0 +1,125 @@
+#pragma once
+
+#include "lookup/lookupanswer.h"
+#include "tracking/transactiontracker.h"
+
+#include <QObject>
+#include <QPointer>
+#include <QStringList>
+#include <qcorotask.h>
+
+namespace switchyard {
+class PoolManager;
+}
+
+// The steps of a confirmation, shared by the wizard and `switchyard confirm`: every node's
+// answer, the gate that decides whether the identical bytes may go out again (with its
+// evidence), the check that the stored bytes still are the tracked id, the rebroadcast, the
+// watch, and the outcome on the timeline. The decisions are DESIGN.md's, made by the tracker
+// and the pure functions here; the callers only show them and ask the person.
+namespace switchyard::tracking {
+
+enum class Gate
+{
+    Open,          // nowhere on chain or in a pool and still valid: the bytes may go out again
+    Landed,        // confirmed or finalized: nothing to send
+    SeenByNetwork, // a node has it (processed, or in its pool): watch it, sending adds nothing
+    SendInFlight,  // a send of it is under way: wait for its answer
+    NoEvidence,    // no status node answered: nothing is decided, nothing is sent
+    WatchOnly,     // no bytes are stored: it can be watched, never sent
+    FailedOnChain, // landed with an error: the same bytes cannot land again
+    Expired,       // its blockhash expired: only the sending system can sign a replacement
+    Superseded,    // another transaction used its nonce: only the sender can decide what next
+};
+
+struct GateDecision
+{
+    Gate gate = Gate::NoEvidence;
+    QString headline;     // one sentence for the person
+    QStringList evidence; // what it rests on: nodes, heights, nonces, each a line
+
+    bool maySend() const { return gate == Gate::Open; }
+    // The gate will not open again for this transaction, whatever a later lookup finds.
+    bool isClosedForGood() const;
+};
+
+QString gateKey(Gate gate); // "open", "landed", "seen-by-network", ...
+
+// The gate for `record` (its state after the lookup) given the tracker's lookup of it.
+GateDecision decideGate(const TrackedTransaction& record, const LookupReport& lookup,
+                        bool sendInFlight);
+
+// What a rebroadcast would send: the stored bytes, their id computed again, and whether they
+// still verify as signed. A mismatch means the store was altered: nothing may be sent.
+struct BytesCheck
+{
+    bool ok = false;
+    QString trackedId;
+    QString computedId; // empty when the bytes do not decode
+    int byteCount = 0;
+    QString error; // why the bytes may not be sent
+};
+
+BytesCheck checkStoredBytes(const TrackedTransaction& record);
+
+// Where a confirmation ended, in the exit-code order of `switchyard confirm`.
+enum class ConfirmationOutcome
+{
+    Landed,  // confirmed or finalized
+    Pending, // still pending (also: not sent, or the watch ended before it landed)
+    Failed,  // failed on chain, expired or superseded
+    Error,   // not tracked, the network is not configured, the store refused
+};
+
+ConfirmationOutcome outcomeFor(TxState state);
+QString confirmationOutcomeKey(ConfirmationOutcome outcome); // "landed", "pending", ...
+
+// One confirmation of one tracked transaction, step by step. Each step resumes with its
+// evidence and announces it as it comes; a step a caller does not take is simply not run
+// (the command line without --rebroadcast never calls rebroadcast()). The tracker and the pools
+// must outlive the run; the run itself may go while a step runs (nothing more is announced).
+class ConfirmationRun : public QObject
+{
+    Q_OBJECT
+public:
+    ConfirmationRun(TransactionTracker* tracker, PoolManager* pools, QString id,
+                    QObject* parent = nullptr);
+
+    const QString& id() const { return m_id; }
+    // The record as the tracker has it now; nullopt when the id is not tracked.
+    std::optional<TrackedTransaction> record() const;
+
+    // Every status node of the transaction's network, asked directly (answered() per node).
+    QCoro::Task<QList<LookupAnswer>> askEveryNode();
+    // The tracker's lookup (which stores any change of state it proves), then the gate.
+    QCoro::Task<GateDecision> decide();
+    // Sends the identical stored bytes under the tracker's rules (status first, one node at a
+    // time). Refused here, without asking the tracker, unless the last decide() opened the gate
+    // and the bytes still check out.
+    QCoro::Task<SendReport> rebroadcast();
+    // Looks the transaction up every `intervalMs` until it lands, the gate closes for good, or
+    // `timeoutMs` passes; resumes with the last decision.
+    QCoro::Task<GateDecision> watch(int timeoutMs, int intervalMs = 2'000);
+    // Writes what the run came to on the timeline (and announces it); `steps` says what was
+    // done, e.g. "rebroadcast once to helius".
+    QCoro::Task<StoreAck> recordOutcome(QString steps);
+
+    const GateDecision& lastDecision() const { return m_decision; }
+    ConfirmationOutcome outcome() const;
+
+Q_SIGNALS:
+    void answered(const switchyard::LookupAnswer& answer);
+    void decided(const switchyard::tracking::GateDecision& decision);
+    void watching(int lookups, const QString& state);
+
+private:
+    TransactionTracker* m_tracker;
+    PoolManager* m_pools;
+    QString m_id;
+    GateDecision m_decision;
+    bool m_decided = false;
+};
+
+} // namespace switchyard::tracking
+
+Q_DECLARE_METATYPE(switchyard::tracking::GateDecision)
