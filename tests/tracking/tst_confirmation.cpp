@@ -154,7 +154,7 @@ private Q_SLOTS:
         inPool.seen.level = StatusObservation::Level::Processed;
         QTest::newRow("evm in a pool")
             << evmRecord(TxState::Submitted) << inPool << false << "seen-by-network"
-            << "in pool (alchemy)";
+            << "in pool (alchemy, block 19000000)";
         LookupReport superseded = nonceOpen;
         superseded.minedNonce = 8;
         QTest::newRow("evm superseded")
