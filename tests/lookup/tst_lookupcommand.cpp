@@ -1,6 +1,7 @@
 // `switchyard lookup` end to end: the real executable against simulated nodes on loopback.
 #include "chain/codec/base64.h"
 #include "chain/codec/hex.h"
+#include "commandrunner.h"
 #include "fixtures.h"
 #include "sim/evmledger.h"
 #include "sim/simulatedcluster.h"
@@ -11,39 +12,21 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
-#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
 using namespace switchyard;
 using namespace switchyard::sim;
+using namespace switchyard::testing;
 
 namespace {
 
 const QString kPathKey = QStringLiteral("k3yInThePath9f8e7d6c5b4a");
 const QString kQueryKey = QStringLiteral("Q9uErYk3y0123456789abcdefXYZ");
 
-struct Run
+CommandRun runLookup(const QStringList& arguments)
 {
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-    QList<QByteArray> lines() const { return out.trimmed().split('\n'); }
-};
-
-// Runs the binary while this process's event loop keeps serving the simulated nodes.
-Run runLookup(const QStringList& arguments)
-{
-    QProcess process;
-    QSignalSpy finished(&process, &QProcess::finished);
-    process.start(QStringLiteral(SWITCHYARD_BINARY),
-                  QStringList{QStringLiteral("lookup")} + arguments);
-    if (!finished.wait(30'000)) {
-        process.kill();
-        return {};
-    }
-    return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
+    return runSwitchyard(QStringList{QStringLiteral("lookup")} + arguments);
 }
 
 QJsonObject nodeEntry(const SimulatedNode* node, bool secret, const QJsonArray& roles)
@@ -130,7 +113,7 @@ private Q_SLOTS:
     {
         const QString signature = landedSignature();
         const qint64 slot = *m_solana->solanaLedger()->find(signature)->landingSlot;
-        const Run run = runLookup({signature, "--config", writeConfig()});
+        const CommandRun run = runLookup({signature, "--config", writeConfig()});
         QCOMPARE(run.exitCode, 0);
         QVERIFY(run.err.isEmpty());
         QList<QByteArray> lines = run.lines();
@@ -145,7 +128,7 @@ private Q_SLOTS:
     {
         const QString signature = landedSignature();
         m_solana->node("b")->setStaleBy(45); // lagging: still asked, has not seen it
-        const Run run = runLookup({signature, "--json", "--config", writeConfig()});
+        const CommandRun run = runLookup({signature, "--json", "--config", writeConfig()});
         QCOMPARE(run.exitCode, 0);
         QCOMPARE(run.lines().size(), 2);
         QHash<QString, QJsonObject> byNode;
@@ -208,7 +191,7 @@ private Q_SLOTS:
                                      *chain::hexDecode(v.value("raw").toString()));
             id = v.value("hash").toString().toUpper().replace("0X", "0x"); // pasted in capitals
         }
-        const Run run = runLookup({id, "--config", writeConfig(false, roles)});
+        const CommandRun run = runLookup({id, "--config", writeConfig(false, roles)});
         QCOMPARE(run.exitCode, exitCode);
         bool seen = false;
         for (const QByteArray& printed : run.lines())
@@ -237,7 +220,7 @@ private Q_SLOTS:
     {
         QFETCH(QStringList, arguments);
         QFETCH(QByteArray, message);
-        const Run run = runLookup(arguments + QStringList{"--config", writeConfig()});
+        const CommandRun run = runLookup(arguments + QStringList{"--config", writeConfig()});
         QCOMPARE(run.exitCode, 3);
         QVERIFY2(run.err.contains(message), run.err.constData());
         QCOMPARE(run.err.count('\n'), 1);
@@ -246,8 +229,9 @@ private Q_SLOTS:
 
     void configThatDoesNotLoad()
     {
-        const Run run = runLookup({solanaFixtures().at(0).toObject().value("signature").toString(),
-                                   "--config", m_dir.filePath("missing.json")});
+        const CommandRun run =
+            runLookup({solanaFixtures().at(0).toObject().value("signature").toString(), "--config",
+                       m_dir.filePath("missing.json")});
         QCOMPARE(run.exitCode, 3);
         QVERIFY(run.err.contains("missing.json"));
     }
@@ -263,7 +247,7 @@ private Q_SLOTS:
         QVERIFY(m_solana->node("b")->setFault(echo));
         const QString config = writeConfig(true);
         for (const QStringList& extra : {QStringList{}, QStringList{"--json"}}) {
-            const Run run = runLookup(QStringList{signature, "--config", config} + extra);
+            const CommandRun run = runLookup(QStringList{signature, "--config", config} + extra);
             QCOMPARE(run.exitCode, 0);
             QCOMPARE(run.lines().size(), 2);
             QVERIFY(run.out.contains("error: denied for"));

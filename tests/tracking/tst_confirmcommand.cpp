@@ -1,0 +1,161 @@
+// `switchyard confirm` end to end: the real executable against simulated nodes on loopback and
+// a real store the test tracked the transactions in, as the sending system's operator runs it.
+#include "commandrunner.h"
+#include "config/configwriter.h"
+#include "trackingfixture.h"
+
+#include <QJsonArray>
+#include <QTest>
+#include <QTimer>
+
+using namespace switchyard;
+using namespace switchyard::testing;
+using namespace switchyard::tracking;
+
+namespace {
+
+QString writeConfig(const TrackingFixture& f)
+{
+    const QString path = f.dir.filePath(QStringLiteral("config.json"));
+    QFile file(path);
+    if (file.open(QIODevice::WriteOnly))
+        file.write(configToJson(f.pools.config));
+    return path;
+}
+
+QStringList storedConfirmations(const TrackingFixture& f, const QString& id)
+{
+    QStringList messages;
+    for (const store::StoredEvent& event : f.database->eventsForTransaction(id).value) {
+        if (event.kind == QStringLiteral("confirmation"))
+            messages << event.message;
+    }
+    return messages;
+}
+
+} // namespace
+
+class TestConfirmCommand : public QObject
+{
+    Q_OBJECT
+
+private:
+    QStringList common(const TrackingFixture& f)
+    {
+        return {QStringLiteral("--config"), writeConfig(f), QStringLiteral("--db"),
+                f.dir.filePath(QStringLiteral("store.db"))};
+    }
+
+private Q_SLOTS:
+    void statusOnlySendsNothing()
+    {
+        TrackingFixture f(ChainFamily::Solana, {QStringLiteral("a"), QStringLiteral("b")});
+        QVERIFY(f.start());
+        const QString id = f.trackSolana(f.signSolana(10)).id;
+        const CommandRun run = runSwitchyard(QStringList{"confirm", id} + common(f));
+        QVERIFY2(run.exitCode == 1, QByteArray(run.out + run.err).constData()); // still pending
+        const QString out = QString::fromUtf8(run.out);
+        QVERIFY2(out.contains(QStringLiteral("localnet / a: not found")), qPrintable(out));
+        QVERIFY2(out.contains(QStringLiteral("localnet / b: not found")), qPrintable(out));
+        QVERIFY2(out.contains(QStringLiteral("blocks left")), qPrintable(out));
+        QVERIFY(out.contains(QStringLiteral("outcome  pending")));
+        QCOMPARE(f.totalSends(id), 0);
+        QCOMPARE(storedConfirmations(f, id).size(), 1);
+    }
+
+    void rebroadcastLandsOnce()
+    {
+        TrackingFixture f(ChainFamily::Solana, {QStringLiteral("a"), QStringLiteral("b")});
+        QVERIFY(f.start());
+        const QString id = f.trackSolana(f.signSolana(20)).id;
+        QTimer blocks; // the cluster keeps producing while the command watches
+        QObject::connect(&blocks, &QTimer::timeout, [&f] { f.pools.cluster.advance(1); });
+        blocks.start(100);
+        const CommandRun run = runSwitchyard(
+            QStringList{"confirm", id, "--rebroadcast", "--yes", "--json", "--wait", "20"} +
+            common(f));
+        blocks.stop();
+        QVERIFY2(run.exitCode == 0, QByteArray(run.out + run.err).constData());
+        QStringList steps;
+        QJsonObject bytes;
+        QJsonObject outcome;
+        for (const QByteArray& line : run.lines()) {
+            const QJsonObject step = QJsonDocument::fromJson(line).object();
+            QVERIFY2(!step.isEmpty(), line.constData());
+            steps << step.value("step").toString();
+            if (step.value("step") == QStringLiteral("bytes"))
+                bytes = step;
+            if (step.value("step") == QStringLiteral("outcome"))
+                outcome = step;
+        }
+        QCOMPARE(steps.first(), QStringLiteral("record"));
+        QCOMPARE(steps.count(QStringLiteral("node")), 2);
+        QVERIFY(steps.indexOf(QStringLiteral("gate")) < steps.indexOf(QStringLiteral("send")));
+        QCOMPARE(bytes.value("computedId").toString(), id);
+        QVERIFY(bytes.value("ok").toBool());
+        QCOMPARE(outcome.value("outcome").toString(), QStringLiteral("landed"));
+        QCOMPARE(f.totalSends(id), 1);
+        const QStringList written = storedConfirmations(f, id);
+        QCOMPARE(written.size(), 1);
+        QVERIFY2(written[0].contains(QStringLiteral("landed")), qPrintable(written[0]));
+    }
+
+    void expiredIsNeverSent()
+    {
+        TrackingFixture f(ChainFamily::Solana, {QStringLiteral("a")});
+        QVERIFY(f.start());
+        const auto signed_ = f.signSolana(30);
+        f.solana().setScriptedOutcome(signed_.signature, sim::ScriptedOutcome::NeverLands);
+        const QString id = f.trackSolana(signed_).id;
+        const sim::SimulatedNode* a = f.pools.simNode(QStringLiteral("a"));
+        while (a->blockHeight(sim::Commitment::Confirmed) <= signed_.lastValidBlockHeight)
+            f.pools.cluster.advance(1);
+        const CommandRun run =
+            runSwitchyard(QStringList{"confirm", id, "--rebroadcast", "--yes"} + common(f));
+        QVERIFY2(run.exitCode == 2, QByteArray(run.out + run.err).constData());
+        const QString out = QString::fromUtf8(run.out);
+        QVERIFY2(out.contains(QStringLiteral("sending system")), qPrintable(out));
+        QVERIFY2(out.contains(QStringLiteral("not sent: the gate is expired")), qPrintable(out));
+        QCOMPARE(f.totalSends(id), 0);
+    }
+
+    void sendingNeedsAYes()
+    {
+        TrackingFixture f(ChainFamily::Solana, {QStringLiteral("a")});
+        QVERIFY(f.start());
+        const QString id = f.trackSolana(f.signSolana(40)).id;
+        // Not a terminal, no --yes: nobody can say yes, so nothing is sent.
+        const CommandRun run =
+            runSwitchyard(QStringList{"confirm", id, "--rebroadcast"} + common(f), "y\n");
+        QCOMPARE(run.exitCode, 3);
+        QVERIFY2(run.err.contains("add --yes"), run.err.constData());
+        QCOMPARE(f.totalSends(id), 0);
+    }
+
+    void errors_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("not tracked")
+            << QStringList{"confirm", "4vJ9JU1bJJE96FWSJKvHsmmFADCg4gpZQff4P3bkLKi"}
+            << "is not tracked in";
+        QTest::newRow("no id") << QStringList{"confirm"} << "missing the transaction id";
+        QTest::newRow("bad wait") << QStringList{"confirm", "x", "--wait", "soon"}
+                                  << "--wait takes a number of seconds, not 'soon'";
+    }
+
+    void errors()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QString, error);
+        TrackingFixture f(ChainFamily::Solana, {QStringLiteral("a")});
+        QVERIFY(f.start());
+        const CommandRun run = runSwitchyard(arguments + common(f));
+        QCOMPARE(run.exitCode, 3);
+        QVERIFY2(QString::fromUtf8(run.err).contains(error), run.err.constData());
+        QCOMPARE(run.err.count('\n'), 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestConfirmCommand)
+#include "tst_confirmcommand.moc"
