@@ -363,7 +363,9 @@ QCoro::Task<GateDecision> ConfirmationRun::decide()
     }
     m_decided = true;
     Q_EMIT decided(m_decision);
-    co_return m_decision;
+    // A copy first: GCC 12 moves from a member named in co_return, emptying m_decision.
+    const GateDecision decision = m_decision;
+    co_return decision;
 }
 
 QCoro::Task<SendReport> ConfirmationRun::rebroadcast()
@@ -398,18 +400,20 @@ QCoro::Task<GateDecision> ConfirmationRun::watch(int timeoutMs, int intervalMs)
     QElapsedTimer elapsed;
     elapsed.start();
     int lookups = 0;
+    m_stopWatching = false;
     GateDecision decision = co_await decide();
     while (self) {
         ++lookups;
         const std::optional<TrackedTransaction> known = record();
         Q_EMIT watching(lookups, known ? txStateWord(known->state) : QString());
-        if (!known || decision.isClosedForGood() || elapsed.elapsed() + intervalMs > timeoutMs)
+        if (!known || decision.isClosedForGood() || m_stopWatching ||
+            elapsed.elapsed() + intervalMs > timeoutMs)
             break;
         QTimer pause;
         pause.setSingleShot(true);
         pause.start(intervalMs);
         co_await pause;
-        if (!self)
+        if (!self || m_stopWatching)
             break;
         decision = co_await decide();
     }

@@ -100,6 +100,8 @@ public:
     // Looks the transaction up every `intervalMs` until it lands, the gate closes for good, or
     // `timeoutMs` passes; resumes with the last decision.
     QCoro::Task<GateDecision> watch(int timeoutMs, int intervalMs = 2'000);
+    // Ends a running watch after its current lookup.
+    void stopWatching() { m_stopWatching = true; }
     // Writes what the run came to on the timeline (and announces it); `steps` says what was
     // done, e.g. "rebroadcast once to helius".
     QCoro::Task<StoreAck> recordOutcome(QString steps);
@@ -118,6 +120,7 @@ private:
     QString m_id;
     GateDecision m_decision;
     bool m_decided = false;
+    bool m_stopWatching = false;
 };
 
 } // namespace switchyard::tracking

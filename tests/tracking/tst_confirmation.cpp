@@ -225,6 +225,7 @@ private Q_SLOTS:
 
         const GateDecision gate = QCoro::waitFor(run.decide());
         QCOMPARE(gate.gate, Gate::Open);
+        QCOMPARE(run.lastDecision().headline, gate.headline); // kept, not moved out
         QVERIFY2(gate.evidence.join(' ').contains(QStringLiteral("blocks left")),
                  qPrintable(gate.evidence.join(' ')));
         const SendReport sent = QCoro::waitFor(run.rebroadcast());

@@ -1,0 +1,515 @@
+#include "confirmationpages.h"
+
+#include "appearance.h"
+#include "confirmationwizard.h"
+#include "models/lookupanswermodel.h"
+#include "themeicondelegate.h"
+#include "tracking/confirmation.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFontDatabase>
+#include <QHeaderView>
+#include <QLabel>
+#include <QListWidget>
+#include <QPointer>
+#include <QPushButton>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <algorithm>
+
+namespace switchyard::ui {
+
+namespace {
+
+using namespace tracking;
+
+QLabel* bodyLabel(QWidget* parent, qreal pointSize = tablePointSize, bool bold = false)
+{
+    auto* label = new QLabel(parent);
+    label->setFont(withPointSize(parent->font(), pointSize, bold));
+    label->setWordWrap(true);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    return label;
+}
+
+QListWidget* evidenceList(QWidget* parent)
+{
+    auto* list = new QListWidget(parent);
+    list->setFont(withPointSize(parent->font(), tablePointSize));
+    list->setWordWrap(true);
+    list->setSelectionMode(QAbstractItemView::NoSelection);
+    return list;
+}
+
+QString gateIconName(Gate gate)
+{
+    switch (gate) {
+    case Gate::Open:
+        return QStringLiteral("probe");
+    case Gate::Landed:
+        return QStringLiteral("state-healthy");
+    case Gate::SeenByNetwork:
+    case Gate::SendInFlight:
+    case Gate::WatchOnly:
+        return QStringLiteral("severity-info");
+    case Gate::NoEvidence:
+        return QStringLiteral("severity-warning");
+    case Gate::FailedOnChain:
+    case Gate::Expired:
+    case Gate::Superseded:
+        return QStringLiteral("severity-critical");
+    }
+    Q_UNREACHABLE();
+}
+
+QString outcomeIconName(ConfirmationOutcome outcome)
+{
+    switch (outcome) {
+    case ConfirmationOutcome::Landed:
+        return QStringLiteral("state-healthy");
+    case ConfirmationOutcome::Pending:
+        return QStringLiteral("severity-warning");
+    case ConfirmationOutcome::Failed:
+    case ConfirmationOutcome::Error:
+        return QStringLiteral("severity-critical");
+    }
+    Q_UNREACHABLE();
+}
+
+void showIcon(QLabel* label, const QString& name)
+{
+    label->setPixmap(themeIcon(name).pixmap(48, 48));
+}
+
+QString recordDetails(const TrackedTransaction& record)
+{
+    QStringList lines;
+    lines << QObject::tr("Id: %1").arg(record.id);
+    lines << QObject::tr("Network: %1 · State: %2 · Sent by Switchyard: %3")
+                 .arg(record.network, txStateWord(record.state))
+                 .arg(record.attempts);
+    if (!record.intentId.isEmpty())
+        lines << QObject::tr("Intent: %1").arg(record.intentId);
+    if (record.family == ChainFamily::Solana) {
+        lines << (record.lastValidBlockHeight
+                      ? QObject::tr("lastValidBlockHeight: %1").arg(*record.lastValidBlockHeight)
+                      : QObject::tr("No lastValidBlockHeight: expiry cannot be decided."));
+    } else if (record.nonce) {
+        lines << QObject::tr("Sender %1, nonce %2").arg(record.sender).arg(*record.nonce);
+    }
+    if (record.isWatchOnly())
+        lines << QObject::tr("Watched without its bytes: it can be looked up, never sent.");
+    return lines.join(QLatin1Char('\n'));
+}
+
+// Continues with `handler(page, value)` once `task` is done, if the page is still there and
+// its wizard still runs the same confirmation (a new pick starts a new run).
+template <typename Page, typename T, typename Handler>
+void whenDone(QCoro::Task<T>&& task, Page* page, ConfirmationWizard* wizard, Handler handler)
+{
+    QPointer<Page> pageGuard(page);
+    QPointer<ConfirmationRun> runGuard(wizard->run());
+    std::move(task).then([pageGuard, runGuard, wizard, handler](const T& value) {
+        Page* alive = pageGuard.data();
+        ConfirmationRun* run = runGuard.data();
+        if (alive == nullptr || run == nullptr || wizard->run() != run)
+            return;
+        handler(alive, value);
+    });
+}
+
+} // namespace
+
+// ---- Pick -------------------------------------------------------------------------------------
+
+PickTransactionPage::PickTransactionPage(ConfirmationWizard* wizard, const QString& preselected)
+    : m_wizard(wizard)
+    , m_preselected(preselected)
+    , m_picker(new QComboBox(this))
+    , m_details(bodyLabel(this))
+{
+    setTitle(tr("Which transaction?"));
+    setSubTitle(tr("Pending transactions first. Nothing is sent without your explicit yes on a "
+                   "later page."));
+    m_picker->setObjectName(QStringLiteral("confirmPicker"));
+    m_picker->setFont(withPointSize(font(), tablePointSize));
+    m_details->setObjectName(QStringLiteral("confirmRecord"));
+    connect(m_picker, &QComboBox::currentIndexChanged, this, &PickTransactionPage::showPicked);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_picker);
+    layout->addSpacing(12);
+    layout->addWidget(m_details);
+    layout->addStretch(1);
+}
+
+void PickTransactionPage::initializePage()
+{
+    QList<TrackedTransaction> records = m_wizard->tracker()->transactions();
+    std::sort(records.begin(), records.end(),
+              [](const TrackedTransaction& a, const TrackedTransaction& b) {
+                  if (isPending(a.state) != isPending(b.state))
+                      return isPending(a.state);
+                  return a.createdMs > b.createdMs;
+              });
+    const QString keep = pickedId().isEmpty() ? m_preselected : pickedId();
+    m_picker->clear();
+    for (const TrackedTransaction& record : records) {
+        QString text = QStringLiteral("%1 · %2 · %3")
+                           .arg(record.shortId(), txStateWord(record.state), record.network);
+        if (!record.intentId.isEmpty())
+            text += QStringLiteral(" · ") + record.intentId;
+        m_picker->addItem(text, record.id);
+    }
+    const int index = m_picker->findData(keep);
+    m_picker->setCurrentIndex(index >= 0 ? index : 0);
+    showPicked();
+    Q_EMIT completeChanged();
+}
+
+void PickTransactionPage::showPicked()
+{
+    if (m_picker->count() == 0) {
+        m_details->setText(tr("No transaction is tracked yet. Track one first: switchyard track, "
+                              "or Import on the Pending tab."));
+        return;
+    }
+    const auto record = m_wizard->tracker()->transaction(pickedId());
+    m_details->setText(record ? recordDetails(*record) : QString());
+}
+
+QString PickTransactionPage::pickedId() const
+{
+    return m_picker->currentData().toString();
+}
+
+bool PickTransactionPage::isComplete() const
+{
+    return !pickedId().isEmpty();
+}
+
+bool PickTransactionPage::validatePage()
+{
+    m_wizard->startRun(pickedId());
+    return true;
+}
+
+// ---- Every node -------------------------------------------------------------------------------
+
+NodeStatusPage::NodeStatusPage(ConfirmationWizard* wizard)
+    : m_wizard(wizard)
+    , m_answers(new LookupAnswerModel(this))
+    , m_summary(bodyLabel(this, summaryPointSize, true))
+    , m_table(new QTableView(this))
+{
+    setTitle(tr("Every status node's answer"));
+    m_summary->setObjectName(QStringLiteral("confirmNodeSummary"));
+    m_table->setObjectName(QStringLiteral("confirmNodeAnswers"));
+    m_table->setModel(m_answers);
+    makeReadable(m_table);
+    m_table->setItemDelegateForColumn(LookupAnswerModel::Answer,
+                                      new ThemeIconDelegate(LookupAnswerModel::IconRole, m_table));
+    m_table->horizontalHeader()->setSectionResizeMode(LookupAnswerModel::Answer,
+                                                      QHeaderView::Stretch);
+    connect(m_answers, &QAbstractItemModel::rowsInserted, m_table,
+            &QTableView::resizeColumnsToContents);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_table, 1);
+}
+
+void NodeStatusPage::initializePage()
+{
+    ConfirmationRun* run = m_wizard->run();
+    const auto record = run->record();
+    setSubTitle(
+        tr("%1, asked directly on every status node of %2; each answer names the slot "
+           "or block it speaks for. Not found is not failed.")
+            .arg(record ? record->shortId() : run->id(), record ? record->network : QString()));
+    m_answers->clear();
+    m_done = false;
+    m_summary->setText(tr("Asking…"));
+    connect(run, &ConfirmationRun::answered, m_answers, &LookupAnswerModel::add,
+            Qt::UniqueConnection);
+    whenDone(run->askEveryNode(), this, m_wizard,
+             [](NodeStatusPage* self, const QList<LookupAnswer>&) {
+                 self->m_done = true;
+                 self->m_summary->setText(self->m_answers->rowCount() == 0
+                                              ? tr("No status node is configured for this network.")
+                                              : self->m_answers->summary());
+                 Q_EMIT self->completeChanged();
+             });
+}
+
+bool NodeStatusPage::isComplete() const
+{
+    return m_done;
+}
+
+// ---- Gate -------------------------------------------------------------------------------------
+
+GatePage::GatePage(ConfirmationWizard* wizard)
+    : m_wizard(wizard)
+    , m_icon(new QLabel(this))
+    , m_headline(bodyLabel(this, summaryPointSize, true))
+    , m_evidence(evidenceList(this))
+{
+    setTitle(tr("May these bytes go out again?"));
+    setSubTitle(tr("Decided by DESIGN's rules from what the nodes prove: block height against "
+                   "lastValidBlockHeight (Solana), the sender's mined nonce (EVM). Never by "
+                   "wall-clock time."));
+    m_headline->setObjectName(QStringLiteral("confirmGateHeadline"));
+    m_evidence->setObjectName(QStringLiteral("confirmGateEvidence"));
+    auto* headlineRow = new QHBoxLayout;
+    headlineRow->addWidget(m_icon, 0, Qt::AlignTop);
+    headlineRow->addWidget(m_headline, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(headlineRow);
+    layout->addSpacing(8);
+    layout->addWidget(m_evidence, 1);
+}
+
+void GatePage::initializePage()
+{
+    m_done = false;
+    m_icon->clear();
+    m_headline->setText(tr("Looking it up…"));
+    m_evidence->clear();
+    whenDone(m_wizard->run()->decide(), this, m_wizard,
+             [](GatePage* self, const GateDecision& decision) {
+                 showIcon(self->m_icon, gateIconName(decision.gate));
+                 self->m_headline->setText(decision.headline);
+                 self->m_evidence->addItems(decision.evidence);
+                 self->m_wizard->noteStep(tr("gate %1").arg(gateKey(decision.gate)));
+                 self->m_done = true;
+                 Q_EMIT self->completeChanged();
+             });
+}
+
+bool GatePage::isComplete() const
+{
+    return m_done;
+}
+
+// ---- Send -------------------------------------------------------------------------------------
+
+SendPage::SendPage(ConfirmationWizard* wizard)
+    : m_wizard(wizard)
+    , m_bytes(bodyLabel(this))
+    , m_confirm(new QCheckBox(tr("Yes, send these identical bytes again, to one send node at a "
+                                 "time"),
+                              this))
+    , m_send(new QPushButton(tr("Send identical bytes"), this))
+    , m_attempts(evidenceList(this))
+{
+    setTitle(tr("Rebroadcast the identical bytes"));
+    setSubTitle(tr("Switchyard never signs and never changes the bytes: the same bytes carry the "
+                   "same signature, so they can land at most once."));
+    QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    mono.setPointSizeF(tablePointSize);
+    m_bytes->setObjectName(QStringLiteral("confirmBytes"));
+    m_bytes->setFont(mono);
+    m_confirm->setObjectName(QStringLiteral("confirmYes"));
+    m_confirm->setFont(withPointSize(font(), tablePointSize));
+    m_send->setObjectName(QStringLiteral("confirmSend"));
+    m_send->setFont(withPointSize(font(), tablePointSize, true));
+    m_attempts->setObjectName(QStringLiteral("confirmAttempts"));
+    connect(m_confirm, &QCheckBox::toggled, this, &SendPage::updateButton);
+    connect(m_send, &QPushButton::clicked, this, &SendPage::send);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_bytes);
+    layout->addSpacing(12);
+    layout->addWidget(m_confirm);
+    layout->addWidget(m_send, 0, Qt::AlignLeft);
+    layout->addSpacing(12);
+    layout->addWidget(m_attempts, 1);
+}
+
+void SendPage::initializePage()
+{
+    m_sent = false;
+    m_sending = false;
+    m_attempts->clear();
+    m_confirm->setChecked(false);
+    const auto record = m_wizard->run()->record();
+    const BytesCheck bytes = record ? checkStoredBytes(*record) : BytesCheck{};
+    m_bytesOk = bytes.ok;
+    if (bytes.ok) {
+        m_bytes->setText(tr("Stored bytes: %1 bytes\nId computed from them now: %2\nTracked id:"
+                            "                %3\n✓ Unchanged: these are the bytes the sending "
+                            "system signed.")
+                             .arg(bytes.byteCount)
+                             .arg(bytes.computedId, bytes.trackedId));
+    } else {
+        m_bytes->setText(tr("✗ Nothing can be sent: %1").arg(bytes.error));
+    }
+    m_confirm->setEnabled(bytes.ok);
+    updateButton();
+}
+
+void SendPage::updateButton()
+{
+    m_send->setEnabled(m_bytesOk && m_confirm->isChecked() && !m_sending && !m_sent);
+}
+
+void SendPage::send()
+{
+    m_sending = true;
+    updateButton();
+    Q_EMIT completeChanged();
+    m_attempts->addItem(tr("Sending…"));
+    whenDone(
+        m_wizard->run()->rebroadcast(), this, m_wizard,
+        [](SendPage* self, const SendReport& report) {
+            self->m_attempts->clear();
+            for (const AttemptRecord& attempt : report.attempts)
+                self->m_attempts->addItem(tr("%1: %2%3")
+                                              .arg(attempt.node, attempt.outcome,
+                                                   attempt.detail.isEmpty()
+                                                       ? QString()
+                                                       : QStringLiteral(" — ") + attempt.detail));
+            if (!report.message.isEmpty())
+                self->m_attempts->addItem(report.message);
+            self->m_sending = false;
+            self->m_sent = !report.attempts.isEmpty();
+            self->m_wizard->noteStep(
+                self->m_sent
+                    ? tr("rebroadcast, last answer %1").arg(report.attempts.constLast().outcome)
+                    : tr("not sent: %1").arg(report.message));
+            self->updateButton();
+            Q_EMIT self->completeChanged();
+        });
+}
+
+bool SendPage::isComplete() const
+{
+    return !m_sending;
+}
+
+// ---- Watch ------------------------------------------------------------------------------------
+
+WatchPage::WatchPage(ConfirmationWizard* wizard)
+    : m_wizard(wizard)
+    , m_state(bodyLabel(this, summaryPointSize, true))
+    , m_progress(bodyLabel(this))
+    , m_stop(new QPushButton(tr("Stop watching"), this))
+{
+    setTitle(tr("Watching it"));
+    setSubTitle(tr("Looked up again every two seconds, for up to five minutes, until it lands "
+                   "or can no longer land."));
+    m_state->setObjectName(QStringLiteral("confirmWatchState"));
+    m_stop->setObjectName(QStringLiteral("confirmStopWatching"));
+    connect(m_stop, &QPushButton::clicked, this, [this] {
+        if (m_wizard->run())
+            m_wizard->run()->stopWatching();
+    });
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_state);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_stop, 0, Qt::AlignLeft);
+    layout->addStretch(1);
+}
+
+void WatchPage::initializePage()
+{
+    m_done = false;
+    m_stop->setEnabled(true);
+    ConfirmationRun* run = m_wizard->run();
+    const auto record = run->record();
+    m_state->setText(record ? txStateWord(record->state) : QString());
+    m_progress->setText(tr("Looking it up…"));
+    connect(
+        run, &ConfirmationRun::watching, this,
+        [this](int lookups, const QString& state) {
+            m_state->setText(state);
+            m_progress->setText(tr("Lookup %1").arg(lookups));
+        },
+        Qt::QueuedConnection);
+    whenDone(run->watch(5 * 60 * 1000), this, m_wizard,
+             [](WatchPage* self, const GateDecision& decision) {
+                 disconnect(self->m_wizard->run(), &ConfirmationRun::watching, self, nullptr);
+                 self->m_progress->setText(decision.headline);
+                 self->m_stop->setEnabled(false);
+                 self->m_done = true;
+                 self->m_wizard->noteStep(tr("watched until %1").arg(gateKey(decision.gate)));
+                 Q_EMIT self->completeChanged();
+             });
+}
+
+void WatchPage::cleanupPage()
+{
+    if (m_wizard->run())
+        m_wizard->run()->stopWatching();
+}
+
+bool WatchPage::isComplete() const
+{
+    return m_done;
+}
+
+// ---- Outcome ----------------------------------------------------------------------------------
+
+OutcomePage::OutcomePage(ConfirmationWizard* wizard)
+    : m_wizard(wizard)
+    , m_icon(new QLabel(this))
+    , m_outcome(bodyLabel(this, summaryPointSize, true))
+    , m_explanation(bodyLabel(this))
+    , m_written(bodyLabel(this, headerPointSize))
+{
+    setTitle(tr("Outcome"));
+    m_outcome->setObjectName(QStringLiteral("confirmOutcome"));
+    m_explanation->setObjectName(QStringLiteral("confirmExplanation"));
+    m_written->setObjectName(QStringLiteral("confirmWritten"));
+    auto* showInTimeline = new QPushButton(tr("Show in timeline"), this);
+    showInTimeline->setObjectName(QStringLiteral("confirmShowInTimeline"));
+    connect(showInTimeline, &QPushButton::clicked, this, [this] {
+        if (m_wizard->run())
+            Q_EMIT m_wizard->showInTimelineRequested(m_wizard->run()->id());
+    });
+    auto* outcomeRow = new QHBoxLayout;
+    outcomeRow->addWidget(m_icon, 0, Qt::AlignTop);
+    outcomeRow->addWidget(m_outcome, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(outcomeRow);
+    layout->addWidget(m_explanation);
+    layout->addSpacing(12);
+    layout->addWidget(m_written);
+    layout->addWidget(showInTimeline, 0, Qt::AlignLeft);
+    layout->addStretch(1);
+}
+
+void OutcomePage::initializePage()
+{
+    ConfirmationRun* run = m_wizard->run();
+    const ConfirmationOutcome outcome = run->outcome();
+    const auto record = run->record();
+    showIcon(m_icon, outcomeIconName(outcome));
+    const QString state = record ? txStateWord(record->state) : QString();
+    switch (outcome) {
+    case ConfirmationOutcome::Landed:
+        m_outcome->setText(tr("Landed — %1").arg(state));
+        break;
+    case ConfirmationOutcome::Pending:
+        m_outcome->setText(tr("Still pending — %1").arg(state));
+        break;
+    case ConfirmationOutcome::Failed:
+        m_outcome->setText(tr("Cannot land — %1").arg(state));
+        break;
+    case ConfirmationOutcome::Error:
+        m_outcome->setText(tr("Not tracked"));
+        break;
+    }
+    m_explanation->setText(run->lastDecision().headline);
+    if (m_recorded)
+        return;
+    m_recorded = true;
+    m_written->setText(tr("Writing the outcome to the timeline…"));
+    whenDone(run->recordOutcome(m_wizard->steps()), this, m_wizard,
+             [](OutcomePage* self, const StoreAck& ack) {
+                 self->m_written->setText(
+                     ack.ok() ? tr("Written to the timeline.")
+                              : tr("Not written to the timeline: %1").arg(ack.error));
+             });
+}
+
+} // namespace switchyard::ui
