@@ -1,0 +1,110 @@
+// Tracking from the window: pasted and opened lines read as they are typed, each bad line named
+// with its reason, nothing tracked until every line can be, and the record stored on Track.
+#include "chain/codec/base64.h"
+#include "importdialog.h"
+#include "trackingfixture.h"
+
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace switchyard;
+using namespace switchyard::testing;
+using switchyard::ui::ImportDialog;
+
+namespace {
+
+QStringList errorsOf(const ImportDialog& dialog)
+{
+    QStringList lines;
+    const auto* list = dialog.findChild<QListWidget*>(QStringLiteral("importErrors"));
+    for (int row = 0; row < list->count(); ++row)
+        lines << list->item(row)->text();
+    return lines;
+}
+
+QString summaryOf(const ImportDialog& dialog)
+{
+    return dialog.findChild<QLabel*>(QStringLiteral("importSummary"))->text();
+}
+
+} // namespace
+
+class TestImportDialog : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void badLineBlocksAllAndIsNamed()
+    {
+        TrackingFixture f(ChainFamily::Solana, {QStringLiteral("a")});
+        QVERIFY(f.start());
+        const auto signed_ = f.signSolana(7);
+        const QString good = chain::base64Encode(chain::asSpan(signed_.wire));
+
+        ImportDialog dialog(f.tracker.get(), &f.pools.manager, &f.pools.clock);
+        dialog.show();
+        QVERIFY(!dialog.trackButton()->isEnabled());
+        dialog.input()->setPlainText(good + QStringLiteral("\nnot a transaction\n"));
+        QTRY_VERIFY(summaryOf(dialog).contains(QStringLiteral("to fix")));
+        QVERIFY(!dialog.trackButton()->isEnabled());
+        QCOMPARE(errorsOf(dialog).size(), 1);
+        QVERIFY2(errorsOf(dialog).constFirst().startsWith(QStringLiteral("line 2")),
+                 qPrintable(errorsOf(dialog).constFirst()));
+        QVERIFY(f.tracker->transactions().isEmpty());
+
+        // Fixed: the one good line, with its lastValidBlockHeight.
+        dialog.input()->setPlainText(good);
+        dialog.findChild<QLineEdit*>(QStringLiteral("importLastValid"))
+            ->setText(QStringLiteral("x12"));
+        QTRY_VERIFY(errorsOf(dialog).join(' ').contains(QStringLiteral("not 'x12'")));
+        QVERIFY(!dialog.trackButton()->isEnabled());
+        dialog.findChild<QLineEdit*>(QStringLiteral("importLastValid"))
+            ->setText(QString::number(signed_.lastValidBlockHeight));
+        QTRY_VERIFY(dialog.trackButton()->isEnabled());
+        QCOMPARE(dialog.trackButton()->text(), QStringLiteral("Track 1"));
+        QVERIFY(summaryOf(dialog).startsWith(QStringLiteral("1 transaction ready")));
+
+        QSignalSpy tracked(&dialog, &ImportDialog::tracked);
+        dialog.trackButton()->click();
+        QTRY_COMPARE(tracked.size(), 1);
+        QCOMPARE(tracked[0][0].toStringList(), QStringList{signed_.signature});
+        const auto record = f.tracker->transaction(signed_.signature);
+        QVERIFY(record);
+        QCOMPARE(record->lastValidBlockHeight, signed_.lastValidBlockHeight);
+        QCOMPARE(f.stored(signed_.signature)->wire, signed_.wire);
+        QCOMPARE(dialog.result(), int(QDialog::Accepted));
+    }
+
+    void fileAndWatchOnly()
+    {
+        TrackingFixture f(ChainFamily::Solana, {QStringLiteral("a")});
+        QVERIFY(f.start());
+        const auto signed_ = f.signSolana(8);
+        const auto watched = f.signSolana(9);
+        const QString path = f.dir.filePath(QStringLiteral("handover.txt"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("# from the payments service\n");
+        file.write(chain::base64Encode(chain::asSpan(signed_.wire)).toUtf8() + '\n');
+        file.write(watched.signature.toUtf8() + '\n');
+        file.close();
+
+        ImportDialog dialog(f.tracker.get(), &f.pools.manager, &f.pools.clock);
+        QVERIFY(dialog.addFile(path));
+        QVERIFY2(summaryOf(dialog).contains(QStringLiteral("2 transactions ready")),
+                 qPrintable(summaryOf(dialog)));
+        QVERIFY(summaryOf(dialog).contains(QStringLiteral("1 id without bytes")));
+        QVERIFY(summaryOf(dialog).contains(QStringLiteral("expiry cannot be decided")));
+        QVERIFY(!dialog.addFile(f.dir.filePath(QStringLiteral("missing.txt"))));
+        QVERIFY(summaryOf(dialog).contains(QStringLiteral("missing.txt")));
+        QCOMPARE(dialog.input()->toPlainText().count('\n'), 3); // the text is kept
+    }
+};
+
+QTEST_MAIN(TestImportDialog)
+#include "tst_importdialog.moc"
