@@ -154,7 +154,12 @@ void ImportDialog::dragEnterEvent(QDragEnterEvent* event)
 
 void ImportDialog::dropEvent(QDropEvent* event)
 {
-    const QMimeData* dropped = event->mimeData();
+    addDropped(event->mimeData());
+    event->acceptProposedAction();
+}
+
+void ImportDialog::addDropped(const QMimeData* dropped)
+{
     if (dropped->hasUrls()) {
         for (const QUrl& url : dropped->urls()) {
             if (url.isLocalFile())
@@ -164,7 +169,6 @@ void ImportDialog::dropEvent(QDropEvent* event)
         m_input->moveCursor(QTextCursor::End);
         m_input->insertPlainText(dropped->text());
     }
-    event->acceptProposedAction();
 }
 
 tracking::ImportDefaults ImportDialog::defaults(QString* error) const

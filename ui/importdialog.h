@@ -8,6 +8,7 @@
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QMimeData;
 class QListWidget;
 class QPlainTextEdit;
 class QPushButton;
@@ -38,6 +39,8 @@ public:
     QPushButton* trackButton() const { return m_track; }
     // Appends the file's lines to the input; false (with the reason shown) when unreadable.
     bool addFile(const QString& path);
+    // Dropped local files are read as by addFile(), dropped text is appended.
+    void addDropped(const QMimeData* dropped);
     // The outcome of reading the input as it is now.
     const tracking::ImportResult& preview() const { return m_preview; }
 
