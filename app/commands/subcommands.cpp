@@ -8,6 +8,7 @@ int runCheck(const QStringList& arguments);   // checkcommand.cpp
 int runInspect(const QStringList& arguments); // inspectcommand.cpp
 int runLookup(const QStringList& arguments);  // lookupcommand.cpp
 int runExport(const QStringList& arguments);  // exportcommand.cpp
+int runTrack(const QStringList& arguments);   // trackcommand.cpp
 int runConfirm(const QStringList& arguments); // confirmcommand.cpp
 
 const QList<Subcommand>& subcommands()
@@ -16,9 +17,10 @@ const QList<Subcommand>& subcommands()
         {"check", "Probe every node once; monitoring-plugin output and exit codes", &runCheck},
         {"inspect", "Decode a signed Solana or EVM transaction and print it as JSON", &runInspect},
         {"lookup", "Ask every status node whether it knows a transaction", &runLookup},
-        {"export", "Write the incident timeline as CSV (redacted, spreadsheet-safe)", &runExport},
+        {"track", "Track signed transactions (or ids to watch) in the store", &runTrack},
         {"confirm", "Check a tracked transaction's status; rebroadcast its identical bytes",
          &runConfirm},
+        {"export", "Write the incident timeline as CSV (redacted, spreadsheet-safe)", &runExport},
     };
     return all;
 }

@@ -39,4 +39,24 @@ struct RoutedCall
 QCoro::Task<RoutedCall> routeCall(std::shared_ptr<NetworkPool> pool, RpcRequest request,
                                   RouteOptions options = {});
 
+// A JSON-RPC batch asked across the pool: every element of one attempt goes to one node in one
+// POST, so the answers are one node's consistent view (a nonce asked before a receipt is not
+// newer than it).
+struct RoutedBatch
+{
+    QList<RpcReply> replies; // in request order, from `node`; empty when nobody answered
+    QString node;
+    QList<RpcReply> attempts; // per node asked: the element that stood for its exchange
+    bool noEligibleNode = false;
+
+    bool answered() const { return !replies.isEmpty(); }
+};
+
+// routeCall's rules for a batch: an exchange that failed as a whole (transport, HTTP status,
+// unreadable body) moves to the next node and counts a failover for `method` (the batch's main
+// method, as the failover table names it); an answer in which any element is a result or a
+// JSON-RPC error is the node's answer; HTTP 400/404 stops with no answer.
+QCoro::Task<RoutedBatch> routeBatch(std::shared_ptr<NetworkPool> pool, QList<RpcRequest> requests,
+                                    QString method, RouteOptions options = {});
+
 } // namespace switchyard

@@ -7,7 +7,6 @@
 #include "pool/poolmanager.h"
 #include "pool/router.h"
 #include "pool/routingrules.h"
-#include "tracking/batchroute.h"
 #include "util/clock.h"
 
 #include <QJsonArray>

@@ -22,6 +22,13 @@ RoutedCall route(const std::shared_ptr<NetworkPool>& pool, RpcRequest request = 
     return QCoro::waitFor(routeCall(pool, std::move(request), options));
 }
 
+RoutedBatch routeSlotAndHeight(const std::shared_ptr<NetworkPool>& pool, RouteOptions options = {})
+{
+    const QList<RpcRequest> batch{getSlot,
+                                  {QStringLiteral("getBlockHeight"), QJsonValue::Undefined}};
+    return QCoro::waitFor(routeBatch(pool, batch, QStringLiteral("getSlot"), options));
+}
+
 qint64 failoversFor(const NetworkPool& pool, const QString& method, FailureCause cause)
 {
     for (const FailoverStats::MethodRow& row : pool.failovers().summary(0))
@@ -238,6 +245,84 @@ private Q_SLOTS:
         QCOMPARE(event.node, QStringLiteral("a"));
         QCOMPARE(event.method, QStringLiteral("getSlot"));
         QVERIFY(event.message.contains(QStringLiteral("5xx")));
+    }
+
+    // A batch follows the same rules as one call; one node answers every element of it.
+    void batchRoundRobinOneNodeAnswersAll()
+    {
+        const auto pool = m_fixture->pool();
+        QStringList answeredBy;
+        for (int i = 0; i < 4; ++i) {
+            const RoutedBatch batch = routeSlotAndHeight(pool);
+            QVERIFY(batch.answered());
+            QCOMPARE(batch.replies.size(), 2);
+            for (const RpcReply& reply : batch.replies)
+                QCOMPARE(reply.node, batch.node);
+            QCOMPARE(batch.replies[0].result().toInteger(), m_fixture->simNode(batch.node)->slot());
+            answeredBy.append(batch.node);
+        }
+        QCOMPARE(answeredBy, (QStringList{QStringLiteral("a"), QStringLiteral("b"),
+                                          QStringLiteral("c"), QStringLiteral("a")}));
+    }
+
+    void batchFailingNodeMovesIt_data()
+    {
+        QTest::addColumn<FaultKind>("kind");
+        QTest::addColumn<FailureCause>("cause");
+        QTest::newRow("connection refused")
+            << FaultKind::RefuseConnections << FailureCause::Transport;
+        QTest::newRow("HTTP 503") << FaultKind::ServiceUnavailable << FailureCause::ServerError;
+        QTest::newRow("HTTP 429") << FaultKind::TooManyRequests << FailureCause::TooManyRequests;
+        QTest::newRow("not JSON") << FaultKind::MalformedBody << FailureCause::Malformed;
+    }
+
+    void batchFailingNodeMovesIt()
+    {
+        QFETCH(FaultKind, kind);
+        QFETCH(FailureCause, cause);
+        QVERIFY(m_fixture->simNode(QStringLiteral("a"))->setFault(faultOf(kind)));
+        const auto pool = m_fixture->pool();
+        const RoutedBatch batch = routeSlotAndHeight(pool);
+        QVERIFY(batch.answered());
+        QCOMPARE(batch.node, QStringLiteral("b"));
+        QCOMPARE(batch.attempts.size(), 2);
+        QCOMPARE(batch.attempts.first().node, QStringLiteral("a"));
+        // Counted once, under the method that names the batch.
+        QCOMPARE(failoversFor(*pool, QStringLiteral("getSlot"), cause), 1);
+        QCOMPARE(failoversFor(*pool, QStringLiteral("getBlockHeight"), cause), 0);
+    }
+
+    void batchRefusedRequestStops()
+    {
+        QVERIFY(m_fixture->simNode(QStringLiteral("a"))->setFault(faultOf(FaultKind::BadRequest)));
+        const auto pool = m_fixture->pool();
+        const RoutedBatch batch = routeSlotAndHeight(pool);
+        QVERIFY(!batch.answered());
+        QVERIFY(!batch.noEligibleNode);
+        QCOMPARE(batch.attempts.size(), 1);
+        QCOMPARE(m_fixture->simNode(QStringLiteral("b"))->requestCount(), 0);
+        QCOMPARE(pool->failovers().lastFailoverMs(), std::nullopt);
+    }
+
+    void batchEveryNodeFailingIsOneLap()
+    {
+        for (SimulatedNode* node : m_fixture->cluster.nodes())
+            QVERIFY(node->setFault(faultOf(FaultKind::ServiceUnavailable)));
+        const auto pool = m_fixture->pool();
+        const RoutedBatch batch = routeSlotAndHeight(pool);
+        QVERIFY(!batch.answered());
+        QCOMPARE(batch.attempts.size(), 3);
+        QCOMPARE(failoversFor(*pool, QStringLiteral("getSlot"), FailureCause::ServerError), 2);
+    }
+
+    void batchNoEligibleNode()
+    {
+        const auto pool = m_fixture->pool();
+        for (int i = 0; i < pool->nodeCount(); ++i)
+            pool->setDisabled(i, true);
+        const RoutedBatch batch = routeSlotAndHeight(pool);
+        QVERIFY(batch.noEligibleNode);
+        QVERIFY(batch.attempts.isEmpty());
     }
 };
 

@@ -1,0 +1,276 @@
+#include "config/configloader.h"
+#include "pool/poolmanager.h"
+#include "store/database.h"
+#include "store/storewriter.h"
+#include "subcommand.h"
+#include "tracking/sqltrackingstore.h"
+#include "tracking/transactionimport.h"
+#include "tracking/transactiontracker.h"
+#include "util/clock.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QFile>
+#include <QFileInfo>
+#include <QHash>
+#include <cstdio>
+#include <qcorotask.h>
+
+namespace switchyard::cli {
+
+namespace {
+
+using tracking::ImportedTransaction;
+using tracking::TrackedTransaction;
+
+// Far above any list of transactions someone pastes or exports by hand.
+constexpr qint64 kMaxInputBytes = 64LL * 1024 * 1024;
+
+struct Source
+{
+    QString name; // "standard input", a file name, or "argument N": where errors point
+    QString text;
+    QString error;
+};
+
+// `-` is standard input, `@FILE` or the name of an existing file is that file, anything else
+// is the text itself (one transaction, or several on lines of their own).
+Source readSource(const QString& argument, int position)
+{
+    const bool forcedFile = argument.startsWith(QLatin1Char('@'));
+    if (argument != QLatin1String("-") && !forcedFile && !QFileInfo(argument).isFile())
+        return {QStringLiteral("argument %1").arg(position), argument, {}};
+    QFile file;
+    Source source;
+    bool opened = false;
+    if (argument == QLatin1String("-")) {
+        source.name = QStringLiteral("standard input");
+        opened = file.open(stdin, QIODevice::ReadOnly);
+    } else {
+        source.name = forcedFile ? argument.mid(1) : argument;
+        file.setFileName(source.name);
+        opened = file.open(QIODevice::ReadOnly);
+    }
+    if (!opened) {
+        source.error = QStringLiteral("cannot read %1: %2").arg(source.name, file.errorString());
+        return source;
+    }
+    const QByteArray contents = file.read(kMaxInputBytes + 1);
+    if (contents.size() > kMaxInputBytes)
+        source.error =
+            QStringLiteral("%1 is larger than %2 bytes").arg(source.name).arg(kMaxInputBytes);
+    else
+        source.text = QString::fromUtf8(contents);
+    return source;
+}
+
+// The transactions of every INPUT, each once; an id given twice with other details is refused.
+struct Imported
+{
+    QList<TrackedTransaction> records;
+    QStringList errors;
+};
+
+Imported importAll(const QStringList& arguments, const QList<NetworkConfig>& networks,
+                   const tracking::ImportDefaults& defaults, qint64 nowMs)
+{
+    Imported out;
+    QHash<QString, QString> whereSeen; // id -> "SOURCE, line N"
+    QHash<QString, qsizetype> indexOf; // id -> its record in out.records
+    for (qsizetype i = 0; i < arguments.size(); ++i) {
+        const Source source = readSource(arguments[i], int(i + 1));
+        if (!source.error.isEmpty()) {
+            out.errors.append(source.error);
+            continue;
+        }
+        const tracking::ImportResult result =
+            tracking::importTransactions(source.text, networks, defaults, nowMs);
+        for (const tracking::ImportError& error : result.errors)
+            out.errors.append(source.name + QStringLiteral(", ") + error.text());
+        for (const ImportedTransaction& imported : result.transactions) {
+            const QString here = QStringLiteral("%1, line %2").arg(source.name).arg(imported.line);
+            const auto seen = whereSeen.constFind(imported.record.id);
+            if (seen == whereSeen.cend()) {
+                whereSeen.insert(imported.record.id, here);
+                indexOf.insert(imported.record.id, out.records.size());
+                out.records.append(imported.record);
+                continue;
+            }
+            const TrackedTransaction* first = &out.records[indexOf.value(imported.record.id)];
+            if (first->network != imported.record.network ||
+                first->intentId != imported.record.intentId ||
+                first->lastValidBlockHeight != imported.record.lastValidBlockHeight ||
+                first->wire != imported.record.wire)
+                out.errors.append(QStringLiteral("%1: transaction %2 is also at %3, with other "
+                                                 "details")
+                                      .arg(here, imported.record.id, *seen));
+        }
+    }
+    return out;
+}
+
+QString helpText(const QCommandLineParser& parser, const QString& program)
+{
+    QString help = parser.helpText();
+    const QString executable = QCoreApplication::arguments().value(0);
+    const qsizetype at = executable.isEmpty() ? -1 : help.indexOf(executable);
+    if (at >= 0)
+        help.replace(at, executable.size(), program);
+    return help;
+}
+
+} // namespace
+
+// `switchyard track INPUT... [--network NAME] [--intent ID] [--last-valid-block-height N]
+// [--config FILE] [--db FILE]`, registered in subcommands.cpp.
+int runTrack(const QStringList& arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Tracks signed transactions (or ids to watch): their id is computed from the bytes, "
+        "and the records are stored in the event store, all or none. Prints each id with "
+        "'added', 'already tracked' or 'updated', one per line.\n"
+        "INPUT is - for standard input, @FILE or an existing file name, or the text itself: "
+        "base64 or base58 Solana wire bytes, an 0x-hex EVM raw transaction, a bare id, or JSON "
+        "lines with network, intentId, wireBase64 or raw, lastValidBlockHeight and id.\n"
+        "Exit: 0 tracked, 2 bad usage or input (nothing stored), 3 configuration or store "
+        "error."));
+    const QCommandLineOption helpOption = parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("INPUT"),
+                                 QStringLiteral("Transactions: -, @FILE, FILE or text."),
+                                 QStringLiteral("INPUT..."));
+    const QCommandLineOption networkOption(
+        QStringLiteral("network"),
+        QStringLiteral("The network they belong to (a line's own network wins). Default: the "
+                       "only configured network of the transaction's family."),
+        QStringLiteral("NAME"));
+    const QCommandLineOption intentOption(
+        QStringLiteral("intent"), QStringLiteral("The sending system's intent id for them."),
+        QStringLiteral("ID"));
+    const QCommandLineOption lastValidOption(
+        QStringLiteral("last-valid-block-height"),
+        QStringLiteral("Solana: the lastValidBlockHeight getLatestBlockhash gave with their "
+                       "blockhash. Without it, expiry cannot be decided."),
+        QStringLiteral("N"));
+    const QCommandLineOption configOption(
+        QStringLiteral("config"),
+        QStringLiteral("Node configuration (JSON). Default: %1").arg(defaultConfigPath()),
+        QStringLiteral("FILE"));
+    const QCommandLineOption dbOption(
+        QStringLiteral("db"),
+        QStringLiteral("The store (created when missing). Default: %1")
+            .arg(store::defaultDatabasePath()),
+        QStringLiteral("FILE"));
+    parser.addOptions({networkOption, intentOption, lastValidOption, configOption, dbOption});
+
+    if (!parser.parse(arguments))
+        return fail(ExitUsage,
+                    parser.errorText() + QStringLiteral(" (see switchyard track --help)"));
+    if (parser.isSet(helpOption)) {
+        std::printf("%s", qPrintable(helpText(parser, arguments.constFirst())));
+        return ExitOk;
+    }
+    const QStringList inputs = parser.positionalArguments();
+    if (inputs.isEmpty())
+        return fail(ExitUsage, QStringLiteral("track needs at least one INPUT (-, @FILE, FILE or "
+                                              "transaction text; see switchyard track --help)"));
+
+    tracking::ImportDefaults defaults;
+    defaults.intentId = parser.value(intentOption).trimmed();
+    if (parser.isSet(lastValidOption)) {
+        bool ok = false;
+        const qint64 height = parser.value(lastValidOption).toLongLong(&ok);
+        if (!ok || height < 0)
+            return fail(ExitUsage,
+                        QStringLiteral("--last-valid-block-height: '%1' is not a non-negative "
+                                       "integer")
+                            .arg(parser.value(lastValidOption)));
+        defaults.lastValidBlockHeight = height;
+    }
+
+    const QString configPath =
+        parser.isSet(configOption) ? parser.value(configOption) : defaultConfigPath();
+    const ConfigResult loaded = loadConfigFile(configPath);
+    if (!loaded.ok())
+        return fail(ExitConfigError, loaded.errorText());
+    const Config& config = loaded.config();
+    if (parser.isSet(networkOption)) {
+        defaults.network = parser.value(networkOption);
+        if (!config.network(defaults.network)) {
+            QStringList names;
+            for (const NetworkConfig& network : config.networks)
+                names << network.name;
+            return fail(ExitUsage,
+                        QStringLiteral("--network: no network named '%1' in %2 (it has: %3)")
+                            .arg(defaults.network, configPath,
+                                 names.isEmpty() ? QStringLiteral("none")
+                                                 : names.join(QLatin1String(", "))));
+        }
+    }
+
+    const qint64 nowMs = Clock::system()->utcNow().toMSecsSinceEpoch();
+    const Imported imported = importAll(inputs, config.networks, defaults, nowMs);
+    if (!imported.errors.isEmpty()) {
+        for (const QString& error : imported.errors)
+            std::fprintf(stderr, "switchyard: %s\n", qPrintable(error));
+        return fail(
+            ExitUsage,
+            QStringLiteral("nothing tracked: %1 input error(s) above").arg(imported.errors.size()));
+    }
+
+    const QString dbPath =
+        parser.isSet(dbOption) ? parser.value(dbOption) : store::defaultDatabasePath();
+    store::OpenResult opened = store::Database::open(dbPath);
+    if (!opened.ok())
+        return fail(ExitConfigError, opened.error);
+
+    // The tracker only knows what it is given: the ids the store already has come first, so a
+    // known id keeps its state and history and only gains what it lacked.
+    QList<TrackedTransaction> known;
+    QHash<QString, qsizetype> knownAt;
+    for (const TrackedTransaction& record : imported.records) {
+        QString error;
+        const std::optional<TrackedTransaction> stored =
+            tracking::loadTransaction(*opened.database, record.id, &error);
+        if (!error.isEmpty())
+            return fail(ExitConfigError,
+                        QStringLiteral("%1 in %2: %3").arg(record.id, dbPath, error));
+        if (stored) {
+            knownAt.insert(record.id, known.size());
+            known.append(*stored);
+        }
+    }
+
+    tracking::TrackResult result;
+    {
+        store::StoreWriter writer(*opened.database);
+        tracking::SqlTrackingStore trackingStore(&writer);
+        PoolManager pools(Clock::system()); // tracking stores; it asks no node
+        tracking::TransactionTracker tracker(&pools, &trackingStore, Clock::system());
+        tracker.restore(known);
+        result = QCoro::waitFor(tracker.track(imported.records));
+    }
+    if (!result.error.isEmpty())
+        return fail(ExitConfigError, QStringLiteral("%1 (%2)").arg(result.error, dbPath));
+
+    for (const TrackedTransaction& record : imported.records) {
+        const char* what = result.added.contains(record.id)     ? "added"
+                           : result.updated.contains(record.id) ? "updated"
+                                                                : "already tracked";
+        std::printf("%s %s\n", qPrintable(record.id), what);
+    }
+    std::fflush(stdout);
+    for (const TrackedTransaction& record : imported.records) {
+        const bool storedHeight =
+            knownAt.contains(record.id) && known[knownAt.value(record.id)].lastValidBlockHeight;
+        if (record.expiryUndecidable() && !storedHeight)
+            std::fprintf(stderr,
+                         "switchyard: note: %s has no lastValidBlockHeight, so its expiry cannot "
+                         "be decided: it is never declared expired (give "
+                         "--last-valid-block-height N, or lastValidBlockHeight in a JSON line)\n",
+                         qPrintable(record.id));
+    }
+    return ExitOk;
+}
+
+} // namespace switchyard::cli

@@ -1,0 +1,415 @@
+// `switchyard track` as a sending system's operator runs it: signed bytes from the shared test
+// vectors go into a temporary store, a second run finds them tracked, and bad input is refused
+// whole with the line named.
+#include "store/database.h"
+#include "tracking/sqltrackingstore.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace switchyard;
+
+namespace {
+
+struct Run
+{
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+};
+
+Run runSwitchyard(const QStringList& arguments, const QByteArray& input = {})
+{
+    QProcess process;
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    static const QTemporaryDir runtimeDir;
+    environment.insert(QStringLiteral("XDG_RUNTIME_DIR"), runtimeDir.path());
+    process.setProcessEnvironment(environment);
+    QSignalSpy finished(&process, &QProcess::finished);
+    process.start(QStringLiteral(SWITCHYARD_BINARY), arguments);
+    if (!input.isNull()) {
+        process.write(input);
+        process.closeWriteChannel();
+    }
+    if (!finished.wait(30'000)) {
+        process.kill();
+        return {};
+    }
+    return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
+}
+
+QJsonArray fixtures(const char* name)
+{
+    QFile file(QStringLiteral(SWITCHYARD_FIXTURES_DIR "/") + QLatin1String(name));
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("cannot read fixture %s", name);
+    return QJsonDocument::fromJson(file.readAll()).array();
+}
+
+QString writeFile(const QString& path, const QByteArray& contents)
+{
+    QFile file(path);
+    if (file.open(QIODevice::WriteOnly))
+        file.write(contents);
+    return path;
+}
+
+QByteArray jsonLine(const QJsonObject& object)
+{
+    return QJsonDocument(object).toJson(QJsonDocument::Compact) + '\n';
+}
+
+QStringList lines(const QByteArray& out)
+{
+    return QString::fromUtf8(out).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+}
+
+} // namespace
+
+class TestTrackCommand : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    QJsonArray m_solana;
+    QJsonArray m_evm;
+    int m_dbCount = 0;
+
+    // A Solana network and the EVM chain of the first EVM vector; `secondSolana` adds another
+    // Solana network so the family no longer names one.
+    QString config(bool secondSolana = false)
+    {
+        const QJsonObject node{{QStringLiteral("name"), QStringLiteral("a")},
+                               {QStringLiteral("url"), QStringLiteral("http://127.0.0.1:9/")}};
+        QJsonArray networks{
+            QJsonObject{{QStringLiteral("name"), QStringLiteral("devnet")},
+                        {QStringLiteral("family"), QStringLiteral("solana")},
+                        {QStringLiteral("genesisHash"),
+                         QStringLiteral("EtWTRABZaYq6iMfeYKouRu166VU2xqa1wcaWoxPkrZBG")},
+                        {QStringLiteral("nodes"), QJsonArray{node}}},
+            QJsonObject{{QStringLiteral("name"), QStringLiteral("chain")},
+                        {QStringLiteral("family"), QStringLiteral("evm")},
+                        {QStringLiteral("chainId"), m_evm[0].toObject()[QStringLiteral("chainId")]},
+                        {QStringLiteral("nodes"), QJsonArray{node}}}};
+        if (secondSolana)
+            networks.append(
+                QJsonObject{{QStringLiteral("name"), QStringLiteral("mainnet")},
+                            {QStringLiteral("family"), QStringLiteral("solana")},
+                            {QStringLiteral("genesisHash"),
+                             QStringLiteral("5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d")},
+                            {QStringLiteral("nodes"), QJsonArray{node}}});
+        return writeFile(
+            m_dir.filePath(secondSolana ? QStringLiteral("two.json") : QStringLiteral("one.json")),
+            QJsonDocument(QJsonObject{{QStringLiteral("networks"), networks}}).toJson());
+    }
+
+    QString freshDb() { return m_dir.filePath(QStringLiteral("store-%1.db").arg(++m_dbCount)); }
+
+    QString solana(int i, const char* field) const
+    {
+        return m_solana[i].toObject()[QLatin1String(field)].toString();
+    }
+
+    std::optional<tracking::TrackedTransaction> stored(const QString& db, const QString& id) const
+    {
+        store::OpenResult opened = store::Database::open(db);
+        if (!opened.ok())
+            return std::nullopt;
+        QString error;
+        return tracking::loadTransaction(*opened.database, id, &error);
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        m_solana = fixtures("solana-wire-transactions.json");
+        m_evm = fixtures("evm-raw-transactions.json");
+        QCOMPARE(m_solana.size(), 12);
+        QVERIFY(!m_evm.isEmpty());
+    }
+
+    void tracksThenAlreadyTracked()
+    {
+        QByteArray file;
+        QStringList expected;
+        for (const QJsonValue& value : std::as_const(m_solana)) {
+            const QJsonObject vector = value.toObject();
+            file += jsonLine({{QStringLiteral("wireBase64"), vector[QStringLiteral("wireBase64")]},
+                              {QStringLiteral("signature"), vector[QStringLiteral("signature")]},
+                              {QStringLiteral("lastValidBlockHeight"),
+                               vector[QStringLiteral("lastValidBlockHeight")]}});
+            expected << vector[QStringLiteral("signature")].toString();
+        }
+        const QJsonObject evm = m_evm[0].toObject();
+        file += evm[QStringLiteral("raw")].toString().toUtf8() + '\n';
+        expected << evm[QStringLiteral("hash")].toString().toLower();
+        const QString path = writeFile(m_dir.filePath(QStringLiteral("batch.jsonl")), file);
+        const QString db = freshDb();
+        const QStringList common{QStringLiteral("track"),    path,
+                                 QStringLiteral("--config"), config(),
+                                 QStringLiteral("--db"),     db};
+
+        const Run first = runSwitchyard(
+            common + QStringList{QStringLiteral("--intent"), QStringLiteral("payout-7")});
+        QCOMPARE(first.exitCode, 0);
+        QCOMPARE(first.err, QByteArray());
+        QStringList added;
+        for (const QString& id : expected)
+            added << id + QStringLiteral(" added");
+        QCOMPARE(lines(first.out), added);
+
+        // What the store now holds is what the sending system gave, under the computed id.
+        const auto record = stored(db, expected[0]);
+        QVERIFY(record);
+        QCOMPARE(record->network, QStringLiteral("devnet"));
+        QCOMPARE(record->intentId, QStringLiteral("payout-7"));
+        QCOMPARE(record->lastValidBlockHeight,
+                 std::optional<qint64>(
+                     m_solana[0].toObject()[QStringLiteral("lastValidBlockHeight")].toInteger()));
+        QCOMPARE(*record->wire, QByteArray::fromBase64(solana(0, "wireBase64").toLatin1()));
+        QCOMPARE(record->state, tracking::TxState::Imported);
+        const auto evmRecord = stored(db, expected.last());
+        QVERIFY(evmRecord);
+        QCOMPARE(evmRecord->network, QStringLiteral("chain"));
+
+        const Run second = runSwitchyard(common);
+        QCOMPARE(second.exitCode, 0);
+        QStringList again;
+        for (const QString& id : expected)
+            again << id + QStringLiteral(" already tracked");
+        QCOMPARE(lines(second.out), again);
+    }
+
+    void inputForms_data()
+    {
+        QTest::addColumn<QString>("form");
+        QTest::newRow("base64 text") << QStringLiteral("base64");
+        QTest::newRow("base58 text") << QStringLiteral("base58");
+        QTest::newRow("file name") << QStringLiteral("file");
+        QTest::newRow("@file") << QStringLiteral("@file");
+        QTest::newRow("standard input") << QStringLiteral("stdin");
+    }
+
+    void inputForms()
+    {
+        QFETCH(QString, form);
+        const QByteArray wire = QByteArray::fromBase64(solana(1, "wireBase64").toLatin1());
+        const QString base64 = solana(1, "wireBase64");
+        const QString path = writeFile(m_dir.filePath(QStringLiteral("one.txt")), base64.toUtf8());
+        QString argument = base64;
+        QByteArray input;
+        if (form == QLatin1String("base58")) {
+            static const char alphabet[] =
+                "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+            // Base58 by long division, independent of the code under test.
+            QList<int> digits{0};
+            for (const char byte : wire) {
+                int carry = static_cast<unsigned char>(byte);
+                for (int& digit : digits) {
+                    carry += digit * 256;
+                    digit = carry % 58;
+                    carry /= 58;
+                }
+                while (carry) {
+                    digits.append(carry % 58);
+                    carry /= 58;
+                }
+            }
+            argument.clear();
+            for (qsizetype i = 0; i < wire.size() && wire[i] == 0; ++i)
+                argument += QLatin1Char('1');
+            for (qsizetype i = digits.size() - 1; i >= 0; --i)
+                argument += QLatin1Char(alphabet[digits[i]]);
+        } else if (form == QLatin1String("file")) {
+            argument = path;
+        } else if (form == QLatin1String("@file")) {
+            argument = QLatin1Char('@') + path;
+        } else if (form == QLatin1String("stdin")) {
+            argument = QStringLiteral("-");
+            input = base64.toUtf8() + '\n';
+        }
+        const Run run =
+            runSwitchyard({QStringLiteral("track"), argument, QStringLiteral("--config"), config(),
+                           QStringLiteral("--db"), freshDb(),
+                           QStringLiteral("--last-valid-block-height"), QStringLiteral("1000")},
+                          input);
+        QCOMPARE(run.exitCode, 0);
+        QCOMPARE(lines(run.out), QStringList{solana(1, "signature") + QStringLiteral(" added")});
+        QCOMPARE(run.err, QByteArray());
+    }
+
+    void watchOnlyIdGainsItsBytes()
+    {
+        const QString db = freshDb();
+        const QStringList options{QStringLiteral("--config"),
+                                  config(),
+                                  QStringLiteral("--db"),
+                                  db,
+                                  QStringLiteral("--last-valid-block-height"),
+                                  QStringLiteral("1234")};
+        const Run watch =
+            runSwitchyard(QStringList{QStringLiteral("track"), solana(2, "signature")} + options);
+        QCOMPARE(watch.exitCode, 0);
+        QCOMPARE(lines(watch.out), QStringList{solana(2, "signature") + QStringLiteral(" added")});
+        QVERIFY(stored(db, solana(2, "signature"))->isWatchOnly());
+
+        const Run bytes =
+            runSwitchyard(QStringList{QStringLiteral("track"), solana(2, "wireBase64")} + options);
+        QCOMPARE(bytes.exitCode, 0);
+        QCOMPARE(lines(bytes.out),
+                 QStringList{solana(2, "signature") + QStringLiteral(" updated")});
+        QVERIFY(!stored(db, solana(2, "signature"))->isWatchOnly());
+    }
+
+    void badInputNamesTheLineAndStoresNothing_data()
+    {
+        QTest::addColumn<QByteArray>("badLine");
+        QTest::addColumn<QByteArray>("message");
+        QTest::newRow("not a transaction")
+            << QByteArray("not-a-transaction!") << QByteArray("one.jsonl, line 3: ");
+        QTest::newRow("stated id disagrees")
+            << jsonLine({{QStringLiteral("wireBase64"), QStringLiteral("%WIRE%")},
+                         {QStringLiteral("signature"), QStringLiteral("%OTHER%")}})
+                   .trimmed()
+            << QByteArray("one.jsonl, line 3, field \"signature\": the bytes are transaction");
+        QTest::newRow("negative lastValidBlockHeight")
+            << jsonLine({{QStringLiteral("wireBase64"), QStringLiteral("%WIRE%")},
+                         {QStringLiteral("lastValidBlockHeight"), -5}})
+                   .trimmed()
+            << QByteArray("one.jsonl, line 3, field \"lastValidBlockHeight\": must be a "
+                          "non-negative integer");
+        QTest::newRow("EVM bytes on a Solana network")
+            << QByteArray("{\"network\":\"devnet\",\"raw\":\"%RAW%\"}")
+            << QByteArray("one.jsonl, line 3, field \"raw\": 0x hex is an EVM transaction, but "
+                          "the network is Solana");
+    }
+
+    void badInputNamesTheLineAndStoresNothing()
+    {
+        QFETCH(QByteArray, badLine);
+        QFETCH(QByteArray, message);
+        badLine.replace("%WIRE%", solana(4, "wireBase64").toUtf8());
+        badLine.replace("%OTHER%", solana(5, "signature").toUtf8());
+        badLine.replace("%RAW%", m_evm[0].toObject()[QStringLiteral("raw")].toString().toUtf8());
+        const QByteArray file =
+            "# first the good one\n" + solana(3, "wireBase64").toUtf8() + '\n' + badLine + '\n';
+        const QString path = writeFile(m_dir.filePath(QStringLiteral("one.jsonl")), file);
+        const QString db = freshDb();
+        // The store already exists: the refusal must leave it as it was.
+        QVERIFY(store::Database::open(db).ok());
+        const Run run =
+            runSwitchyard({QStringLiteral("track"), path, QStringLiteral("--config"), config(),
+                           QStringLiteral("--db"), db, QStringLiteral("--last-valid-block-height"),
+                           QStringLiteral("99")});
+        QCOMPARE(run.exitCode, 2);
+        QCOMPARE(run.out, QByteArray());
+        QVERIFY2(run.err.contains(QByteArray(path.toUtf8().replace("one.jsonl", "") + message)),
+                 run.err.constData());
+        QVERIFY(run.err.contains("nothing tracked"));
+        QVERIFY(!stored(db, solana(3, "signature")));
+    }
+
+    void solanaWithoutLastValidBlockHeightIsNoted()
+    {
+        const QString db = freshDb();
+        const Run run =
+            runSwitchyard({QStringLiteral("track"), solana(6, "wireBase64"),
+                           QStringLiteral("--config"), config(), QStringLiteral("--db"), db});
+        QCOMPARE(run.exitCode, 0);
+        QCOMPARE(lines(run.out), QStringList{solana(6, "signature") + QStringLiteral(" added")});
+        const QByteArray note = solana(6, "signature").toUtf8() +
+                                " has no lastValidBlockHeight, so its expiry cannot be decided";
+        QVERIFY2(run.err.contains(note), run.err.constData());
+        const auto record = stored(db, solana(6, "signature"));
+        QVERIFY(record);
+        QVERIFY(record->expiryUndecidable());
+
+        // Given later, the height is taken and the note goes away.
+        const Run later =
+            runSwitchyard({QStringLiteral("track"), solana(6, "wireBase64"),
+                           QStringLiteral("--config"), config(), QStringLiteral("--db"), db,
+                           QStringLiteral("--last-valid-block-height"), QStringLiteral("5000")});
+        QCOMPARE(later.exitCode, 0);
+        QCOMPARE(lines(later.out),
+                 QStringList{solana(6, "signature") + QStringLiteral(" updated")});
+        QCOMPARE(later.err, QByteArray());
+        QCOMPARE(stored(db, solana(6, "signature"))->lastValidBlockHeight,
+                 std::optional<qint64>(5000));
+    }
+
+    void networkChoice_data()
+    {
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<bool>("twoSolanaNetworks");
+        QTest::addColumn<QString>("input");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QByteArray>("message");
+        const QString wire = QStringLiteral("%WIRE%");
+        QTest::newRow("inferred from the only Solana network")
+            << QStringList{} << false << wire << 0 << QByteArray(" added");
+        QTest::newRow("two Solana networks, none named")
+            << QStringList{} << true << wire << 2
+            << QByteArray("which network? devnet, mainnet are all solana: name one");
+        QTest::newRow("named among two")
+            << QStringList{QStringLiteral("--network"), QStringLiteral("mainnet")} << true << wire
+            << 0 << QByteArray(" added");
+        QTest::newRow("unknown network")
+            << QStringList{QStringLiteral("--network"), QStringLiteral("testnet")} << false << wire
+            << 2 << QByteArray("--network: no network named 'testnet'");
+        QTest::newRow("family mismatch")
+            << QStringList{QStringLiteral("--network"), QStringLiteral("chain")} << false << wire
+            << 2 << QByteArray("an EVM transaction is 0x-prefixed hex");
+        QTest::newRow("no input") << QStringList{} << false << QString() << 2
+                                  << QByteArray("track needs at least one INPUT");
+        QTest::newRow("bad height")
+            << QStringList{QStringLiteral("--last-valid-block-height"), QStringLiteral("soon")}
+            << false << wire << 2
+            << QByteArray("--last-valid-block-height: 'soon' is not a non-negative integer");
+        QTest::newRow("missing config")
+            << QStringList{QStringLiteral("--config"), QStringLiteral("/nonexistent/c.json")}
+            << false << wire << 3 << QByteArray("c.json");
+        QTest::newRow("store that cannot open")
+            << QStringList{QStringLiteral("--db"), QStringLiteral("%FILE%/s.db")} << false << wire
+            << 3 << QByteArray("one.json for the database");
+    }
+
+    void networkChoice()
+    {
+        QFETCH(QStringList, extra);
+        QFETCH(bool, twoSolanaNetworks);
+        QFETCH(QString, input);
+        QFETCH(int, exitCode);
+        QFETCH(QByteArray, message);
+        input.replace(QStringLiteral("%WIRE%"), solana(7, "wireBase64"));
+        // Under a regular file no store can be created, whoever runs the test.
+        extra.replaceInStrings(QStringLiteral("%FILE%"), config());
+        QStringList arguments{QStringLiteral("track")};
+        if (!input.isEmpty())
+            arguments << input;
+        // A row that gives its own --config, --db or height replaces the usual one.
+        if (!extra.contains(QStringLiteral("--config")))
+            arguments << QStringLiteral("--config") << config(twoSolanaNetworks);
+        if (!extra.contains(QStringLiteral("--db")))
+            arguments << QStringLiteral("--db") << freshDb();
+        if (!extra.contains(QStringLiteral("--last-valid-block-height")))
+            arguments << QStringLiteral("--last-valid-block-height") << QStringLiteral("7");
+        const Run run = runSwitchyard(arguments + extra);
+        QCOMPARE(run.exitCode, exitCode);
+        const QByteArray where = exitCode == 0 ? run.out : run.err;
+        QVERIFY2(where.contains(message), where.constData());
+        if (exitCode != 0)
+            QCOMPARE(run.out, QByteArray());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTrackCommand)
+#include "tst_trackcommand.moc"
