@@ -17,7 +17,10 @@ namespace switchyard::tracking {
 
 namespace {
 
-constexpr qsizetype kMaxSignaturesPerCall = 256; // getSignatureStatuses' limit
+// getSignatureStatuses takes up to 256, but a request body over 16 KiB (about 170 signatures)
+// stalled ~45 ms per call in bench/tracking (likely Nagle meeting a delayed ACK behind Qt's
+// 16 KiB upload chunks): at 128 a call, 10,000 ids were asked in 0.2 s instead of 1.8 s.
+constexpr qsizetype kMaxSignaturesPerCall = 128;
 
 template <typename T>
 QList<QList<T>> chunked(const QList<T>& items, qsizetype size)

@@ -1,5 +1,6 @@
 // The switchyard executable as scripts and monitoring systems use it: options, exit codes,
 // one-line errors, and `check` against simulated nodes on loopback.
+#include "commandrunner.h"
 #include "sim/simulatedcluster.h"
 #include "sim/simulatednode.h"
 #include "util/clock.h"
@@ -7,41 +8,15 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
 using namespace switchyard;
+using namespace switchyard::testing;
 using namespace switchyard::sim;
 
 namespace {
-
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-// Runs the binary while this process's event loop keeps serving the simulated nodes.
-Run runSwitchyard(const QStringList& arguments)
-{
-    QProcess process;
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-    // What a desktop session provides; without it Qt warns on stderr, which is ours to check.
-    static const QTemporaryDir runtimeDir;
-    environment.insert(QStringLiteral("XDG_RUNTIME_DIR"), runtimeDir.path());
-    process.setProcessEnvironment(environment);
-    QSignalSpy finished(&process, &QProcess::finished);
-    process.start(QStringLiteral(SWITCHYARD_BINARY), arguments);
-    if (!finished.wait(30'000)) {
-        process.kill();
-        return {};
-    }
-    return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
-}
 
 QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& contents)
 {
@@ -84,14 +59,14 @@ private:
 private Q_SLOTS:
     void version()
     {
-        const Run run = runSwitchyard({QStringLiteral("--version")});
+        const CommandRun run = runSwitchyard({QStringLiteral("--version")});
         QCOMPARE(run.exitCode, 0);
         QCOMPARE(run.out, QByteArray("switchyard " SWITCHYARD_VERSION "\n"));
     }
 
     void helpListsTheCommands()
     {
-        const Run run = runSwitchyard({QStringLiteral("--help")});
+        const CommandRun run = runSwitchyard({QStringLiteral("--help")});
         QCOMPARE(run.exitCode, 0);
         QVERIFY(run.out.contains("--config"));
         QVERIFY(run.out.contains("--demo"));
@@ -117,7 +92,7 @@ private Q_SLOTS:
     {
         QFETCH(QStringList, arguments);
         QFETCH(QByteArray, message);
-        const Run run = runSwitchyard(arguments);
+        const CommandRun run = runSwitchyard(arguments);
         QCOMPARE(run.exitCode, 2);
         QVERIFY2(run.err.contains(message), run.err.constData());
         QCOMPARE(run.err.count('\n'), 1); // one line
@@ -143,12 +118,12 @@ private Q_SLOTS:
         for (const QStringList& arguments :
              {QStringList{QStringLiteral("--config"), path},
               QStringList{QStringLiteral("check"), QStringLiteral("--config"), path}}) {
-            const Run run = runSwitchyard(arguments);
+            const CommandRun run = runSwitchyard(arguments);
             QCOMPARE(run.exitCode, 3);
             QVERIFY2(run.err.contains(where), run.err.constData());
             QCOMPARE(run.err.count('\n'), 1);
         }
-        const Run missing = runSwitchyard(
+        const CommandRun missing = runSwitchyard(
             {QStringLiteral("--config"), m_dir.filePath(QStringLiteral("none.json"))});
         QCOMPARE(missing.exitCode, 3);
         QVERIFY(missing.err.contains("none.json"));
@@ -160,7 +135,8 @@ private Q_SLOTS:
     {
         const QByteArray contents = "not a database\n";
         const QString path = writeFile(m_dir, QStringLiteral("notes.db"), contents);
-        const Run run = runSwitchyard({QStringLiteral("--demo"), QStringLiteral("--db"), path});
+        const CommandRun run =
+            runSwitchyard({QStringLiteral("--demo"), QStringLiteral("--db"), path});
         QCOMPARE(run.exitCode, 3);
         QVERIFY2(run.err.contains(path.toUtf8()), run.err.constData());
         QCOMPARE(run.err.count('\n'), 1);
@@ -209,7 +185,7 @@ private Q_SLOTS:
                 node->setFault(refuse);
             break;
         }
-        const Run run = runSwitchyard(
+        const CommandRun run = runSwitchyard(
             {QStringLiteral("check"), QStringLiteral("--config"), configFor(cluster)});
         QCOMPARE(run.exitCode, exitCode);
         QVERIFY2(run.out.startsWith(QByteArray("SWITCHYARD local " + status + " - ")),
@@ -223,8 +199,8 @@ private Q_SLOTS:
         SimulatedCluster cluster(ChainFamily::Solana, QStringLiteral("local"), &clock);
         cluster.addNode(QStringLiteral("fine"));
         cluster.addNode(QStringLiteral("wrong"))->setWrongNetwork(true);
-        const Run run = runSwitchyard({QStringLiteral("check"), QStringLiteral("--json"),
-                                       QStringLiteral("--config"), configFor(cluster)});
+        const CommandRun run = runSwitchyard({QStringLiteral("check"), QStringLiteral("--json"),
+                                              QStringLiteral("--config"), configFor(cluster)});
         QCOMPARE(run.exitCode, 1);
         const QJsonObject network = QJsonDocument::fromJson(run.out)
                                         .object()
@@ -282,7 +258,7 @@ private Q_SLOTS:
             QStringList arguments{QStringLiteral("check"), QStringLiteral("--config"), path};
             if (json)
                 arguments.append(QStringLiteral("--json"));
-            const Run run = runSwitchyard(arguments);
+            const CommandRun run = runSwitchyard(arguments);
             QCOMPARE(run.exitCode, 2);
             QVERIFY(!run.out.contains(secret.toUtf8()));
             QVERIFY(!run.err.contains(secret.toUtf8()));
@@ -297,7 +273,7 @@ private Q_SLOTS:
         ManualClock clock;
         SimulatedCluster cluster(ChainFamily::Solana, QStringLiteral("local"), &clock);
         cluster.addNode(QStringLiteral("a"));
-        const Run run =
+        const CommandRun run =
             runSwitchyard({QStringLiteral("check"), QStringLiteral("--config"), configFor(cluster),
                            QStringLiteral("--network"), QStringLiteral("mainnet")});
         QCOMPARE(run.exitCode, 3);

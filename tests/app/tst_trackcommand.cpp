@@ -1,6 +1,7 @@
 // `switchyard track` as a sending system's operator runs it: signed bytes from the shared test
 // vectors go into a temporary store, a second run finds them tracked, and bad input is refused
 // whole with the line named.
+#include "commandrunner.h"
 #include "store/database.h"
 #include "tracking/sqltrackingstore.h"
 
@@ -8,42 +9,14 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
 using namespace switchyard;
+using namespace switchyard::testing;
 
 namespace {
-
-struct Run
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Run runSwitchyard(const QStringList& arguments, const QByteArray& input = {})
-{
-    QProcess process;
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-    static const QTemporaryDir runtimeDir;
-    environment.insert(QStringLiteral("XDG_RUNTIME_DIR"), runtimeDir.path());
-    process.setProcessEnvironment(environment);
-    QSignalSpy finished(&process, &QProcess::finished);
-    process.start(QStringLiteral(SWITCHYARD_BINARY), arguments);
-    if (!input.isNull()) {
-        process.write(input);
-        process.closeWriteChannel();
-    }
-    if (!finished.wait(30'000)) {
-        process.kill();
-        return {};
-    }
-    return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
-}
 
 QJsonArray fixtures(const char* name)
 {
@@ -158,7 +131,7 @@ private Q_SLOTS:
                                  QStringLiteral("--config"), config(),
                                  QStringLiteral("--db"),     db};
 
-        const Run first = runSwitchyard(
+        const CommandRun first = runSwitchyard(
             common + QStringList{QStringLiteral("--intent"), QStringLiteral("payout-7")});
         QCOMPARE(first.exitCode, 0);
         QCOMPARE(first.err, QByteArray());
@@ -181,7 +154,7 @@ private Q_SLOTS:
         QVERIFY(evmRecord);
         QCOMPARE(evmRecord->network, QStringLiteral("chain"));
 
-        const Run second = runSwitchyard(common);
+        const CommandRun second = runSwitchyard(common);
         QCOMPARE(second.exitCode, 0);
         QStringList again;
         for (const QString& id : expected)
@@ -237,7 +210,7 @@ private Q_SLOTS:
             argument = QStringLiteral("-");
             input = base64.toUtf8() + '\n';
         }
-        const Run run =
+        const CommandRun run =
             runSwitchyard({QStringLiteral("track"), argument, QStringLiteral("--config"), config(),
                            QStringLiteral("--db"), freshDb(),
                            QStringLiteral("--last-valid-block-height"), QStringLiteral("1000")},
@@ -256,13 +229,13 @@ private Q_SLOTS:
                                   db,
                                   QStringLiteral("--last-valid-block-height"),
                                   QStringLiteral("1234")};
-        const Run watch =
+        const CommandRun watch =
             runSwitchyard(QStringList{QStringLiteral("track"), solana(2, "signature")} + options);
         QCOMPARE(watch.exitCode, 0);
         QCOMPARE(lines(watch.out), QStringList{solana(2, "signature") + QStringLiteral(" added")});
         QVERIFY(stored(db, solana(2, "signature"))->isWatchOnly());
 
-        const Run bytes =
+        const CommandRun bytes =
             runSwitchyard(QStringList{QStringLiteral("track"), solana(2, "wireBase64")} + options);
         QCOMPARE(bytes.exitCode, 0);
         QCOMPARE(lines(bytes.out),
@@ -306,7 +279,7 @@ private Q_SLOTS:
         const QString db = freshDb();
         // The store already exists: the refusal must leave it as it was.
         QVERIFY(store::Database::open(db).ok());
-        const Run run =
+        const CommandRun run =
             runSwitchyard({QStringLiteral("track"), path, QStringLiteral("--config"), config(),
                            QStringLiteral("--db"), db, QStringLiteral("--last-valid-block-height"),
                            QStringLiteral("99")});
@@ -321,7 +294,7 @@ private Q_SLOTS:
     void solanaWithoutLastValidBlockHeightIsNoted()
     {
         const QString db = freshDb();
-        const Run run =
+        const CommandRun run =
             runSwitchyard({QStringLiteral("track"), solana(6, "wireBase64"),
                            QStringLiteral("--config"), config(), QStringLiteral("--db"), db});
         QCOMPARE(run.exitCode, 0);
@@ -334,7 +307,7 @@ private Q_SLOTS:
         QVERIFY(record->expiryUndecidable());
 
         // Given later, the height is taken and the note goes away.
-        const Run later =
+        const CommandRun later =
             runSwitchyard({QStringLiteral("track"), solana(6, "wireBase64"),
                            QStringLiteral("--config"), config(), QStringLiteral("--db"), db,
                            QStringLiteral("--last-valid-block-height"), QStringLiteral("5000")});
@@ -402,7 +375,7 @@ private Q_SLOTS:
             arguments << QStringLiteral("--db") << freshDb();
         if (!extra.contains(QStringLiteral("--last-valid-block-height")))
             arguments << QStringLiteral("--last-valid-block-height") << QStringLiteral("7");
-        const Run run = runSwitchyard(arguments + extra);
+        const CommandRun run = runSwitchyard(arguments + extra);
         QCOMPARE(run.exitCode, exitCode);
         const QByteArray where = exitCode == 0 ? run.out : run.err;
         QVERIFY2(where.contains(message), where.constData());

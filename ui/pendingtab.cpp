@@ -1,0 +1,98 @@
+#include "pendingtab.h"
+
+#include "appearance.h"
+#include "confirmation/confirmationwizard.h"
+#include "importdialog.h"
+#include "pendingboardview.h"
+
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMimeData>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace switchyard::ui {
+
+PendingTab::PendingTab(tracking::TransactionTracker* tracker, PoolManager* pools,
+                       const store::Database* database, Clock* clock, QWidget* parent)
+    : QWidget(parent)
+    , m_tracker(tracker)
+    , m_pools(pools)
+    , m_clock(clock)
+    , m_board(new PendingBoardView(tracker, database, clock, this))
+    , m_import(new QPushButton(tr("Track transactions…"), this))
+    , m_confirm(new QPushButton(tr("Confirm / rebroadcast…"), this))
+{
+    setObjectName(QStringLiteral("pendingTab"));
+    setAcceptDrops(true);
+    m_import->setObjectName(QStringLiteral("pendingImport"));
+    m_confirm->setObjectName(QStringLiteral("pendingConfirm"));
+    for (QPushButton* button : {m_import, m_confirm})
+        button->setFont(withPointSize(font(), headerPointSize));
+    auto* hint = new QLabel(tr("Paste, drop or open signed transactions to track them. "
+                               "Switchyard never signs: it only sends the bytes it was given."),
+                            this);
+    hint->setFont(withPointSize(font(), headerPointSize));
+    hint->setWordWrap(true);
+
+    connect(m_import, &QPushButton::clicked, this, &PendingTab::openImport);
+    connect(m_confirm, &QPushButton::clicked, this, [this] { openWizard(m_board->selectedId()); });
+    connect(m_board, &PendingBoardView::confirmRequested, this, &PendingTab::openWizard);
+    connect(m_board, &PendingBoardView::showInTimelineRequested, this,
+            &PendingTab::showInTimelineRequested);
+
+    auto* actions = new QHBoxLayout;
+    actions->addWidget(m_import);
+    actions->addWidget(m_confirm);
+    actions->addWidget(hint, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 6, 0, 0);
+    layout->addLayout(actions);
+    layout->addWidget(m_board, 1);
+}
+
+ImportDialog* PendingTab::openImport()
+{
+    if (!m_importDialog) {
+        m_importDialog = new ImportDialog(m_tracker, m_pools, m_clock, this);
+        m_importDialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(m_importDialog, &ImportDialog::tracked, this, [this](const QStringList& ids) {
+            if (!ids.isEmpty())
+                m_board->selectTransaction(ids.constFirst());
+        });
+    }
+    m_importDialog->show();
+    m_importDialog->raise();
+    return m_importDialog;
+}
+
+ConfirmationWizard* PendingTab::openWizard(const QString& id)
+{
+    if (m_wizard) { // a confirmation under way is not thrown away by a second click
+        m_wizard->raise();
+        m_wizard->activateWindow();
+        return m_wizard;
+    }
+    m_wizard = new ConfirmationWizard(m_tracker, m_pools, id, this);
+    m_wizard->setAttribute(Qt::WA_DeleteOnClose);
+    connect(m_wizard, &ConfirmationWizard::showInTimelineRequested, this,
+            &PendingTab::showInTimelineRequested);
+    m_wizard->show();
+    return m_wizard;
+}
+
+void PendingTab::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls() || event->mimeData()->hasText())
+        event->acceptProposedAction();
+}
+
+void PendingTab::dropEvent(QDropEvent* event)
+{
+    openImport()->addDropped(event->mimeData());
+    event->acceptProposedAction();
+}
+
+} // namespace switchyard::ui

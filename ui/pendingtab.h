@@ -1,0 +1,61 @@
+#pragma once
+
+#include <QPointer>
+#include <QWidget>
+
+class QPushButton;
+
+namespace switchyard {
+class Clock;
+class PoolManager;
+namespace store {
+class Database;
+}
+namespace tracking {
+class TransactionTracker;
+}
+} // namespace switchyard
+
+namespace switchyard::ui {
+
+class ConfirmationWizard;
+class ImportDialog;
+class PendingBoardView;
+
+// The Pending tab: the board, with "Track transactions…" and "Confirm / rebroadcast…" over it.
+// Files or text dropped anywhere on the tab open the import dialog with them.
+class PendingTab : public QWidget
+{
+    Q_OBJECT
+public:
+    // Everything given must outlive the tab; `database` may be null (no sends or timeline
+    // slice in the detail pane).
+    PendingTab(tracking::TransactionTracker* tracker, PoolManager* pools,
+               const store::Database* database, Clock* clock, QWidget* parent = nullptr);
+
+    PendingBoardView* board() const { return m_board; }
+    QPushButton* importButton() const { return m_import; }
+    QPushButton* confirmButton() const { return m_confirm; }
+    // Non-modal; one of each at a time (opening again raises it).
+    ImportDialog* openImport();
+    ConfirmationWizard* openWizard(const QString& id);
+
+Q_SIGNALS:
+    void showInTimelineRequested(const QString& id);
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    tracking::TransactionTracker* m_tracker;
+    PoolManager* m_pools;
+    Clock* m_clock;
+    PendingBoardView* m_board;
+    QPushButton* m_import;
+    QPushButton* m_confirm;
+    QPointer<ImportDialog> m_importDialog;
+    QPointer<ConfirmationWizard> m_wizard;
+};
+
+} // namespace switchyard::ui
