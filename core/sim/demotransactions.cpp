@@ -146,7 +146,7 @@ void DemoTransactions::runStep()
     const auto intent = [this](const char* what) {
         return QStringLiteral("demo-%1-%2")
             .arg(QLatin1String(what))
-            .arg(m_handedOver + 1, 4, 10, QLatin1Char('0'));
+            .arg(++m_intents, 4, 10, QLatin1Char('0'));
     };
     const auto nextNonce = [this](int key) {
         return m_nextNonce[key]++;

@@ -82,6 +82,7 @@ private:
     int m_keySet; // this run's keys: a store kept from an earlier demo never knows their ids
     int m_step = 0;
     int m_handedOver = 0;
+    int m_intents = 0; // numbers the app's intents
     quint64 m_lamports = 1'000'000;
     QHash<int, quint64> m_nextNonce; // EVM key -> the next nonce the app signs
     std::deque<Action> m_queue;

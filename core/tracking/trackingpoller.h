@@ -18,8 +18,9 @@ namespace switchyard::tracking {
 
 // Runs the tracker's status rounds while the dashboard is open: every `intervalMs` (by the
 // Clock) one poll of each configured network that has transactions that can still change,
-// never two polls of one network at once. A network that a new configuration adds is polled
-// at once; one it removes is left alone (its transactions stay, pending, until it is back).
+// never two polls of one network at once. A new configuration is polled at once (its nodes
+// may answer where the old ones did not); a network it removes is left alone (its transactions
+// stay, pending, until it is back).
 class TrackingPoller : public QObject
 {
     Q_OBJECT
@@ -43,6 +44,7 @@ public:
     int pollsInFlight() const { return int(m_inFlight.size()); }
 
 Q_SIGNALS:
+    // One status round of `network` ended; `noEligibleNode`: nobody could be asked.
     void pollFinished(const QString& network, int transitions, bool noEligibleNode);
 
 private:
