@@ -130,7 +130,10 @@ DemoScenario::DemoScenario(DemoPace pace, QObject* parent)
     m_config.probe.recoveryIntervalMs = 10'000;
 }
 
-DemoScenario::~DemoScenario() = default;
+DemoScenario::~DemoScenario()
+{
+    delete m_transactions; // before the clusters it signs for
+}
 
 void DemoScenario::startTraffic(PoolManager* pools)
 {
