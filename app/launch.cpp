@@ -154,6 +154,10 @@ int runWindow(int argc, char* argv[])
         StoreSession::open(databasePath, &pools, Clock::system(), &storeError);
     if (!store && parser.isSet(dbOption))
         return cli::fail(cli::ExitConfigError, storeError);
+    // The demo's own application hands its transactions to the tracker, which keeps them in
+    // the demo's store: without a store there is nothing to track them in.
+    if (demo && store)
+        demo->startTransactions(store->tracker());
 
     Settings settings;
     ui::MainWindow window(&pools, source, &settings);

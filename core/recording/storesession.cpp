@@ -5,6 +5,10 @@
 #include "store/database.h"
 #include "store/storewriter.h"
 #include "timeline/timelinemodel.h"
+#include "tracking/sqltrackingstore.h"
+#include "tracking/trackingpoller.h"
+#include "tracking/transactiontracker.h"
+#include "util/clock.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -41,15 +45,57 @@ StoreSession::StoreSession(std::unique_ptr<store::Database> database, PoolManage
     connect(pools, &PoolManager::incident, m_timeline, &TimelineModel::appendLive);
     connect(m_writer.get(), &store::StoreWriter::committed, m_timeline,
             &TimelineModel::refreshHead);
+
+    m_trackingStore = new tracking::SqlTrackingStore(m_writer.get(), this);
+    m_tracker = new tracking::TransactionTracker(pools, m_trackingStore, clock, {}, this);
+    // Not appendLive: the tracker announces a state change only once it is stored, so the
+    // refresh its commit triggered may already show it, and a live copy would show it twice.
+    // The commit shows the tracker's events; an announcement reads whatever has committed.
+    connect(m_tracker, &tracking::TransactionTracker::incident, m_timeline,
+            &TimelineModel::refreshHead);
+    restoreTracker(clock);
+    m_poller = new tracking::TrackingPoller(m_tracker, pools, clock, this);
+    m_poller->start();
+}
+
+void StoreSession::restoreTracker(Clock* clock)
+{
+    const Clock* now = clock ? clock : Clock::system();
+    const tracking::RestoredRecords restored =
+        tracking::loadTrackedTransactions(*m_database, now->utcNow().toMSecsSinceEpoch());
+    m_tracker->restore(restored.records);
+    QList<tracking::UnreadableRecord> problems = restored.unreadable;
+    if (!restored.error.isEmpty())
+        problems.prepend(
+            {QString(), QStringLiteral("tracked transactions not restored: ") + restored.error});
+    for (const tracking::UnreadableRecord& problem : std::as_const(problems)) {
+        const QString text =
+            problem.id.isEmpty() ? problem.error : QStringLiteral("not restored: ") + problem.error;
+        m_restoreProblems.append(text);
+        qWarning("tracking: %s", qPrintable(text));
+        // Shown, not stored: the next start reads the same rows and says it again.
+        IncidentEvent event;
+        event.time = now->utcNow();
+        event.severity = IncidentEvent::Severity::Warning;
+        event.kind = IncidentEvent::Kind::TransactionState;
+        event.txId = problem.id;
+        event.message = text;
+        m_timeline->appendLive(event);
+    }
 }
 
 StoreSession::~StoreSession()
 {
-    // The model reads through the database's connection: it goes first. The writer commits
-    // what is queued before the connection it was opened from is closed.
+    // No new poll starts, and the tracker goes before the store it writes to. The model reads
+    // through the database's connection: it goes first too. The writer commits what is queued
+    // before the connection it was opened from is closed; going, it resumes whatever still
+    // waits on the tracking store (which finds the tracker gone and stops).
+    delete m_poller;
+    delete m_tracker;
     delete m_timeline;
     delete m_recorder;
     m_writer.reset();
+    delete m_trackingStore;
 }
 
 QString StoreSession::path() const

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QObject>
+#include <QStringList>
 #include <memory>
 
 namespace switchyard {
@@ -15,10 +16,20 @@ class Database;
 class StoreWriter;
 } // namespace store
 
+namespace tracking {
+class SqlTrackingStore;
+class TrackingPoller;
+class TransactionTracker;
+} // namespace tracking
+
 // The store as a running dashboard uses it: the file opened (created owner-only, checked,
 // migrated), a writer thread that keeps every pool event, failover and probe, and the timeline
 // read from the same file. A new event shows on the timeline the moment it happens and is
 // matched with its stored row once the writer commits it.
+//
+// It also runs the transaction tracker over the same store: taken back at open (every record
+// that can still change, and those settled in the last day), polled by a TrackingPoller. The
+// tracker stores its own events; the timeline shows them as the writer commits them.
 class StoreSession : public QObject
 {
     Q_OBJECT
@@ -31,15 +42,25 @@ public:
     store::Database& database() const { return *m_database; }
     store::StoreWriter& writer() const { return *m_writer; }
     TimelineModel* timeline() const { return m_timeline; }
+    tracking::TransactionTracker* tracker() const { return m_tracker; }
+    tracking::TrackingPoller* poller() const { return m_poller; }
     QString path() const;
+    // Tracked transactions the store holds that this build could not take back ("id: why"),
+    // or why none could be read. Also on the timeline, as warnings.
+    QStringList restoreProblems() const { return m_restoreProblems; }
 
 private:
     StoreSession(std::unique_ptr<store::Database> database, PoolManager* pools, Clock* clock);
+    void restoreTracker(Clock* clock);
 
     std::unique_ptr<store::Database> m_database;
     std::unique_ptr<store::StoreWriter> m_writer;
     PoolRecorder* m_recorder;
     TimelineModel* m_timeline;
+    tracking::SqlTrackingStore* m_trackingStore;
+    tracking::TransactionTracker* m_tracker;
+    tracking::TrackingPoller* m_poller;
+    QStringList m_restoreProblems;
 };
 
 // Where `switchyard --demo` keeps its events, apart from a real store.

@@ -2,8 +2,10 @@
 
 #include "pool/poolmanager.h"
 #include "pool/router.h"
+#include "sim/demotransactions.h"
 #include "sim/simulatedcluster.h"
 #include "sim/simulatednode.h"
+#include "tracking/transactiontracker.h"
 #include "util/clock.h"
 
 #include <QJsonArray>
@@ -52,8 +54,6 @@ QCoro::Task<> demoRead(QPointer<PoolManager> pools, DemoRead read)
     co_await routeCall(pool, read.request, options);
 }
 
-constexpr int solanaSlotMs = 400; // as on mainnet-beta
-constexpr int evmBlockMs = 2000;  // faster than Ethereum's 12 s, so the demo moves
 constexpr qint64 flapPeriodMs = 40'000;
 
 NodeConfig nodeConfig(const SimulatedNode* node, NodeRoles roles = allNodeRoles)
@@ -69,11 +69,16 @@ NodeConfig nodeConfig(const SimulatedNode* node, NodeRoles roles = allNodeRoles)
 } // namespace
 
 DemoScenario::DemoScenario(QObject* parent)
+    : DemoScenario(DemoPace{}, parent)
+{}
+
+DemoScenario::DemoScenario(DemoPace pace, QObject* parent)
     : QObject(parent)
     , m_solana(std::make_unique<SimulatedCluster>(ChainFamily::Solana,
                                                   QStringLiteral("demo-solana"), Clock::system()))
     , m_evm(std::make_unique<SimulatedCluster>(ChainFamily::Evm, QStringLiteral("demo-evm"),
                                                Clock::system()))
+    , m_pace(pace)
 {
     NetworkConfig solana;
     solana.name = QStringLiteral("demo-solana");
@@ -99,7 +104,7 @@ DemoScenario::DemoScenario(QObject* parent)
     limited->setFault(tooMany);
     solana.nodes = {nodeConfig(steady), nodeConfig(flapping), nodeConfig(lagging),
                     nodeConfig(limited, NodeRoles{NodeRole::Read, NodeRole::Status})};
-    m_solana->setAutoAdvanceInterval(solanaSlotMs);
+    m_solana->setAutoAdvanceInterval(m_pace.solanaSlotMs);
 
     NetworkConfig evm;
     evm.name = QStringLiteral("demo-evm");
@@ -117,7 +122,7 @@ DemoScenario::DemoScenario(QObject* parent)
     dropSends.methods = {QStringLiteral("eth_sendRawTransaction")};
     dropping->setFault(dropSends);
     evm.nodes = {nodeConfig(primary), nodeConfig(behind), nodeConfig(dropping)};
-    m_evm->setAutoAdvanceInterval(evmBlockMs);
+    m_evm->setAutoAdvanceInterval(m_pace.evmBlockMs);
 
     m_config.networks = {solana, evm};
     m_config.probe.intervalMs = 2000;
@@ -125,7 +130,10 @@ DemoScenario::DemoScenario(QObject* parent)
     m_config.probe.recoveryIntervalMs = 10'000;
 }
 
-DemoScenario::~DemoScenario() = default;
+DemoScenario::~DemoScenario()
+{
+    delete m_transactions; // before the clusters it signs for
+}
 
 void DemoScenario::startTraffic(PoolManager* pools)
 {
@@ -136,6 +144,23 @@ void DemoScenario::startTraffic(PoolManager* pools)
         demoRead(pools, read);
     });
     m_traffic.start();
+}
+
+DemoTransactions* DemoScenario::transactions() const
+{
+    return m_transactions.data();
+}
+
+void DemoScenario::startTransactions(tracking::TransactionTracker* tracker)
+{
+    delete m_transactions;
+    if (!tracker)
+        return;
+    m_transactions = new DemoTransactions(m_solana.get(), m_evm.get(), m_config.networks, tracker,
+                                          m_pace.scriptStepMs, this);
+    // The app stops with the tracker it hands its transactions to.
+    connect(tracker, &QObject::destroyed, m_transactions, &QObject::deleteLater);
+    m_transactions->start();
 }
 
 } // namespace switchyard::sim

@@ -3,6 +3,7 @@
 #include "config/config.h"
 
 #include <QObject>
+#include <QPointer>
 #include <QTimer>
 #include <memory>
 
@@ -10,9 +11,23 @@ namespace switchyard {
 class PoolManager;
 }
 
+namespace switchyard::tracking {
+class TransactionTracker;
+}
+
 namespace switchyard::sim {
 
+class DemoTransactions;
 class SimulatedCluster;
+
+// How fast the demo runs. The defaults are what `switchyard --demo` shows; tests run the same
+// scenario faster.
+struct DemoPace
+{
+    int solanaSlotMs = 400;  // as on mainnet-beta
+    int evmBlockMs = 2000;   // faster than Ethereum's 12 s, so the demo moves
+    int scriptStepMs = 1000; // one step of the sending application's script
+};
 
 // What `switchyard --demo` watches: a Solana-like cluster and an EVM-like chain on 127.0.0.1,
 // each with a healthy node and nodes with scripted faults (one flaps, one lags, one answers
@@ -23,6 +38,7 @@ class DemoScenario : public QObject
     Q_OBJECT
 public:
     explicit DemoScenario(QObject* parent = nullptr);
+    explicit DemoScenario(DemoPace pace, QObject* parent = nullptr);
     ~DemoScenario() override;
 
     const Config& config() const { return m_config; }
@@ -32,13 +48,20 @@ public:
     // counted. `pools` must already run the demo's config() and outlive nothing: traffic stops
     // when either object goes.
     void startTraffic(PoolManager* pools);
+    // Plays the application that sends through the pool (demotransactions.h): its transactions
+    // are tracked and sent by `tracker`, and reach every state within about a minute. Stops
+    // when either object goes; a second call starts over with the new tracker.
+    void startTransactions(tracking::TransactionTracker* tracker);
+    DemoTransactions* transactions() const;
     SimulatedCluster* solana() const { return m_solana.get(); }
     SimulatedCluster* evm() const { return m_evm.get(); }
 
 private:
     std::unique_ptr<SimulatedCluster> m_solana;
     std::unique_ptr<SimulatedCluster> m_evm;
+    DemoPace m_pace;
     Config m_config;
+    QPointer<DemoTransactions> m_transactions;
     QTimer m_traffic;
     int m_trafficStep = 0;
 };

@@ -296,6 +296,11 @@ ReadResult<QList<SendAttempt>> Database::attempts(const QString& txId) const
     return attemptsOf(connection(), txId);
 }
 
+ReadResult<TrackedRows> Database::trackedTransactions(qint64 settledSinceMs, int settledLimit) const
+{
+    return readTrackedTransactions(connection(), settledSinceMs, settledLimit);
+}
+
 QString defaultDatabasePath()
 {
     return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +

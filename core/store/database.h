@@ -59,6 +59,7 @@ public:
     ReadResult<std::optional<StoredTransaction>> transaction(const QString& id) const;
     ReadResult<QList<StoredTransaction>> transactionsByIntent(const QString& intentId) const;
     ReadResult<QList<SendAttempt>> attempts(const QString& txId) const;
+    ReadResult<TrackedRows> trackedTransactions(qint64 settledSinceMs, int settledLimit) const;
 
 private:
     Database(QString path, QString connectionName, OpenOptions options);

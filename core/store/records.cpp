@@ -44,6 +44,11 @@ const QString transactionColumns = QStringLiteral(
     "nonce, state, state_since_ms, created_ms, last_node, last_height, first_sent_ms, "
     "confirmed_ms, confirmed_height, finalized_ms, error");
 
+// The settled states as the v4 indexes' WHERE clauses write them: a query uses a partial index
+// only when it repeats that term word for word.
+const QString settledStatesSql =
+    QStringLiteral("'finalized', 'execution-failed', 'expired', 'superseded'");
+
 StoredTransaction transactionFromRow(const QSqlQuery& query)
 {
     StoredTransaction tx;
@@ -70,7 +75,37 @@ StoredTransaction transactionFromRow(const QSqlQuery& query)
     return tx;
 }
 
+// Reads the rows of a transactions query that selected transactionColumns, then the attempt
+// count and the newest attempt's outcome.
+QString readTrackedRows(QSqlQuery& query, TrackedRows* out)
+{
+    const int columns = int(transactionColumns.count(QLatin1Char(','))) + 1;
+    while (query.next()) {
+        TrackedRow row;
+        row.transaction = transactionFromRow(query);
+        const QString family = query.value(2).toString();
+        if (!familyFromName(family)) {
+            out->problems.append(
+                {row.transaction.id, QStringLiteral("transaction %1 is of family %2, which this "
+                                                    "build does not know")
+                                         .arg(row.transaction.id, family)});
+            continue;
+        }
+        row.attempts = query.value(columns).toInt();
+        row.lastAttemptOutcome = query.value(columns + 1).toString();
+        out->rows.append(row);
+    }
+    return query.lastError().isValid() ? query.lastError().text() : QString();
+}
+
 } // namespace
+
+const QStringList& settledTransactionStates()
+{
+    static const QStringList states{QStringLiteral("finalized"), QStringLiteral("execution-failed"),
+                                    QStringLiteral("expired"), QStringLiteral("superseded")};
+    return states;
+}
 
 EventInserter::EventInserter(const QSqlDatabase& db)
     : m_query(db)
@@ -264,6 +299,55 @@ ReadResult<QList<SendAttempt>> attemptsOf(const QSqlDatabase& db, const QString&
         attempt.height = optionalInteger(query.value(6));
         result.value.append(attempt);
     }
+    return result;
+}
+
+QStringList trackedTransactionStatements()
+{
+    const QString select =
+        QStringLiteral("SELECT %1, "
+                       "(SELECT COUNT(*) FROM send_attempts a WHERE a.tx_id = t.id AND a.outcome "
+                       "<> 'not-sent'), "
+                       "(SELECT a.outcome FROM send_attempts a WHERE a.tx_id = t.id "
+                       "ORDER BY a.time_ms DESC, a.id DESC LIMIT 1) "
+                       "FROM transactions t ")
+            .arg(transactionColumns);
+    return {
+        select +
+            QStringLiteral("WHERE state NOT IN (%1) ORDER BY created_ms, id").arg(settledStatesSql),
+        select + QStringLiteral("WHERE state IN (%1) AND state_since_ms >= ? "
+                                "ORDER BY state_since_ms DESC, id DESC LIMIT ?")
+                     .arg(settledStatesSql)};
+}
+
+ReadResult<TrackedRows> readTrackedTransactions(const QSqlDatabase& db, qint64 settledSinceMs,
+                                                int settledLimit)
+{
+    ReadResult<TrackedRows> result;
+    const QStringList statements = trackedTransactionStatements();
+
+    QSqlQuery open(db);
+    open.setForwardOnly(true);
+    if (!open.exec(statements[0])) {
+        result.error = readError(QStringLiteral("the open tracked transactions"), open);
+        return result;
+    }
+    if (const QString error = readTrackedRows(open, &result.value); !error.isEmpty()) {
+        result.error = QStringLiteral("cannot read the open tracked transactions: ") + error;
+        return result;
+    }
+
+    QSqlQuery settled(db);
+    settled.setForwardOnly(true);
+    settled.prepare(statements[1]);
+    settled.addBindValue(settledSinceMs);
+    settled.addBindValue(qMax(0, settledLimit));
+    if (!settled.exec()) {
+        result.error = readError(QStringLiteral("the settled tracked transactions"), settled);
+        return result;
+    }
+    if (const QString error = readTrackedRows(settled, &result.value); !error.isEmpty())
+        result.error = QStringLiteral("cannot read the settled tracked transactions: ") + error;
     return result;
 }
 

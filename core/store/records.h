@@ -9,6 +9,7 @@
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QString>
+#include <QStringList>
 #include <optional>
 
 // Rows of the store and the statements that write and read them. Writes are meant to run
@@ -75,6 +76,31 @@ struct SendAttempt
     std::optional<qint64> height;
 };
 
+// The states a tracked transaction never leaves (tracking::isTerminal's), as stored. Schema v4
+// indexes the open and the settled records on exactly this list.
+const QStringList& settledTransactionStates();
+
+// A row of `transactions` with what its send attempts say, for taking the tracker back up.
+struct TrackedRow
+{
+    StoredTransaction transaction;
+    int attempts = 0;           // sends that left for a node (every attempt but "not-sent")
+    QString lastAttemptOutcome; // the newest attempt's outcome; empty: never sent
+};
+
+// A row that could not be read, and why; the others are read all the same.
+struct RowProblem
+{
+    QString id;
+    QString error;
+};
+
+struct TrackedRows
+{
+    QList<TrackedRow> rows; // the open ones oldest first, then the settled ones newest first
+    QList<RowProblem> problems;
+};
+
 // Inserts events through one prepared statement: the writer stores thousands per batch, and
 // preparing the statement again for each was most of the cost.
 class EventInserter
@@ -100,5 +126,13 @@ ReadResult<std::optional<StoredTransaction>> readTransaction(const QSqlDatabase&
 ReadResult<QList<StoredTransaction>> transactionsByIntent(const QSqlDatabase& db,
                                                           const QString& intentId);
 ReadResult<QList<SendAttempt>> attemptsOf(const QSqlDatabase& db, const QString& txId);
+// Every record not in a settled state (however old), and the settled ones whose state changed
+// at or after `settledSinceMs`, newest first, at most `settledLimit` of them; each with its
+// attempts counted. Two index searches, whatever the number of settled rows.
+ReadResult<TrackedRows> readTrackedTransactions(const QSqlDatabase& db, qint64 settledSinceMs,
+                                                int settledLimit);
+// The two statements it runs: the open records, then the settled ones (binding the since time
+// and the limit). For checking that they search the v4 indexes.
+QStringList trackedTransactionStatements();
 
 } // namespace switchyard::store

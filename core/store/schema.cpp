@@ -103,6 +103,23 @@ QList<Migration> buildMigrations()
         },
     });
 
+    list.append(Migration{
+        4,
+        QStringLiteral("open and recently settled tracked transactions"),
+        {
+            // The tracker is restored at every start from the records that can still change
+            // and those that settled lately; settled rows pile up, so each part has its own
+            // partial index. The state list is store::settledTransactionStates(), and the
+            // reads repeat it word for word (SQLite uses a partial index only then).
+            QStringLiteral("CREATE INDEX transactions_open ON transactions (created_ms) "
+                           "WHERE state NOT IN ('finalized', 'execution-failed', 'expired', "
+                           "'superseded')"),
+            QStringLiteral("CREATE INDEX transactions_settled ON transactions (state_since_ms) "
+                           "WHERE state IN ('finalized', 'execution-failed', 'expired', "
+                           "'superseded')"),
+        },
+    });
+
     return list;
 }
 

@@ -18,6 +18,16 @@ QVariant integerOrNull(std::optional<qint64> value)
     return value ? QVariant(*value) : QVariant(QMetaType(QMetaType::LongLong));
 }
 
+// What the stored attempts add to a record read back.
+void countAttempts(TrackedTransaction& record, int attempts, const QString& lastOutcome)
+{
+    record.attempts = attempts;
+    // A send that was stored as leaving but never finished (a crash mid-send) may have reached
+    // its node: the transaction is in an unknown state, not merely imported.
+    if (lastOutcome == QLatin1String("sending") && record.state == TxState::Imported)
+        record.state = TxState::TransportUnknown;
+}
+
 } // namespace
 
 SqlTrackingStore::SqlTrackingStore(store::StoreWriter* writer, QObject* parent)
@@ -210,17 +220,38 @@ std::optional<TrackedTransaction> loadTransaction(const store::Database& databas
         *error = attempts.error;
         return std::nullopt;
     }
+    int sent = 0;
     for (const store::SendAttempt& attempt : attempts.value) {
         if (attempt.outcome != QLatin1String("not-sent"))
-            ++record->attempts;
+            ++sent;
     }
-    // A send that was stored as leaving but never finished (a crash mid-send) may have reached
-    // its node: the transaction is in an unknown state, not merely imported.
-    if (!attempts.value.isEmpty() &&
-        attempts.value.constLast().outcome == QLatin1String("sending") &&
-        record->state == TxState::Imported)
-        record->state = TxState::TransportUnknown;
+    countAttempts(*record, sent,
+                  attempts.value.isEmpty() ? QString() : attempts.value.constLast().outcome);
     return record;
+}
+
+RestoredRecords loadTrackedTransactions(const store::Database& database, qint64 nowMs,
+                                        qint64 settledWindowMs, int settledLimit)
+{
+    RestoredRecords out;
+    const auto read = database.trackedTransactions(nowMs - settledWindowMs, settledLimit);
+    if (!read.ok()) {
+        out.error = read.error;
+        return out;
+    }
+    for (const store::RowProblem& problem : read.value.problems)
+        out.unreadable.append({problem.id, problem.error});
+    for (const store::TrackedRow& row : read.value.rows) {
+        QString error;
+        std::optional<TrackedTransaction> record = fromStored(row.transaction, &error);
+        if (!record) {
+            out.unreadable.append({row.transaction.id, error});
+            continue;
+        }
+        countAttempts(*record, row.attempts, row.lastAttemptOutcome);
+        out.records.append(*record);
+    }
+    return out;
 }
 
 } // namespace switchyard::tracking

@@ -59,4 +59,24 @@ std::optional<TrackedTransaction> fromStored(const store::StoredTransaction& row
 std::optional<TrackedTransaction> loadTransaction(const store::Database& database,
                                                   const QString& id, QString* error);
 
+struct UnreadableRecord
+{
+    QString id;
+    QString error; // why this build cannot take it back
+};
+
+struct RestoredRecords
+{
+    QList<TrackedTransaction> records;
+    QList<UnreadableRecord> unreadable; // reported, never dropped without a word
+    QString error;                      // the read itself failed: nothing was read
+};
+
+// What the tracker takes back at start: every record that can still change, and (for the
+// board) those that settled in the last `settledWindowMs`, at most `settledLimit` of them, with
+// their attempts counted. A row this build cannot read is listed with why; the others are read.
+RestoredRecords loadTrackedTransactions(const store::Database& database, qint64 nowMs,
+                                        qint64 settledWindowMs = 24LL * 60 * 60 * 1000,
+                                        int settledLimit = 500);
+
 } // namespace switchyard::tracking

@@ -231,6 +231,8 @@ QList<TrackedTransaction> TransactionTracker::transactions(const QString& networ
 QCoro::Task<QHash<QString, LookupReport>>
 TransactionTracker::lookUpSolana(std::shared_ptr<NetworkPool> pool, QStringList ids, int* requests)
 {
+    // A tracker destroyed while a lookup waits on the network must not be touched after it.
+    QPointer<TransactionTracker> self(this);
     QHash<QString, LookupReport> reports;
     for (const QString& id : ids)
         reports.insert(id, {});
@@ -250,6 +252,8 @@ TransactionTracker::lookUpSolana(std::shared_ptr<NetworkPool> pool, QStringList 
     heightParams.append(heightConfig);
     const RpcRequest heightRequest{QStringLiteral("getBlockHeight"), heightParams};
     const RoutedCall heightCall = co_await routeCall(pool, heightRequest, options);
+    if (!self)
+        co_return reports;
     *requests += int(heightCall.attempts.size());
     if (heightCall.noEligibleNode) {
         for (LookupReport& report : reports)
@@ -293,6 +297,8 @@ TransactionTracker::lookUpSolana(std::shared_ptr<NetworkPool> pool, QStringList 
             params.append(config);
             const RpcRequest request{QStringLiteral("getSignatureStatuses"), params};
             const RoutedCall call = co_await routeCall(pool, request, options);
+            if (!self)
+                co_return reports;
             *requests += int(call.attempts.size());
             if (call.noEligibleNode) {
                 for (const QString& id : chunk)
@@ -345,6 +351,8 @@ TransactionTracker::lookUpSolana(std::shared_ptr<NetworkPool> pool, QStringList 
         PoolNode& node = pool->node(heightNode);
         const RpcReply reply =
             co_await node.client->call(request, QDeadlineTimer(m_options.statusDeadlineMs));
+        if (!self)
+            co_return reports;
         ++*requests;
         pool->recordCallAttempt(heightNode, reply, routingVerdict(reply));
         if (!reply.isResult())
@@ -382,6 +390,7 @@ QCoro::Task<QHash<QString, LookupReport>>
 TransactionTracker::lookUpEvm(std::shared_ptr<NetworkPool> pool, QStringList ids, bool askPool,
                               int* requests)
 {
+    QPointer<TransactionTracker> self(this);
     QHash<QString, LookupReport> reports;
     for (const QString& id : ids)
         reports.insert(id, {});
@@ -412,6 +421,8 @@ TransactionTracker::lookUpEvm(std::shared_ptr<NetworkPool> pool, QStringList ids
 
         const RoutedBatch answer =
             co_await routeBatch(pool, batch, QStringLiteral("eth_getTransactionReceipt"), options);
+        if (!self)
+            co_return reports;
         *requests += int(answer.attempts.size());
         if (answer.noEligibleNode) {
             for (const QString& id : chunk)
@@ -810,6 +821,8 @@ QCoro::Task<SendReport> TransactionTracker::sendChecked(QString id)
                                  .arg(txStateWord(m_records[id].state));
             attempt.outcome = QStringLiteral("not-sent");
             co_await m_store->finishAttempt(attempt);
+            if (!self)
+                co_return report;
             break;
         }
 

@@ -6,10 +6,10 @@
 #include "anvilnode.h"
 #include "chain/codec/hex.h"
 #include "chain/evm/evmtransaction.h"
-#include "evmtestsigner.h"
 #include "lookup/livelookup.h"
 #include "pool/networkpool.h"
 #include "pool/poolmanager.h"
+#include "sim/demosigner.h"
 #include "util/clock.h"
 
 #include <QTest>
@@ -88,8 +88,7 @@ struct AnvilFixture
     {
         SignedTransfer transfer;
         transfer.nonce = nonce;
-        transfer.raw =
-            sim::test::signEip1559Transfer(anvilAccount0Key(), kAnvilChainId, nonce, value);
+        transfer.raw = sim::signEip1559Transfer(anvilAccount0Key(), kAnvilChainId, nonce, value);
         const auto decoded = chain::evm::decodeTransaction(transfer.raw);
         if (!decoded)
             return std::nullopt;

@@ -1,13 +1,21 @@
 // A running pool recorded into a real store file: incidents on the durable timeline (shown live,
 // then matched with their stored rows), failovers counted per method and minute, probes kept per
 // node and minute — against the simulator, with time on a manual clock.
+#include "chain/codec/base64.h"
+#include "chain/solana/solanatransaction.h"
 #include "pool/router.h"
 #include "poolfixture.h"
 #include "recording/storesession.h"
+#include "sim/demosigner.h"
 #include "store/database.h"
 #include "store/storewriter.h"
 #include "timeline/timelinemodel.h"
+#include "tracking/trackingpoller.h"
+#include "tracking/transactionimport.h"
+#include "tracking/transactiontracker.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 
@@ -26,6 +34,47 @@ qint64 scalar(const QSqlDatabase& db, const QString& sql)
     if (!query.exec(sql) || !query.next())
         return -1;
     return query.value(0).toLongLong();
+}
+
+// A Solana transfer signed over a blockhash every commitment knows, tracked as the sending
+// system hands it over (or only its signature, watch-only).
+tracking::TrackedTransaction importTransfer(const PoolFixture& fixture, quint64 lamports,
+                                            bool watchOnly = false)
+{
+    const qint64 height = fixture.cluster.headBlockHeight() - 40;
+    const QByteArray wire = sim::signSolanaTransfer(
+        sim::demoKey(1), fixture.cluster.blockhashAtHeight(height), lamports);
+    const QString signature = chain::solana::decodeTransaction(wire)->id();
+    QJsonObject line{{QStringLiteral("network"), fixture.network.name},
+                     {QStringLiteral("signature"), signature}};
+    if (!watchOnly) {
+        line.insert(QStringLiteral("wireBase64"), chain::base64Encode(chain::asSpan(wire)));
+        line.insert(QStringLiteral("lastValidBlockHeight"), height + 150);
+    }
+    const tracking::ImportResult imported = tracking::importTransactions(
+        QString::fromUtf8(QJsonDocument(line).toJson(QJsonDocument::Compact)), {fixture.network},
+        {}, fixture.clock.utcNow().toMSecsSinceEpoch());
+    if (!imported.ok()) {
+        qWarning("%s", qPrintable(imported.errors[0].text()));
+        return {};
+    }
+    return imported.transactions[0].record;
+}
+
+// A row as another day (or a newer build) left it, written straight into the file.
+void storeRow(const QString& path, const QString& id, const QString& state, qint64 stateSinceMs)
+{
+    store::OpenResult opened = store::Database::open(path);
+    QVERIFY2(opened.ok(), qPrintable(opened.error));
+    store::StoredTransaction row;
+    row.id = id;
+    row.network = QStringLiteral("localnet");
+    row.family = ChainFamily::Solana;
+    row.state = state;
+    row.stateSinceMs = stateSinceMs;
+    row.createdMs = stateSinceMs - 1000;
+    QSqlDatabase db = opened.database->connection();
+    QVERIFY(!store::saveTransaction(db, row).isError());
 }
 
 } // namespace
@@ -90,6 +139,110 @@ private Q_SLOTS:
                                                                          "events")));
         for (int row = 0; row < timeline->rowCount(); ++row)
             QVERIFY(timeline->index(row, 0).data(TimelineModel::EventIdRole).toLongLong() > 0);
+    }
+
+    void restoresTrackedTransactionsAtOpen()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("s.db"));
+        PoolFixture fixture(ChainFamily::Solana, {a});
+        fixture.apply();
+        fixture.probeAll();
+        QString error;
+        const tracking::TrackedTransaction sent = importTransfer(fixture, 1000);
+        const tracking::TrackedTransaction watched = importTransfer(fixture, 1001, true);
+        {
+            std::unique_ptr<StoreSession> session =
+                StoreSession::open(path, &fixture.manager, &fixture.clock, &error);
+            QVERIFY2(session, qPrintable(error));
+            tracking::TransactionTracker* tracker = session->tracker();
+            QVERIFY(QCoro::waitFor(tracker->track({sent, watched})).error.isEmpty());
+            const tracking::SendReport report = QCoro::waitFor(tracker->send(sent.id));
+            QCOMPARE(report.state, tracking::TxState::Submitted);
+        } // closed: the writer commits what is queued
+
+        const qint64 now = fixture.clock.utcNow().toMSecsSinceEpoch();
+        const qint64 hour = 3600 * 1000;
+        const QString unknownId = QStringLiteral("row-from-a-newer-build");
+        storeRow(path, QStringLiteral("settled-an-hour-ago"), QStringLiteral("finalized"),
+                 now - hour);
+        storeRow(path, QStringLiteral("settled-two-days-ago"), QStringLiteral("expired"),
+                 now - 48 * hour);
+        storeRow(path, unknownId, QStringLiteral("teleported"), now - hour);
+
+        std::unique_ptr<StoreSession> session =
+            StoreSession::open(path, &fixture.manager, &fixture.clock, &error);
+        QVERIFY2(session, qPrintable(error));
+        const tracking::TransactionTracker* tracker = session->tracker();
+        const auto restored = tracker->transaction(sent.id);
+        QVERIFY(restored);
+        QCOMPARE(restored->state, tracking::TxState::Submitted);
+        QCOMPARE(restored->attempts, 1);
+        QCOMPARE(restored->wire, sent.wire);
+        QCOMPARE(restored->lastValidBlockHeight, sent.lastValidBlockHeight);
+        const auto watchOnly = tracker->transaction(watched.id);
+        QVERIFY(watchOnly);
+        QVERIFY(watchOnly->isWatchOnly());
+        QCOMPARE(watchOnly->state, tracking::TxState::Imported);
+        QCOMPARE(watchOnly->attempts, 0);
+        // The board shows what settled lately, not the whole history.
+        QVERIFY(tracker->transaction(QStringLiteral("settled-an-hour-ago")));
+        QVERIFY(!tracker->transaction(QStringLiteral("settled-two-days-ago")));
+        // A row this build cannot read is said, with its id, and stops nothing else.
+        QVERIFY(!tracker->transaction(unknownId));
+        QCOMPARE(session->restoreProblems().size(), 1);
+        QVERIFY2(session->restoreProblems()[0].contains(unknownId) &&
+                     session->restoreProblems()[0].contains(QStringLiteral("teleported")),
+                 qPrintable(session->restoreProblems()[0]));
+        bool onTimeline = false;
+        for (int row = 0; row < session->timeline()->rowCount(); ++row) {
+            const TimelineRow shown = session->timeline()->rowAt(row);
+            onTimeline = onTimeline || (shown.txId == unknownId &&
+                                        shown.severity == IncidentEvent::Severity::Warning);
+        }
+        QVERIFY(onTimeline);
+    }
+
+    void thePollerFollowsSentTransactionsAndTheTimelineShowsThemOnce()
+    {
+        QTemporaryDir dir;
+        PoolFixture fixture(ChainFamily::Solana, {a, b});
+        fixture.apply();
+        fixture.probeAll();
+        QString error;
+        std::unique_ptr<StoreSession> session = StoreSession::open(
+            dir.filePath(QStringLiteral("s.db")), &fixture.manager, &fixture.clock, &error);
+        QVERIFY2(session, qPrintable(error));
+        QVERIFY(session->poller()->isRunning());
+        tracking::TransactionTracker* tracker = session->tracker();
+        const tracking::TrackedTransaction record = importTransfer(fixture, 2000);
+        QVERIFY(QCoro::waitFor(tracker->track({record})).error.isEmpty());
+        QCOMPARE(QCoro::waitFor(tracker->send(record.id)).state, tracking::TxState::Submitted);
+
+        // Nobody calls poll: the session's poller asks once the interval has passed.
+        fixture.cluster.advance(5);
+        fixture.clock.advance(session->poller()->intervalMs());
+        QTRY_COMPARE(tracker->transaction(record.id)->state, tracking::TxState::Confirmed);
+        fixture.cluster.advance(40);
+        fixture.clock.advance(session->poller()->intervalMs());
+        QTRY_COMPARE(tracker->transaction(record.id)->state, tracking::TxState::Finalized);
+
+        // Every event of it is stored once and shown once, matched with its row.
+        QCoro::waitFor(session->writer().flush());
+        TimelineModel* timeline = session->timeline();
+        timeline->refreshHead();
+        const qint64 stored =
+            scalar(session->database().connection(),
+                   QStringLiteral("SELECT COUNT(*) FROM events WHERE tx_id = '%1'").arg(record.id));
+        QVERIFY(stored >= 4); // tracked, sent, submitted, confirmed, finalized
+        qint64 shown = 0;
+        for (int row = 0; row < timeline->rowCount(); ++row) {
+            if (timeline->rowAt(row).txId != record.id)
+                continue;
+            ++shown;
+            QVERIFY(timeline->index(row, 0).data(TimelineModel::EventIdRole).toLongLong() > 0);
+        }
+        QCOMPARE(shown, stored);
     }
 
     void aStoreThatCannotOpenSaysWhichFile()

@@ -2,8 +2,8 @@
 // over loopback, with signed vectors from shared/fixtures and locally signed replacements.
 #include "chain/codec/hex.h"
 #include "chain/evm/evmtransaction.h"
-#include "evmtestsigner.h"
 #include "fixtures.h"
+#include "sim/demosigner.h"
 #include "sim/evmledger.h"
 #include "sim/evmmethods.h"
 #include "sim/simulatedcluster.h"

@@ -6,11 +6,11 @@
 #include "chain/codec/base64.h"
 #include "chain/codec/hex.h"
 #include "poolfixture.h"
+#include "sim/demosigner.h"
 #include "sim/evmledger.h"
 #include "sim/solanaledger.h"
 #include "store/database.h"
 #include "store/storewriter.h"
-#include "testsigners.h"
 #include "tracking/sqltrackingstore.h"
 #include "tracking/transactionimport.h"
 #include "tracking/transactiontracker.h"
@@ -75,8 +75,8 @@ struct TrackingFixture
     SignedSolana signSolana(quint64 lamports, int key = 1) const
     {
         const qint64 height = pools.cluster.headBlockHeight() - 40;
-        const QByteArray wire =
-            signSolanaTransfer(testKey(key), pools.cluster.blockhashAtHeight(height), lamports);
+        const QByteArray wire = sim::signSolanaTransfer(
+            sim::demoKey(key), pools.cluster.blockhashAtHeight(height), lamports);
         const auto decoded = chain::solana::decodeTransaction(wire);
         return {wire, decoded ? decoded->id() : QString(),
                 height + sim::SimulatedCluster::kBlockhashValidityBlocks};
@@ -84,7 +84,7 @@ struct TrackingFixture
 
     QByteArray signEvm(quint64 nonce, quint64 value, int key = 1) const
     {
-        return sim::test::signEip1559Transfer(testKey(key), pools.cluster.chainId(), nonce, value);
+        return sim::signEip1559Transfer(sim::demoKey(key), pools.cluster.chainId(), nonce, value);
     }
 
     // Imports one JSON line as the sending system would hand it over, and tracks it.
