@@ -11,10 +11,10 @@
 // "reset" zeroes them; end of input quits.
 #include "chain/codec/base64.h"
 #include "chain/solana/solanatransaction.h"
+#include "sim/demosigner.h"
 #include "sim/simulatedcluster.h"
 #include "sim/simulatednode.h"
 #include "sim/solanaledger.h"
-#include "testsigners.h"
 #include "util/clock.h"
 
 #include <QCoreApplication>
@@ -92,9 +92,8 @@ struct Signed
 
 Signed sign(const sim::SimulatedCluster& cluster, qint64 blockhashHeight, int n)
 {
-    const QByteArray wire =
-        testing::signSolanaTransfer(testing::testKey(1 + n % 64),
-                                    cluster.blockhashAtHeight(blockhashHeight), 1000 + quint64(n));
+    const QByteArray wire = sim::signSolanaTransfer(
+        sim::demoKey(1 + n % 64), cluster.blockhashAtHeight(blockhashHeight), 1000 + quint64(n));
     const auto decoded = chain::solana::decodeTransaction(wire);
     if (!decoded)
         qFatal("signed bytes do not decode: %s", qPrintable(decoded.error().message));
