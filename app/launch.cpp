@@ -149,6 +149,11 @@ int runWindow(int argc, char* argv[])
     const QString databasePath = parser.isSet(dbOption) ? parser.value(dbOption)
                                  : source.demo          ? demoDatabasePath()
                                                         : store::defaultDatabasePath();
+    if (source.demo && !parser.isSet(dbOption)) {
+        if (const QString kept = discardDemoDatabase(); !kept.isEmpty())
+            std::fprintf(stderr, "switchyard: the demo keeps an earlier run's store: %s\n",
+                         qPrintable(kept));
+    }
     QString storeError;
     std::unique_ptr<StoreSession> store =
         StoreSession::open(databasePath, &pools, Clock::system(), &storeError);

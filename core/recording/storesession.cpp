@@ -11,6 +11,7 @@
 #include "util/clock.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 
 namespace switchyard {
@@ -18,6 +19,17 @@ namespace switchyard {
 QString demoDatabasePath()
 {
     return QFileInfo(store::defaultDatabasePath()).dir().filePath(QStringLiteral("demo.db"));
+}
+
+QString discardDemoDatabase()
+{
+    const QString path = demoDatabasePath();
+    for (const QString& suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm")}) {
+        QFile file(path + suffix);
+        if (file.exists() && !file.remove())
+            return QStringLiteral("%1: cannot remove: %2").arg(file.fileName(), file.errorString());
+    }
+    return {};
 }
 
 std::unique_ptr<StoreSession> StoreSession::open(const QString& path, PoolManager* pools,

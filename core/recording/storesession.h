@@ -65,5 +65,8 @@ private:
 
 // Where `switchyard --demo` keeps its events, apart from a real store.
 QString demoDatabasePath();
+// Each demo run simulates new chains: the transactions and events of an earlier run's chains
+// mean nothing on these, so the demo starts from an empty store. Empty, or why not.
+QString discardDemoDatabase();
 
 } // namespace switchyard
