@@ -342,9 +342,13 @@ QVariant PendingBoardModel::data(const QModelIndex& index, int role) const
     case Qt::DisplayRole:
     case ShortIdRole:
         return record.shortId();
-    case Qt::ToolTipRole:
-        return QStringLiteral("%1\n%2 on %3")
-            .arg(record.id, tracking::txStateWord(record.state), record.network);
+    case Qt::ToolTipRole: {
+        QString tip = QStringLiteral("%1\n%2 on %3")
+                          .arg(record.id, tracking::txStateWord(record.state), record.network);
+        if (!record.error.isEmpty())
+            tip += u'\n' + record.error;
+        return tip;
+    }
     case IdRole:
         return record.id;
     case NetworkRole:
