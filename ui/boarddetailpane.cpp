@@ -66,9 +66,13 @@ QString dateTime(qint64 ms)
         .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss 'UTC'"));
 }
 
+// The date only when it is not today's: short enough to stay on one line.
 QString timeAndAge(qint64 ms, qint64 nowMs)
 {
-    return QStringLiteral("%1 (%2)").arg(dateTime(ms), display::age(nowMs - ms));
+    const QDateTime at = QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC);
+    const bool today = at.date() == QDateTime::fromMSecsSinceEpoch(nowMs, Qt::UTC).date();
+    const QString when = today ? at.toString(QStringLiteral("HH:mm:ss 'UTC'")) : dateTime(ms);
+    return QStringLiteral("%1 (%2)").arg(when, display::age(nowMs - ms));
 }
 
 // Long base58/hex values do not wrap: the ends are what people compare; the tooltip has it all.
@@ -250,12 +254,11 @@ void BoardDetailPane::fill(const TrackedTransaction& record)
     setField(tr("Intent"),
              record.intentId.isEmpty() ? tr("none given by the sending system") : record.intentId);
     setField(tr("Tracked"), timeAndAge(record.createdMs, now));
-    setField(tr("Signed bytes"),
-             record.isWatchOnly()
-                 ? tr("none — watch-only: Switchyard has no signed bytes for it and never "
-                      "sends it; it only follows its status")
-                 : tr("%1 stored; a rebroadcast sends exactly these")
-                       .arg(display::counted(record.wire->size(), tr("byte"), tr("bytes"))));
+    setField(
+        tr("Signed bytes"),
+        record.isWatchOnly()
+            ? tr("none: watch-only, never sent by Switchyard")
+            : tr("%1 stored").arg(display::counted(record.wire->size(), tr("byte"), tr("bytes"))));
     setField(tr("Sends"),
              record.attempts == 0
                  ? tr("none by Switchyard")
@@ -292,7 +295,7 @@ void BoardDetailPane::fill(const TrackedTransaction& record)
                                               ? QString::number(*record.lastValidBlockHeight)
                                               : tr("none given"));
         setField(tr("Block height"),
-                 height ? tr("%1 (latest from a status node)").arg(*height) : tr("not seen yet"));
+                 height ? tr("%1 (latest seen)").arg(*height) : tr("not seen yet"));
     } else {
         setField(tr("Sender"),
                  record.sender.isEmpty() ? display::dash() : shortened(record.sender));
