@@ -2,6 +2,8 @@
 
 #include "models/pendingboardmodel.h"
 
+#include <QHash>
+#include <QPixmap>
 #include <QStyledItemDelegate>
 
 namespace switchyard::ui {
@@ -34,6 +36,10 @@ private:
         QFont text;
     };
     static Fonts fontsFor(const QFont& base);
+    // Icons are SVG: rendering one per card per paint would parse it every time.
+    QPixmap icon(const QString& name, int size, qreal devicePixelRatio) const;
+
+    mutable QHash<QString, QPixmap> m_icons;
 };
 
 } // namespace switchyard::ui
