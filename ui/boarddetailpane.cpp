@@ -219,6 +219,35 @@ QString BoardDetailPane::field(const QString& label) const
 
 void BoardDetailPane::setField(const QString& label, const QString& text)
 {
+    m_fields.append({label, text});
+}
+
+// Rows stay when the same fields are shown again (a tick of the ages): only changed texts are
+// set, so a selection in a value survives.
+void BoardDetailPane::applyFields()
+{
+    const QList<std::pair<QString, QString>> fields = std::exchange(m_fields, {});
+    bool sameRows = fields.size() == m_values.size();
+    for (qsizetype i = 0; sameRows && i < fields.size(); ++i)
+        sameRows = m_values[i]->property("field").toString() == fields[i].first;
+    if (sameRows) {
+        for (qsizetype i = 0; i < fields.size(); ++i) {
+            if (m_values[i]->text() != fields[i].second) {
+                m_values[i]->setText(fields[i].second);
+                m_values[i]->setToolTip(fields[i].second);
+            }
+        }
+        return;
+    }
+    while (m_form->rowCount() > 0)
+        m_form->removeRow(0);
+    m_values.clear();
+    for (const auto& [label, text] : fields)
+        addRow(label, text);
+}
+
+void BoardDetailPane::addRow(const QString& label, const QString& text)
+{
     auto* value = new QLabel(text, this);
     value->setProperty("field", label);
     value->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -240,10 +269,6 @@ void BoardDetailPane::fill(const TrackedTransaction& record)
     m_stateIcon->setPixmap(themeIcon(txStateIconName(record.state)).pixmap(tableIconSize));
     if (m_fullId->text() != record.id)
         m_fullId->setText(record.id);
-
-    while (m_form->rowCount() > 0)
-        m_form->removeRow(0);
-    m_values.clear();
 
     setField(tr("State"),
              tr("%1 since %2")
@@ -320,6 +345,8 @@ void BoardDetailPane::fill(const TrackedTransaction& record)
                                                    : tr(", per %1").arg(record.finalizedBy)));
     if (!record.error.isEmpty())
         setField(tr("Error"), record.error);
+
+    applyFields();
 
     const bool terminal = tracking::isTerminal(record.state);
     m_confirm->setEnabled(!terminal);

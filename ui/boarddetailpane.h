@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QWidget>
+#include <utility>
 
 class QFormLayout;
 class QLabel;
@@ -56,7 +57,9 @@ Q_SIGNALS:
 
 private:
     void fill(const tracking::TrackedTransaction& record);
-    void setField(const QString& label, const QString& text);
+    void setField(const QString& label, const QString& text); // collected for applyFields()
+    void applyFields();
+    void addRow(const QString& label, const QString& text);
     void readStore();
 
     tracking::TransactionTracker* m_tracker;
@@ -72,6 +75,7 @@ private:
     QPushButton* m_copy;
     QFormLayout* m_form;
     QList<QLabel*> m_values;
+    QList<std::pair<QString, QString>> m_fields;
     QLabel* m_storeNote;
     QTableWidget* m_attempts;
     QTableWidget* m_events;

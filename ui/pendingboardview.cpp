@@ -71,7 +71,7 @@ PendingBoardView::PendingBoardView(tracking::TransactionTracker* tracker,
     connect(m_model, &PendingBoardModel::liveValuesChanged, this, [this] {
         for (const Column& column : m_columns)
             column.list->viewport()->update();
-        if (!m_selectedId.isEmpty())
+        if (!m_selectedId.isEmpty() && isVisible())
             m_detail->refresh(false);
     });
     // The event of a send is stored after it is announced: read the slice again shortly after.

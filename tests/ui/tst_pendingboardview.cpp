@@ -175,6 +175,24 @@ private Q_SLOTS:
         QVERIFY(detail->field(QStringLiteral("Expiry")).isEmpty()); // EVM: no such field
     }
 
+    // Ages move once a second without rebuilding the pane: a selection in a value survives.
+    void detailAgesMove()
+    {
+        RestoredBoard board;
+        board.tracker.restore(
+            {record(QStringLiteral("tx"), TxState::Submitted, board.now() - 5000)});
+        PendingBoardView& view = board.open();
+        QVERIFY(view.selectTransaction(QStringLiteral("tx")));
+        BoardDetailPane* detail = view.detailPane();
+        QCOMPARE(detail->field(QStringLiteral("Tracked")).section(u'(', 1),
+                 QStringLiteral("5 s ago)"));
+        const QList<QLabel*> before = detail->findChildren<QLabel*>();
+        board.clock.advance(3 * 60 * 1000);
+        QCOMPARE(detail->field(QStringLiteral("Tracked")).section(u'(', 1),
+                 QStringLiteral("3 min ago)"));
+        QCOMPARE(detail->findChildren<QLabel*>(), before);
+    }
+
     void finishedTransactionsCannotBeRebroadcast()
     {
         RestoredBoard board;
