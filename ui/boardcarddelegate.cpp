@@ -230,6 +230,9 @@ void BoardCardDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opt
     } else if (const QString error = role(index, PendingBoardModel::ErrorRole); !error.isEmpty()) {
         painter->setPen(stateColor(NodeState::Unhealthy));
         drawElided(painter, line, error, Qt::AlignLeft);
+    } else {
+        painter->setPen(secondaryText);
+        drawElided(painter, line, role(index, PendingBoardModel::LandedTextRole), Qt::AlignLeft);
     }
     painter->restore();
 }

@@ -402,6 +402,17 @@ QVariant PendingBoardModel::data(const QModelIndex& index, int role) const
         return record.isWatchOnly();
     case ErrorRole:
         return record.error;
+    case LandedTextRole: {
+        if (!record.confirmedMs)
+            return QString();
+        QString text = QStringLiteral("landed");
+        if (record.confirmedHeight)
+            text += QStringLiteral(" in %1 %2")
+                        .arg(record.family == ChainFamily::Solana ? QStringLiteral("slot")
+                                                                  : QStringLiteral("block"))
+                        .arg(*record.confirmedHeight);
+        return text;
+    }
     case SortRole:
     case BoardOrderRole:
         return card.column == BoardColumn::Pending ? record.createdMs : -record.stateSinceMs;

@@ -83,6 +83,7 @@ public:
         ExpiryTextRole,           // "63 blocks left", "expiry cannot be decided", ...
         WatchOnlyRole,            // no bytes: Switchyard never sends it
         ErrorRole,                // why it failed, when it did
+        LandedTextRole,           // "landed in slot 123"; empty before it landed
         // The column's order, ascending: pending oldest first (the worrying ones on top),
         // the others newest change first.
         BoardOrderRole,

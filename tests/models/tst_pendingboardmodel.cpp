@@ -234,6 +234,7 @@ private Q_SLOTS:
         QCOMPARE(card.data(PendingBoardModel::AttemptsRole).toInt(), 2);
         QCOMPARE(card.data(PendingBoardModel::LastNodeRole).toString(), QStringLiteral("helius"));
         QCOMPARE(card.data(PendingBoardModel::WatchOnlyRole).toBool(), false);
+        QCOMPARE(card.data(PendingBoardModel::LandedTextRole).toString(), QString());
     }
 
     // Ages come from the clock when asked: moving time changes what a card says without a
@@ -366,6 +367,9 @@ private Q_SLOTS:
         QCOMPARE(confirmed.index(0, 0).data(PendingBoardModel::IdRole).toString(), tx.id);
         QCOMPARE(confirmed.index(0, 0).data(PendingBoardModel::ExpiryOutlookRole).toInt(),
                  int(ExpiryOutlook::NotApplicable));
+        const TrackedTransaction landed = *f.tracker->transaction(tx.id);
+        QCOMPARE(confirmed.index(0, 0).data(PendingBoardModel::LandedTextRole).toString(),
+                 QStringLiteral("landed in slot %1").arg(*landed.confirmedHeight));
 
         f.pools.cluster.advance(40);
         f.poll();

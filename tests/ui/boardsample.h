@@ -70,14 +70,18 @@ struct BoardSample
         return r;
     }
 
-    static tracking::TrackedTransaction sent(tracking::TrackedTransaction r, int attempts,
-                                             const QString& node)
+    tracking::TrackedTransaction sent(tracking::TrackedTransaction r, int attempts,
+                                      const QString& node)
     {
         r.attempts = attempts;
         r.lastNode = node;
         r.firstSentMs = r.createdMs + 800;
         if (tracking::isLanded(r.state) || r.state == tracking::TxState::ExecutionFailed) {
             r.confirmedMs = r.stateSinceMs;
+            // A landing a few hundred slots (Solana) or a few blocks (EVM) before now.
+            r.confirmedHeight = r.family == ChainFamily::Solana
+                                    ? solanaHeight + 4000 - (nowMs - r.stateSinceMs) / 400
+                                    : 7'214'530 - (nowMs - r.stateSinceMs) / 12'000;
             r.confirmedBy = node;
         }
         if (r.state == tracking::TxState::Finalized) {
