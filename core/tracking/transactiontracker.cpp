@@ -269,6 +269,7 @@ TransactionTracker::lookUpSolana(std::shared_ptr<NetworkPool> pool, QStringList 
         heightNodeHealthy =
             heightNode >= 0 && pool->node(heightNode).health.state() == NodeState::Healthy;
         m_blockHeight.insert(network, *height);
+        Q_EMIT blockHeightObserved(network, *height);
     }
 
     // 2. Statuses, with searchTransactionHistory for ids that may have left the status cache.

@@ -145,6 +145,8 @@ Q_SIGNALS:
     void incident(const IncidentEvent& event);
     void attemptStarted(const QString& id, const QString& node);
     void attemptFinished(const QString& id, const QString& node, SendOutcome outcome);
+    // A status node gave a new Solana block height for `network` (blockHeight() has it now).
+    void blockHeightObserved(const QString& network, qint64 height);
 
 private:
     struct Change

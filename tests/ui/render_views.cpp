@@ -3,14 +3,20 @@
 //   render_views OUTPUT_DIR [SECONDS]
 // Not a test: it runs the demo in real time, with a little read traffic through the router
 // so the failover view has something to count.
+#include "boardsample.h"
 #include "config/configloader.h"
 #include "editor/networkseditordialog.h"
 #include "lookupdialog.h"
 #include "mainwindow.h"
+#include "pendingboardview.h"
 #include "pool/networkpool.h"
 #include "pool/poolmanager.h"
 #include "recording/storesession.h"
 #include "sim/demoscenario.h"
+#include "sim/simulatedcluster.h"
+#include "store/database.h"
+#include "tracking/sqltrackingstore.h"
+#include "tracking/transactiontracker.h"
 #include "util/clock.h"
 #include "util/settings.h"
 
@@ -76,6 +82,11 @@ Config editorSample()
     return config;
 }
 
+// The pending-transaction board over sample cards on the demo's networks, with the Solana block
+// height from a real status poll of the demo cluster, and the first pending card selected.
+bool renderBoard(PoolManager* pools, sim::DemoScenario* demo, StoreSession* store,
+                 const QDir& directory);
+
 bool save(QWidget* widget, const QDir& directory, const QString& name)
 {
     const QString path = directory.filePath(name);
@@ -85,6 +96,81 @@ bool save(QWidget* widget, const QDir& directory, const QString& name)
     }
     std::printf("%s\n", qPrintable(path));
     return true;
+}
+
+bool renderBoard(PoolManager* pools, sim::DemoScenario* demo, StoreSession* store,
+                 const QDir& directory)
+{
+    tracking::SqlTrackingStore trackingStore(&store->writer());
+    tracking::TransactionTracker tracker(pools, &trackingStore, Clock::system());
+    testing::BoardSample sample;
+    sample.solanaNetwork = demo->solana()->name();
+    sample.evmNetwork = demo->evm()->name();
+    sample.nowMs = QDateTime::currentMSecsSinceEpoch();
+    sample.solanaHeight = demo->solana()->headBlockHeight();
+    const QList<tracking::TrackedTransaction> records = sample.records();
+
+    // The selected card's history, as the tracker would have stored it.
+    const tracking::TrackedTransaction& selected = records.first();
+    const auto event = [&](qint64 timeMs, IncidentEvent::Severity severity,
+                           IncidentEvent::Kind kind, const QString& node, const QString& method,
+                           const QString& message) {
+        IncidentEvent e;
+        e.time = QDateTime::fromMSecsSinceEpoch(timeMs, Qt::UTC);
+        e.severity = severity;
+        e.kind = kind;
+        e.network = selected.network;
+        e.node = node;
+        e.method = method;
+        e.txId = selected.id;
+        e.message = message;
+        return e;
+    };
+    using Severity = IncidentEvent::Severity;
+    using Kind = IncidentEvent::Kind;
+    const qint64 t = selected.createdMs;
+    const QList<IncidentEvent> events{
+        event(t, Severity::Info, Kind::TransactionState, {}, {},
+              QStringLiteral("tracked as Imported, intent %1").arg(selected.intentId)),
+        event(t + 800, Severity::Info, Kind::Rebroadcast, QStringLiteral("sol-steady"),
+              QStringLiteral("sendTransaction"), QStringLiteral("sent to sol-steady: accepted")),
+        event(t + 900, Severity::Info, Kind::TransactionState, QStringLiteral("sol-steady"),
+              QStringLiteral("sendTransaction"),
+              QStringLiteral("Submitted per sol-steady: sent to sol-steady: accepted")),
+        event(t + 95'000, Severity::Warning, Kind::Rebroadcast, QStringLiteral("sol-flapping"),
+              QStringLiteral("sendTransaction"),
+              QStringLiteral("sent to sol-flapping: unclear (timeout after the request left)")),
+        event(t + 95'100, Severity::Warning, Kind::TransactionState, QStringLiteral("sol-flapping"),
+              QStringLiteral("sendTransaction"),
+              QStringLiteral("Transport unknown per sol-flapping: pending, not failed"))};
+    if (!QCoro::waitFor(trackingStore.save(records, events)).ok())
+        return false;
+    for (const auto& [offset, node, outcome, detail] :
+         {std::tuple{800, "sol-steady", "accepted", "signature returned"},
+          std::tuple{95'000, "sol-flapping", "unclear", "timeout after the request left"}}) {
+        tracking::AttemptRecord attempt;
+        attempt.txId = selected.id;
+        attempt.timeMs = t + offset;
+        attempt.node = QLatin1String(node);
+        attempt.outcome = QStringLiteral("sending");
+        const tracking::StoreAck begun = QCoro::waitFor(trackingStore.beginAttempt(attempt));
+        attempt.rowId = begun.rowId;
+        attempt.outcome = QLatin1String(outcome);
+        attempt.detail = QLatin1String(detail);
+        QCoro::waitFor(trackingStore.finishAttempt(attempt));
+    }
+    tracker.restore(records);
+    QCoro::waitFor(tracker.poll(sample.solanaNetwork));
+
+    ui::PendingBoardView board(&tracker, &store->database(), Clock::system());
+    board.resize(screenSize);
+    board.show();
+    board.model()->flush();
+    board.selectTransaction(selected.id);
+    QEventLoop settle; // layouts and the detail pane's word wrap
+    QTimer::singleShot(500, &settle, &QEventLoop::quit);
+    settle.exec();
+    return save(&board, directory, QStringLiteral("board.png"));
 }
 
 } // namespace
@@ -159,6 +245,8 @@ int main(int argc, char* argv[])
     editor.show();
     editor.select(0, 1);
     ok = save(&editor, output, QStringLiteral("editor.png")) && ok;
+
+    ok = renderBoard(&pools, &demo, store.get(), output) && ok;
 
     pools.stop();
     return ok ? 0 : 1;

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The pending-transaction board: 10,000 cards, 1,000 transitions a second and a moving block
+# height while the board is rendered offscreen at 1920x1080; frame time, update cost, RSS.
+#   bench/board/run.sh [CARDS] [SECONDS] [TRANSITIONS_PER_SECOND]
+# Environment: SWITCHYARD_BENCH_BUILD_DIR (default <repo>/build-bench), BENCH_JOBS (1).
+set -euo pipefail
+
+cards=${1:-10000}
+seconds=${2:-10}
+rate=${3:-1000}
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+build=${SWITCHYARD_BENCH_BUILD_DIR:-$root/build-bench}
+
+mkdir -p "$build"
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >"$build/configure.log" 2>&1 \
+    || { cat "$build/configure.log" >&2; exit 1; }
+cmake --build "$build" -j"${BENCH_JOBS:-1}" --target bench_board >/dev/null
+QT_QPA_PLATFORM=offscreen "$build/bench/board/bench_board" "$cards" "$seconds" "$rate"

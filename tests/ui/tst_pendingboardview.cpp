@@ -1,0 +1,287 @@
+// The pending-transaction board as an operator sees it: four columns with their counts and
+// empty states, the detail pane of the card clicked (full id with copy, every field in words,
+// the sends and the timeline slice read from a real store), the buttons that hand a
+// transaction on, the network filter, and a card moving column as the tracker follows a real
+// transaction through the simulator, with the selection following it.
+#include "boarddetailpane.h"
+#include "models/boardcolumnproxy.h"
+#include "pendingboardview.h"
+#include "trackingfixture.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListView>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTest>
+
+using namespace switchyard;
+using namespace switchyard::testing;
+using namespace switchyard::tracking;
+using namespace switchyard::ui;
+
+namespace {
+
+TrackedTransaction record(const QString& id, TxState state, qint64 createdMs,
+                          const QString& network = QStringLiteral("sol"))
+{
+    TrackedTransaction r;
+    r.id = id;
+    r.network = network;
+    r.family = network == QLatin1String("sol") ? ChainFamily::Solana : ChainFamily::Evm;
+    r.wire = QByteArray(300, 'x');
+    r.state = state;
+    r.createdMs = createdMs;
+    r.stateSinceMs = createdMs;
+    return r;
+}
+
+// A tracker holding restored records only: no network, no store.
+struct RestoredBoard
+{
+    RestoredBoard()
+        : pools(&clock)
+        , tracker(&pools, nullptr, &clock)
+    {}
+    PendingBoardView& open()
+    {
+        view = std::make_unique<PendingBoardView>(&tracker, nullptr, &clock);
+        view->resize(1920, 1080);
+        view->show();
+        return *view;
+    }
+    qint64 now() const { return clock.utcNow().toMSecsSinceEpoch(); }
+
+    ManualClock clock;
+    PoolManager pools;
+    TransactionTracker tracker;
+    std::unique_ptr<PendingBoardView> view;
+};
+
+void clickCard(QListView* list, int row)
+{
+    const QRect rect = list->visualRect(list->model()->index(row, 0));
+    QVERIFY(rect.isValid());
+    QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, rect.center());
+}
+
+} // namespace
+
+class TestPendingBoardView : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void emptyBoard()
+    {
+        RestoredBoard board;
+        PendingBoardView& view = board.open();
+        for (int c = 0; c < boardColumnCount; ++c) {
+            QVERIFY(view.showsEmptyState(BoardColumn(c)));
+            QCOMPARE(view.headerText(BoardColumn(c)), boardColumnTitle(BoardColumn(c)) + " 0");
+        }
+        QVERIFY(view.findChild<QLabel*>(QStringLiteral("boardEmpty-pending"))
+                    ->text()
+                    .startsWith(QStringLiteral("Nothing pending")));
+        QCOMPARE(view.selectedId(), QString());
+    }
+
+    void columnsCountCards()
+    {
+        RestoredBoard board;
+        const qint64 now = board.now();
+        board.tracker.restore({record(QStringLiteral("p1"), TxState::Imported, now - 9000),
+                               record(QStringLiteral("p2"), TxState::TransportUnknown, now - 5000),
+                               record(QStringLiteral("p3"), TxState::Submitted, now - 7000),
+                               record(QStringLiteral("c1"), TxState::Confirmed, now - 3000),
+                               record(QStringLiteral("x1"), TxState::Expired, now - 8000)});
+        PendingBoardView& view = board.open();
+        QCOMPARE(view.headerText(BoardColumn::Pending), QStringLiteral("Pending 3"));
+        QCOMPARE(view.headerText(BoardColumn::Confirmed), QStringLiteral("Confirmed 1"));
+        QCOMPARE(view.headerText(BoardColumn::Finalized), QStringLiteral("Finalized 0"));
+        QCOMPARE(view.headerText(BoardColumn::Failed), QStringLiteral("Failed 1"));
+        QVERIFY(view.showsEmptyState(BoardColumn::Finalized));
+        QVERIFY(!view.showsEmptyState(BoardColumn::Pending));
+        // Oldest pending first: the ones to worry about are on top.
+        QListView* pending = view.list(BoardColumn::Pending);
+        QCOMPARE(pending->model()->index(0, 0).data(PendingBoardModel::IdRole).toString(),
+                 QStringLiteral("p1"));
+        QCOMPARE(pending->model()->index(2, 0).data(PendingBoardModel::IdRole).toString(),
+                 QStringLiteral("p2"));
+        QVERIFY(pending->uniformItemSizes());
+
+        // A new card arrives and is counted.
+        board.tracker.restore({record(QStringLiteral("f1"), TxState::Finalized, now)});
+        QTRY_COMPARE(view.headerText(BoardColumn::Finalized), QStringLiteral("Finalized 1"));
+        QVERIFY(!view.showsEmptyState(BoardColumn::Finalized));
+    }
+
+    void selectingShowsTheRecord()
+    {
+        RestoredBoard board;
+        const qint64 now = board.now();
+        TrackedTransaction undecidable =
+            record(QStringLiteral("4vJ9JU1bJJE96FWSJKvHsmmFADCg4gpZQff4P3bkLKi"),
+                   TxState::Submitted, now - 120'000);
+        undecidable.intentId = QStringLiteral("payout-4411");
+        undecidable.attempts = 2;
+        undecidable.lastNode = QStringLiteral("helius");
+        TrackedTransaction watched = record(QStringLiteral("0xfeed"), TxState::Imported,
+                                            now - 60'000, QStringLiteral("eth"));
+        watched.wire.reset();
+        board.tracker.restore({undecidable, watched});
+        PendingBoardView& view = board.open();
+        BoardDetailPane* detail = view.detailPane();
+        QSignalSpy selected(&view, &PendingBoardView::selectionChanged);
+
+        clickCard(view.list(BoardColumn::Pending), 0);
+        QCOMPARE(view.selectedId(), undecidable.id);
+        QCOMPARE(selected.count(), 1);
+        QCOMPARE(detail->findChild<QLineEdit*>(QStringLiteral("boardDetailId"))->text(),
+                 undecidable.id);
+        QCOMPARE(detail->findChild<QLabel*>(QStringLiteral("boardDetailState"))->text(),
+                 QStringLiteral("Submitted"));
+        QCOMPARE(detail->field(QStringLiteral("Intent")), QStringLiteral("payout-4411"));
+        QCOMPARE(detail->field(QStringLiteral("Network")), QStringLiteral("sol (Solana)"));
+        QCOMPARE(detail->field(QStringLiteral("Sends")), QStringLiteral("2 sends by Switchyard"));
+        QCOMPARE(detail->field(QStringLiteral("Last node")), QStringLiteral("helius"));
+        QVERIFY(
+            detail->field(QStringLiteral("Expiry"))
+                .startsWith(QStringLiteral("expiry cannot be decided: no lastValidBlockHeight")));
+        QVERIFY(
+            detail->field(QStringLiteral("Signed bytes")).startsWith(QStringLiteral("300 bytes")));
+
+        detail->copyButton()->click();
+        QCOMPARE(QGuiApplication::clipboard()->text(), undecidable.id);
+        QSignalSpy confirm(&view, &PendingBoardView::confirmRequested);
+        QSignalSpy timeline(&view, &PendingBoardView::showInTimelineRequested);
+        QVERIFY(detail->confirmButton()->isEnabled());
+        detail->confirmButton()->click();
+        detail->timelineButton()->click();
+        QCOMPARE(confirm.count(), 1);
+        QCOMPARE(confirm.at(0).at(0).toString(), undecidable.id);
+        QCOMPARE(timeline.count(), 1);
+        QCOMPARE(timeline.at(0).at(0).toString(), undecidable.id);
+
+        // Another card: one selection on the whole board, the watch-only note in words.
+        clickCard(view.list(BoardColumn::Pending), 1);
+        QCOMPARE(view.selectedId(), watched.id);
+        QVERIFY(
+            detail->field(QStringLiteral("Signed bytes")).contains(QStringLiteral("watch-only")));
+        QCOMPARE(detail->field(QStringLiteral("Network")), QStringLiteral("eth (EVM)"));
+        QVERIFY(detail->field(QStringLiteral("Expiry")).isEmpty()); // EVM: no such field
+    }
+
+    // Ages move once a second without rebuilding the pane: a selection in a value survives.
+    void detailAgesMove()
+    {
+        RestoredBoard board;
+        board.tracker.restore(
+            {record(QStringLiteral("tx"), TxState::Submitted, board.now() - 5000)});
+        PendingBoardView& view = board.open();
+        QVERIFY(view.selectTransaction(QStringLiteral("tx")));
+        BoardDetailPane* detail = view.detailPane();
+        QCOMPARE(detail->field(QStringLiteral("Tracked")).section(u'(', 1),
+                 QStringLiteral("5 s ago)"));
+        const QList<QLabel*> before = detail->findChildren<QLabel*>();
+        board.clock.advance(3 * 60 * 1000);
+        QCOMPARE(detail->field(QStringLiteral("Tracked")).section(u'(', 1),
+                 QStringLiteral("3 min ago)"));
+        QCOMPARE(detail->findChildren<QLabel*>(), before);
+    }
+
+    void finishedTransactionsCannotBeRebroadcast()
+    {
+        RestoredBoard board;
+        TrackedTransaction expired = record(QStringLiteral("x"), TxState::Expired, board.now());
+        expired.error = QStringLiteral("past lastValidBlockHeight and not found");
+        board.tracker.restore({expired});
+        PendingBoardView& view = board.open();
+        QVERIFY(view.selectTransaction(QStringLiteral("x")));
+        QVERIFY(!view.detailPane()->confirmButton()->isEnabled());
+        QCOMPARE(view.detailPane()->field(QStringLiteral("Error")), expired.error);
+        QVERIFY(!view.selectTransaction(QStringLiteral("unknown")));
+    }
+
+    void networkFilter()
+    {
+        RestoredBoard board;
+        const qint64 now = board.now();
+        board.tracker.restore(
+            {record(QStringLiteral("s1"), TxState::Submitted, now),
+             record(QStringLiteral("s2"), TxState::Finalized, now),
+             record(QStringLiteral("e1"), TxState::Submitted, now, QStringLiteral("eth"))});
+        PendingBoardView& view = board.open();
+        QVERIFY(view.selectTransaction(QStringLiteral("s2")));
+        view.setNetwork(QStringLiteral("eth"));
+        QCOMPARE(view.headerText(BoardColumn::Pending), QStringLiteral("Pending 1"));
+        QCOMPARE(view.headerText(BoardColumn::Finalized), QStringLiteral("Finalized 0"));
+        QVERIFY(view.showsEmptyState(BoardColumn::Finalized));
+        QVERIFY(view.findChild<QLabel*>(QStringLiteral("boardEmpty-finalized"))
+                    ->text()
+                    .contains(QStringLiteral("eth")));
+        QCOMPARE(view.selectedId(), QString()); // its card is not on the board any more
+        view.setNetwork({});
+        QCOMPARE(view.headerText(BoardColumn::Pending), QStringLiteral("Pending 2"));
+    }
+
+    // A real transaction through the simulator and a real store: the card moves from Pending
+    // to Confirmed to Finalized, the counts follow, the selection follows the card, and the
+    // detail pane shows the send and the timeline events the tracker stored.
+    void cardMovesColumnOnTransition()
+    {
+        TrackingFixture f(ChainFamily::Solana, {QStringLiteral("a"), QStringLiteral("b")});
+        QVERIFY(f.start());
+        PendingBoardView view(f.tracker.get(), f.database.get(), &f.pools.clock);
+        view.model()->setAgeRefreshInterval(0);
+        view.resize(1920, 1080);
+        view.show();
+
+        const TrackedTransaction tx = f.trackSolana(f.signSolana(1000));
+        QTRY_COMPARE(view.headerText(BoardColumn::Pending), QStringLiteral("Pending 1"));
+        clickCard(view.list(BoardColumn::Pending), 0);
+        QCOMPARE(view.selectedId(), tx.id);
+        QCOMPARE(view.detailPane()->attemptsTable()->rowCount(), 0);
+
+        const SendReport sent = f.send(tx.id);
+        QVERIFY2(sent.result == SendReport::Result::Attempted, qPrintable(sent.message));
+        QTRY_COMPARE(view.detailPane()->field(QStringLiteral("Sends")),
+                     QStringLiteral("1 send by Switchyard"));
+        QTRY_COMPARE(view.detailPane()->attemptsTable()->rowCount(), 1);
+        QCOMPARE(view.detailPane()->attemptsTable()->item(0, 2)->text(),
+                 QStringLiteral("accepted"));
+
+        int rounds = 0;
+        while (f.state(tx.id) != TxState::Confirmed && rounds++ < 10) {
+            f.pools.cluster.advance(1);
+            f.poll();
+        }
+        QCOMPARE(f.state(tx.id), TxState::Confirmed);
+        QTRY_COMPARE(view.headerText(BoardColumn::Confirmed), QStringLiteral("Confirmed 1"));
+        QCOMPARE(view.headerText(BoardColumn::Pending), QStringLiteral("Pending 0"));
+        QVERIFY(view.showsEmptyState(BoardColumn::Pending));
+        QCOMPARE(view.selectedId(), tx.id);
+        QVERIFY(view.list(BoardColumn::Confirmed)
+                    ->selectionModel()
+                    ->isSelected(view.list(BoardColumn::Confirmed)->model()->index(0, 0)));
+        QCOMPARE(view.detailPane()->findChild<QLabel*>(QStringLiteral("boardDetailState"))->text(),
+                 QStringLiteral("Confirmed"));
+        QVERIFY(
+            view.detailPane()->field(QStringLiteral("Landed")).contains(QStringLiteral("per ")));
+
+        f.pools.cluster.advance(40);
+        f.poll();
+        QTRY_COMPARE(view.headerText(BoardColumn::Finalized), QStringLiteral("Finalized 1"));
+        QCOMPARE(view.headerText(BoardColumn::Confirmed), QStringLiteral("Confirmed 0"));
+        QCOMPARE(view.selectedId(), tx.id);
+        QVERIFY(!view.detailPane()->confirmButton()->isEnabled());
+        // tracked, submitted, confirmed (maybe via processed), finalized, and the send
+        QTRY_VERIFY(view.detailPane()->eventsTable()->rowCount() >= 5);
+    }
+};
+
+QTEST_MAIN(TestPendingBoardView)
+#include "tst_pendingboardview.moc"

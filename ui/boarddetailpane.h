@@ -1,0 +1,86 @@
+#pragma once
+
+#include <QWidget>
+#include <utility>
+
+class QFormLayout;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QStackedWidget;
+class QTableWidget;
+class QTimer;
+
+namespace switchyard {
+class Clock;
+namespace store {
+class Database;
+} // namespace store
+namespace tracking {
+class TransactionTracker;
+struct TrackedTransaction;
+} // namespace tracking
+} // namespace switchyard
+
+namespace switchyard::ui {
+
+class EmptyState;
+
+// Everything known about one tracked transaction, in words: the full id (with copy), every
+// field of the record, whether its expiry can be decided, the sends made (from the store) and
+// its slice of the incident timeline. Two buttons hand it on: the confirmation wizard and the
+// timeline.
+class BoardDetailPane : public QWidget
+{
+    Q_OBJECT
+public:
+    BoardDetailPane(tracking::TransactionTracker* tracker, const store::Database* database,
+                    Clock* clock, QWidget* parent = nullptr);
+
+    QString transactionId() const { return m_id; }
+    // Empty shows "select a card".
+    void showTransaction(const QString& id);
+    // Reads the record again (and, with `stored`, the attempts and events).
+    void refresh(bool stored = true);
+
+    // "State", "Network", ... → the words shown, for tests and screen readers.
+    QString field(const QString& label) const;
+    QTableWidget* attemptsTable() const { return m_attempts; }
+    QTableWidget* eventsTable() const { return m_events; }
+    QPushButton* confirmButton() const { return m_confirm; }
+    QPushButton* timelineButton() const { return m_timeline; }
+    QPushButton* copyButton() const { return m_copy; }
+
+Q_SIGNALS:
+    void confirmRequested(const QString& id);
+    void showInTimelineRequested(const QString& id);
+
+private:
+    void fill(const tracking::TrackedTransaction& record);
+    void setField(const QString& label, const QString& text); // collected for applyFields()
+    void applyFields();
+    void addRow(const QString& label, const QString& text);
+    void readStore();
+
+    tracking::TransactionTracker* m_tracker;
+    const store::Database* m_database;
+    Clock* m_clock;
+    QString m_id;
+    QStackedWidget* m_pages;
+    EmptyState* m_empty;
+    QLabel* m_title;
+    QLabel* m_stateIcon;
+    QLabel* m_state;
+    QLineEdit* m_fullId;
+    QPushButton* m_copy;
+    QFormLayout* m_form;
+    QList<QLabel*> m_values;
+    QList<std::pair<QString, QString>> m_fields;
+    QLabel* m_storeNote;
+    QTableWidget* m_attempts;
+    QTableWidget* m_events;
+    QPushButton* m_confirm;
+    QPushButton* m_timeline;
+};
+
+} // namespace switchyard::ui
