@@ -14,6 +14,8 @@
 #include "models/lagrecorder.h"
 #include "models/modelroles.h"
 #include "models/pooltablemodel.h"
+#include "pendingboardview.h"
+#include "pendingpage.h"
 #include "pool/networkpool.h"
 #include "pool/poolmanager.h"
 #include "poolview.h"
@@ -22,6 +24,7 @@
 #include "store/database.h"
 #include "timeline/isotime.h"
 #include "timelineview.h"
+#include "util/clock.h"
 #include "util/settings.h"
 
 #include <QAction>
@@ -190,20 +193,46 @@ void MainWindow::buildViews()
 void MainWindow::setStore(StoreSession* store)
 {
     m_store = store;
-    const bool current = m_views->currentIndex() == TimelineTab;
-    QWidget* placeholder = m_views->widget(TimelineTab);
     m_timelineView = new TimelineView(store->timeline(), store->path(), m_views);
-    m_views->removeTab(TimelineTab);
-    m_views->insertTab(TimelineTab, m_timelineView, tr("Timeline"));
-    placeholder->deleteLater();
-    if (current)
-        m_views->setCurrentIndex(TimelineTab);
+    replaceTab(TimelineTab, m_timelineView, tr("Timeline"));
     m_timelineView->setNodeNames(nodeNamesOf(selectedNetwork()));
     m_timelineView->setNetwork(selectedNetwork());
+
+    m_pendingPage =
+        new PendingPage(store->tracker(), m_pools, &store->database(), Clock::system(), m_views);
+    replaceTab(PendingTab, m_pendingPage, tr("Pending"));
+    m_pendingPage->board()->setNetwork(selectedNetwork());
+    connect(m_pendingPage, &PendingPage::showInTimelineRequested, this,
+            &MainWindow::showInTimeline);
+}
+
+void MainWindow::replaceTab(int index, QWidget* view, const QString& title)
+{
+    const bool current = m_views->currentIndex() == index;
+    QWidget* placeholder = m_views->widget(index);
+    m_views->removeTab(index);
+    m_views->insertTab(index, view, title);
+    placeholder->deleteLater();
+    if (current)
+        m_views->setCurrentIndex(index);
+}
+
+void MainWindow::showInTimeline(const QString& id)
+{
+    if (!m_timelineView)
+        return;
+    m_timelineView->showTransaction(id);
+    m_views->setCurrentIndex(TimelineTab);
+    activateWindow();
 }
 
 void MainWindow::showStoreProblem(const QString& error)
 {
+    if (auto* empty = qobject_cast<EmptyState*>(m_views->widget(PendingTab)))
+        empty->setText(tr("Nothing can be tracked"),
+                       tr("Tracked transactions are kept in the store before anything is sent, "
+                          "and the store cannot be used: %1")
+                           .arg(error));
     if (auto* empty = qobject_cast<EmptyState*>(m_views->widget(TimelineTab)))
         empty->setText(tr("Nothing is being kept"),
                        tr("The store cannot be used, so events are shown nowhere and kept "
@@ -277,9 +306,10 @@ void MainWindow::showLocalRecord(const QString& id)
     QString headline;
     if (const std::optional<store::StoredTransaction>& record = tracked.value) {
         const auto attempts = db.attempts(id);
-        headline = tr("Tracked on %1: %2 since %3, %n send attempt(s)%4", nullptr,
-                      attempts.ok() ? int(attempts.value.size()) : 0)
+        headline = tr("Tracked on %1: %2 since %3, %4%5")
                        .arg(record->network, record->state, isoUtcMs(record->stateSinceMs),
+                            display::counted(attempts.ok() ? attempts.value.size() : 0,
+                                             tr("send attempt"), tr("send attempts")),
                             record->intentId.isEmpty() ? QString()
                                                        : tr(", intent %1").arg(record->intentId));
         if (!record->wire)
@@ -323,13 +353,8 @@ void MainWindow::lookUpTransaction(const QString& id, ChainFamily family)
 {
     if (!m_lookup) {
         m_lookup = new LookupDialog(m_pools, this);
-        connect(m_lookup, &LookupDialog::showInTimelineRequested, this, [this](const QString& tx) {
-            if (!m_timelineView)
-                return;
-            m_timelineView->showTransaction(tx);
-            m_views->setCurrentIndex(TimelineTab);
-            activateWindow();
-        });
+        connect(m_lookup, &LookupDialog::showInTimelineRequested, this,
+                &MainWindow::showInTimeline);
     }
     m_lookup->lookUp({family, id});
     showLocalRecord(id);
@@ -399,6 +424,9 @@ void MainWindow::networkSelected()
     if (m_timelineView) {
         m_timelineView->setNodeNames(nodeNamesOf(network));
         m_timelineView->setNetwork(network);
+    }
+    if (m_pendingPage) {
+        m_pendingPage->board()->setNetwork(network);
     }
     if (m_networkSelector->isEnabled())
         m_settings->setSelectedNetwork(network);

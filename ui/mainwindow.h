@@ -31,6 +31,7 @@ class FailoversView;
 class FallbackIndicator;
 class LagView;
 class NetworksEditorDialog;
+class PendingPage;
 class LookupDialog;
 class PoolView;
 class TimelineView;
@@ -42,8 +43,8 @@ struct ConfigSource
     bool demo = false; // the built-in simulated cluster
 };
 
-// The dashboard: a toolbar (network selector, fallback indicator, pause, editor) over the
-// node table, failovers, lag and (for now empty) pending and timeline views. It shows what the
+// The dashboard: a toolbar (network selector, search, fallback indicator, pause, editor) over
+// the node table, failovers, lag, the pending-transaction board and the timeline. It shows what the
 // PoolManager knows and asks it to act; it decides nothing itself.
 class MainWindow : public QMainWindow
 {
@@ -67,7 +68,8 @@ public:
     PoolView* poolView() const { return m_poolView; }
     FailoversView* failoversView() const { return m_failoversView; }
     LagView* lagView() const { return m_lagView; }
-    TimelineView* timelineView() const { return m_timelineView; } // null until setTimeline()
+    TimelineView* timelineView() const { return m_timelineView; } // null until setStore()
+    PendingPage* pendingPage() const { return m_pendingPage; }    // null until setStore()
     FallbackIndicator* fallbackIndicator() const { return m_fallback; }
     QAction* pauseAction() const { return m_pause; }
     QAction* editAction() const { return m_edit; }
@@ -113,6 +115,8 @@ private:
     void lookUpTransaction(const QString& id, ChainFamily family);
     bool storeKnowsIntent(const QString& intentId) const;
     void showLocalRecord(const QString& id);
+    void showInTimeline(const QString& id);
+    void replaceTab(int index, QWidget* view, const QString& title);
     void updateNodesPage();
     void updateStatus();
     void applyEdited(const Config& config);
@@ -139,6 +143,7 @@ private:
     FailoversView* m_failoversView = nullptr;
     LagView* m_lagView = nullptr;
     TimelineView* m_timelineView = nullptr;
+    PendingPage* m_pendingPage = nullptr;
     StoreSession* m_store = nullptr;
     QLabel* m_sourceLabel = nullptr;
     QLabel* m_probingLabel = nullptr;

@@ -1,22 +1,28 @@
 // The main window, offscreen, on the demo's simulated cluster and on a first start.
 #include "config/configloader.h"
 #include "config/configwriter.h"
+#include "confirmation/confirmationwizard.h"
 #include "editor/networkseditordialog.h"
 #include "editor/nodeform.h"
 #include "emptystate.h"
 #include "failoversview.h"
 #include "fallbackindicator.h"
+#include "importdialog.h"
 #include "lagview.h"
 #include "lookupdialog.h"
 #include "mainwindow.h"
 #include "models/lookupanswermodel.h"
 #include "models/pooltablemodel.h"
+#include "pendingboardview.h"
+#include "pendingpage.h"
 #include "pool/networkpool.h"
 #include "pool/poolmanager.h"
 #include "poolview.h"
+#include "recording/storesession.h"
 #include "sim/demoscenario.h"
 #include "sim/simulatedcluster.h"
 #include "sim/simulatednode.h"
+#include "tracking/transactiontracker.h"
 #include "util/clock.h"
 #include "util/settings.h"
 
@@ -39,6 +45,7 @@
 
 using namespace switchyard;
 using namespace switchyard::ui;
+using switchyard::BoardColumn;
 
 namespace {
 
@@ -124,6 +131,58 @@ private Q_SLOTS:
         QVERIFY(window.poolView()->summaryText().contains(QStringLiteral("Lagging")));
         QVERIFY(table->font().pointSizeF() >= 14);
         QVERIFY(table->verticalHeader()->defaultSectionSize() >= table->fontMetrics().height());
+    }
+
+    // The demo's sending application hands transactions over; the Pending tab shows them as
+    // cards, follows the network selector, and opens the import dialog and the wizard.
+    void pendingBoardFollowsTheDemo()
+    {
+        Demo demo;
+        QString error;
+        const std::unique_ptr<StoreSession> store = StoreSession::open(
+            m_dir.filePath(QStringLiteral("pending.db")), &demo.pools, Clock::system(), &error);
+        QVERIFY2(store, qPrintable(error));
+        Settings settings(settingsFile());
+        MainWindow window(&demo.pools, ConfigSource{QString(), true}, &settings);
+        QCOMPARE(window.pendingPage(), nullptr);
+        window.setStore(store.get());
+        window.show();
+        PendingPage* page = window.pendingPage();
+        QVERIFY(page);
+        QCOMPARE(window.views()->widget(MainWindow::PendingTab), page);
+        demo.scenario.startTransactions(store->tracker());
+        const auto cards = [page] {
+            int total = 0;
+            for (BoardColumn column : {BoardColumn::Pending, BoardColumn::Confirmed,
+                                       BoardColumn::Finalized, BoardColumn::Failed})
+                total += page->board()->count(column);
+            return total;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(cards() >= 4, probeTimeoutMs);
+        QTRY_VERIFY_WITH_TIMEOUT(page->board()->count(BoardColumn::Confirmed) +
+                                         page->board()->count(BoardColumn::Finalized) >
+                                     0,
+                                 30'000);
+
+        window.selectNetwork(QStringLiteral("demo-evm"));
+        QCOMPARE(page->board()->network(), QStringLiteral("demo-evm"));
+        int evm = 0;
+        for (const tracking::TrackedTransaction& record : store->tracker()->transactions())
+            evm += record.network == QStringLiteral("demo-evm") ? 1 : 0;
+        QTRY_COMPARE(cards(), evm);
+        window.selectNetwork(QString());
+
+        page->importButton()->click();
+        QVERIFY(page->findChild<ImportDialog*>());
+        const QString id = store->tracker()->transactions().constFirst().id;
+        QVERIFY(page->board()->selectTransaction(id));
+        page->confirmButton()->click();
+        auto* wizard = page->findChild<ConfirmationWizard*>();
+        QVERIFY(wizard);
+        QVERIFY(wizard->isVisible());
+        page->confirmButton()->click(); // raises the open one, never a second
+        QCOMPARE(page->findChildren<ConfirmationWizard*>().size(), 1);
+        wizard->close();
     }
 
     void searchBoxFindsNodesAndLooksUpIds()

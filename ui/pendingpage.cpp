@@ -1,4 +1,4 @@
-#include "pendingtab.h"
+#include "pendingpage.h"
 
 #include "appearance.h"
 #include "confirmation/confirmationwizard.h"
@@ -15,8 +15,8 @@
 
 namespace switchyard::ui {
 
-PendingTab::PendingTab(tracking::TransactionTracker* tracker, PoolManager* pools,
-                       const store::Database* database, Clock* clock, QWidget* parent)
+PendingPage::PendingPage(tracking::TransactionTracker* tracker, PoolManager* pools,
+                         const store::Database* database, Clock* clock, QWidget* parent)
     : QWidget(parent)
     , m_tracker(tracker)
     , m_pools(pools)
@@ -25,7 +25,7 @@ PendingTab::PendingTab(tracking::TransactionTracker* tracker, PoolManager* pools
     , m_import(new QPushButton(tr("Track transactions…"), this))
     , m_confirm(new QPushButton(tr("Confirm / rebroadcast…"), this))
 {
-    setObjectName(QStringLiteral("pendingTab"));
+    setObjectName(QStringLiteral("pendingPage"));
     setAcceptDrops(true);
     m_import->setObjectName(QStringLiteral("pendingImport"));
     m_confirm->setObjectName(QStringLiteral("pendingConfirm"));
@@ -37,11 +37,11 @@ PendingTab::PendingTab(tracking::TransactionTracker* tracker, PoolManager* pools
     hint->setFont(withPointSize(font(), headerPointSize));
     hint->setWordWrap(true);
 
-    connect(m_import, &QPushButton::clicked, this, &PendingTab::openImport);
+    connect(m_import, &QPushButton::clicked, this, &PendingPage::openImport);
     connect(m_confirm, &QPushButton::clicked, this, [this] { openWizard(m_board->selectedId()); });
-    connect(m_board, &PendingBoardView::confirmRequested, this, &PendingTab::openWizard);
+    connect(m_board, &PendingBoardView::confirmRequested, this, &PendingPage::openWizard);
     connect(m_board, &PendingBoardView::showInTimelineRequested, this,
-            &PendingTab::showInTimelineRequested);
+            &PendingPage::showInTimelineRequested);
 
     auto* actions = new QHBoxLayout;
     actions->addWidget(m_import);
@@ -53,7 +53,7 @@ PendingTab::PendingTab(tracking::TransactionTracker* tracker, PoolManager* pools
     layout->addWidget(m_board, 1);
 }
 
-ImportDialog* PendingTab::openImport()
+ImportDialog* PendingPage::openImport()
 {
     if (!m_importDialog) {
         m_importDialog = new ImportDialog(m_tracker, m_pools, m_clock, this);
@@ -68,7 +68,7 @@ ImportDialog* PendingTab::openImport()
     return m_importDialog;
 }
 
-ConfirmationWizard* PendingTab::openWizard(const QString& id)
+ConfirmationWizard* PendingPage::openWizard(const QString& id)
 {
     if (m_wizard) { // a confirmation under way is not thrown away by a second click
         m_wizard->raise();
@@ -78,18 +78,18 @@ ConfirmationWizard* PendingTab::openWizard(const QString& id)
     m_wizard = new ConfirmationWizard(m_tracker, m_pools, id, this);
     m_wizard->setAttribute(Qt::WA_DeleteOnClose);
     connect(m_wizard, &ConfirmationWizard::showInTimelineRequested, this,
-            &PendingTab::showInTimelineRequested);
+            &PendingPage::showInTimelineRequested);
     m_wizard->show();
     return m_wizard;
 }
 
-void PendingTab::dragEnterEvent(QDragEnterEvent* event)
+void PendingPage::dragEnterEvent(QDragEnterEvent* event)
 {
     if (event->mimeData()->hasUrls() || event->mimeData()->hasText())
         event->acceptProposedAction();
 }
 
-void PendingTab::dropEvent(QDropEvent* event)
+void PendingPage::dropEvent(QDropEvent* event)
 {
     openImport()->addDropped(event->mimeData());
     event->acceptProposedAction();

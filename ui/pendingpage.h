@@ -24,14 +24,14 @@ class PendingBoardView;
 
 // The Pending tab: the board, with "Track transactions…" and "Confirm / rebroadcast…" over it.
 // Files or text dropped anywhere on the tab open the import dialog with them.
-class PendingTab : public QWidget
+class PendingPage : public QWidget
 {
     Q_OBJECT
 public:
     // Everything given must outlive the tab; `database` may be null (no sends or timeline
     // slice in the detail pane).
-    PendingTab(tracking::TransactionTracker* tracker, PoolManager* pools,
-               const store::Database* database, Clock* clock, QWidget* parent = nullptr);
+    PendingPage(tracking::TransactionTracker* tracker, PoolManager* pools,
+                const store::Database* database, Clock* clock, QWidget* parent = nullptr);
 
     PendingBoardView* board() const { return m_board; }
     QPushButton* importButton() const { return m_import; }
