@@ -25,6 +25,7 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace switchyard::ui {
 
@@ -147,12 +148,36 @@ TimelineView::TimelineView(TimelineModel* model, QString databasePath, QWidget* 
     m_table->setObjectName(QStringLiteral("timelineTable"));
     m_table->setModel(m_model);
     makeReadable(m_table);
+    // Nine columns of a log read at the desk: a step smaller than the node table, so the
+    // message keeps room at 1920 px.
+    m_table->setFont(withPointSize(m_table->font(), headerPointSize));
     m_table->setItemDelegateForColumn(TimelineModel::Time, new TimeDelegate(m_table));
     m_table->setItemDelegateForColumn(
         TimelineModel::Severity, new ThemeIconDelegate(TimelineModel::SeverityIconRole, m_table));
+    // Widths from what a column holds at most, not from the rows loaded so far: sized to
+    // contents, long method names and node names left the message (the point of a row) a few
+    // characters wide. Each stays resizable by hand; the message takes the rest.
     QHeaderView* header = m_table->horizontalHeader();
-    header->setSectionResizeMode(QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(QHeaderView::Interactive);
     header->setSectionResizeMode(TimelineModel::Message, QHeaderView::Stretch);
+    header->setStretchLastSection(false);
+    const QFontMetrics metrics(m_table->font());
+    const auto fit = [&](TimelineModel::Column column, const QString& widest, int extra = 0) {
+        const QString title = m_model->headerData(column, Qt::Horizontal).toString();
+        const int width = std::max(metrics.horizontalAdvance(widest),
+                                   header->fontMetrics().horizontalAdvance(title));
+        header->resizeSection(column, width + extra + 24);
+    };
+    fit(TimelineModel::Time, QStringLiteral("2026-11-30 23:59:59.999 UTC · 59 min ago"));
+    fit(TimelineModel::Severity, QStringLiteral("Critical"), tableIconSize + 8);
+    fit(TimelineModel::Kind, QStringLiteral("Transaction state"));
+    fit(TimelineModel::Network, QStringLiteral("solana-mainnet"));
+    fit(TimelineModel::Node, QStringLiteral("sol-rate-limited"));
+    fit(TimelineModel::Method, QStringLiteral("getSignatureSt…"));
+    fit(TimelineModel::TxId, QStringLiteral("0xd7b3…721e"));
+    fit(TimelineModel::Height, QStringLiteral("300,000,000"));
+    // What happened, next to when and how bad; where it happened after.
+    header->moveSection(header->visualIndex(TimelineModel::Message), TimelineModel::Network);
     // Newest first is the order the store pages in; sorting a lazily fetched table by another
     // column would sort only what happens to be loaded.
     m_table->setSortingEnabled(false);

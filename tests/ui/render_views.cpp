@@ -3,24 +3,26 @@
 //   render_views OUTPUT_DIR [SECONDS]
 // Not a test: it runs the demo in real time, with a little read traffic through the router
 // so the failover view has something to count.
-#include "boardsample.h"
 #include "config/configloader.h"
+#include "confirmation/confirmationpages.h"
+#include "confirmation/confirmationwizard.h"
 #include "editor/networkseditordialog.h"
 #include "lookupdialog.h"
 #include "mainwindow.h"
 #include "pendingboardview.h"
+#include "pendingpage.h"
 #include "pool/networkpool.h"
 #include "pool/poolmanager.h"
 #include "recording/storesession.h"
 #include "sim/demoscenario.h"
 #include "sim/simulatedcluster.h"
 #include "store/database.h"
-#include "tracking/sqltrackingstore.h"
 #include "tracking/transactiontracker.h"
 #include "util/clock.h"
 #include "util/settings.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QDir>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -82,11 +84,6 @@ Config editorSample()
     return config;
 }
 
-// The pending-transaction board over sample cards on the demo's networks, with the Solana block
-// height from a real status poll of the demo cluster, and the first pending card selected.
-bool renderBoard(PoolManager* pools, sim::DemoScenario* demo, StoreSession* store,
-                 const QDir& directory);
-
 bool save(QWidget* widget, const QDir& directory, const QString& name)
 {
     const QString path = directory.filePath(name);
@@ -98,79 +95,63 @@ bool save(QWidget* widget, const QDir& directory, const QString& name)
     return true;
 }
 
-bool renderBoard(PoolManager* pools, sim::DemoScenario* demo, StoreSession* store,
-                 const QDir& directory)
+void settle(int ms)
 {
-    tracking::SqlTrackingStore trackingStore(&store->writer());
-    tracking::TransactionTracker tracker(pools, &trackingStore, Clock::system());
-    testing::BoardSample sample;
-    sample.solanaNetwork = demo->solana()->name();
-    sample.evmNetwork = demo->evm()->name();
-    sample.nowMs = QDateTime::currentMSecsSinceEpoch();
-    sample.solanaHeight = demo->solana()->headBlockHeight();
-    const QList<tracking::TrackedTransaction> records = sample.records();
+    QEventLoop loop; // layouts, word wrap, answers in flight
+    QTimer::singleShot(ms, &loop, &QEventLoop::quit);
+    loop.exec();
+}
 
-    // The selected card's history, as the tracker would have stored it.
-    const tracking::TrackedTransaction& selected = records.first();
-    const auto event = [&](qint64 timeMs, IncidentEvent::Severity severity,
-                           IncidentEvent::Kind kind, const QString& node, const QString& method,
-                           const QString& message) {
-        IncidentEvent e;
-        e.time = QDateTime::fromMSecsSinceEpoch(timeMs, Qt::UTC);
-        e.severity = severity;
-        e.kind = kind;
-        e.network = selected.network;
-        e.node = node;
-        e.method = method;
-        e.txId = selected.id;
-        e.message = message;
-        return e;
-    };
-    using Severity = IncidentEvent::Severity;
-    using Kind = IncidentEvent::Kind;
-    const qint64 t = selected.createdMs;
-    const QList<IncidentEvent> events{
-        event(t, Severity::Info, Kind::TransactionState, {}, {},
-              QStringLiteral("tracked as Imported, intent %1").arg(selected.intentId)),
-        event(t + 800, Severity::Info, Kind::Rebroadcast, QStringLiteral("sol-steady"),
-              QStringLiteral("sendTransaction"), QStringLiteral("sent to sol-steady: accepted")),
-        event(t + 900, Severity::Info, Kind::TransactionState, QStringLiteral("sol-steady"),
-              QStringLiteral("sendTransaction"),
-              QStringLiteral("Submitted per sol-steady: sent to sol-steady: accepted")),
-        event(t + 95'000, Severity::Warning, Kind::Rebroadcast, QStringLiteral("sol-flapping"),
-              QStringLiteral("sendTransaction"),
-              QStringLiteral("sent to sol-flapping: unclear (timeout after the request left)")),
-        event(t + 95'100, Severity::Warning, Kind::TransactionState, QStringLiteral("sol-flapping"),
-              QStringLiteral("sendTransaction"),
-              QStringLiteral("Transport unknown per sol-flapping: pending, not failed"))};
-    if (!QCoro::waitFor(trackingStore.save(records, events)).ok())
-        return false;
-    for (const auto& [offset, node, outcome, detail] :
-         {std::tuple{800, "sol-steady", "accepted", "signature returned"},
-          std::tuple{95'000, "sol-flapping", "unclear", "timeout after the request left"}}) {
-        tracking::AttemptRecord attempt;
-        attempt.txId = selected.id;
-        attempt.timeMs = t + offset;
-        attempt.node = QLatin1String(node);
-        attempt.outcome = QStringLiteral("sending");
-        const tracking::StoreAck begun = QCoro::waitFor(trackingStore.beginAttempt(attempt));
-        attempt.rowId = begun.rowId;
-        attempt.outcome = QLatin1String(outcome);
-        attempt.detail = QLatin1String(detail);
-        QCoro::waitFor(trackingStore.finishAttempt(attempt));
+// A pending card the gate opens for: handed over with its bytes and never sent (the demo's
+// "queued"), else any pending one with bytes.
+QString pendingWithBytes(const tracking::TransactionTracker* tracker)
+{
+    QString fallback;
+    for (const tracking::TrackedTransaction& record : tracker->transactions()) {
+        if (!tracking::isPending(record.state) || record.isWatchOnly())
+            continue;
+        if (record.state == tracking::TxState::Imported)
+            return record.id;
+        fallback = record.id;
     }
-    tracker.restore(records);
-    QCoro::waitFor(tracker.poll(sample.solanaNetwork));
+    return fallback;
+}
 
-    ui::PendingBoardView board(&tracker, &store->database(), Clock::system());
-    board.resize(screenSize);
-    board.show();
-    board.model()->flush();
-    board.selectTransaction(selected.id);
-    QEventLoop settle; // layouts and the detail pane's word wrap
-    QTimer::singleShot(500, &settle, &QEventLoop::quit);
-    settle.exec();
-    return save(&board, directory, QStringLiteral("board.png"));
+// The wizard on a pending transaction: every node's answer, its gate, then the send page with the
+// yes ticked (and nothing sent: the picture stops before the button).
+bool renderWizard(ui::MainWindow* window, const QDir& directory)
+{
+    ui::PendingPage* page = window->pendingPage();
+    const QString id = pendingWithBytes(page->board()->model()->tracker());
+    if (id.isEmpty()) {
+        std::fprintf(stderr, "render_views: no pending transaction for the wizard\n");
+        return false;
+    }
+    ui::ConfirmationWizard* wizard = page->openWizard(id);
+    wizard->resize(1400, 900);
+    const auto untilComplete = [wizard] {
+        for (int waited = 0; waited < 15'000 && !wizard->currentPage()->isComplete(); waited += 100)
+            settle(100);
+        settle(300);
+    };
+    wizard->next(); // every node
+    untilComplete();
+    bool ok = save(wizard, directory, QStringLiteral("wizard-nodes.png"));
+    wizard->next(); // the gate
+    untilComplete();
+    ok = save(wizard, directory, QStringLiteral("wizard-gate.png")) && ok;
+    if (wizard->nextId() == ui::ConfirmationWizard::SendPage) {
+        wizard->next();
+        if (auto* send = qobject_cast<ui::SendPage*>(wizard->currentPage()))
+            send->confirmBox()->setChecked(true);
+        settle(300);
+        ok = save(wizard, directory, QStringLiteral("wizard-send.png")) && ok;
+    } else {
+        std::fprintf(stderr, "render_views: the gate did not open for %s\n", qPrintable(id));
+        ok = false;
+    }
+    wizard->close();
+    return ok;
 }
 
 } // namespace
@@ -209,6 +190,8 @@ int main(int argc, char* argv[])
         return 1;
     }
 
+    demo.startTransactions(store->tracker());
+
     ui::MainWindow window(&pools, ui::ConfigSource{QString(), true}, &settings);
     window.setStore(store.get());
     window.resize(screenSize);
@@ -246,7 +229,12 @@ int main(int argc, char* argv[])
     editor.select(0, 1);
     ok = save(&editor, output, QStringLiteral("editor.png")) && ok;
 
-    ok = renderBoard(&pools, &demo, store.get(), output) && ok;
+    window.views()->setCurrentIndex(ui::MainWindow::PendingTab);
+    window.pendingPage()->board()->selectTransaction(
+        pendingWithBytes(window.pendingPage()->board()->model()->tracker()));
+    settle(500);
+    ok = save(&window, output, QStringLiteral("board.png")) && ok;
+    ok = renderWizard(&window, output) && ok;
 
     pools.stop();
     return ok ? 0 : 1;

@@ -11,7 +11,6 @@
 #include <QFontDatabase>
 #include <QHeaderView>
 #include <QLabel>
-#include <QListWidget>
 #include <QPointer>
 #include <QPushButton>
 #include <QTableView>
@@ -33,13 +32,22 @@ QLabel* bodyLabel(QWidget* parent, qreal pointSize = tablePointSize, bool bold =
     return label;
 }
 
-QListWidget* evidenceList(QWidget* parent)
+// Evidence and answers as lines of text: as tall as what they say, selectable for a ticket.
+QString asLines(const QStringList& lines)
 {
-    auto* list = new QListWidget(parent);
-    list->setFont(withPointSize(parent->font(), tablePointSize));
-    list->setWordWrap(true);
-    list->setSelectionMode(QAbstractItemView::NoSelection);
-    return list;
+    QStringList bulleted;
+    for (const QString& line : lines)
+        bulleted.append(QStringLiteral("•  ") + line);
+    return bulleted.join(QLatin1Char('\n'));
+}
+
+// "0xae00…a60f36 on demo-evm, Imported": which transaction a page speaks about.
+QString whichTransaction(const ConfirmationRun* run)
+{
+    const auto record = run->record();
+    return record ? QObject::tr("%1 on %2, %3")
+                        .arg(record->shortId(), record->network, txStateWord(record->state))
+                  : run->id();
 }
 
 QString gateIconName(Gate gate)
@@ -252,12 +260,9 @@ GatePage::GatePage(ConfirmationWizard* wizard)
     : m_wizard(wizard)
     , m_icon(new QLabel(this))
     , m_headline(bodyLabel(this, summaryPointSize, true))
-    , m_evidence(evidenceList(this))
+    , m_evidence(bodyLabel(this))
 {
     setTitle(tr("May these bytes go out again?"));
-    setSubTitle(tr("Decided by DESIGN's rules from what the nodes prove: block height against "
-                   "lastValidBlockHeight (Solana), the sender's mined nonce (EVM). Never by "
-                   "wall-clock time."));
     m_headline->setObjectName(QStringLiteral("confirmGateHeadline"));
     m_evidence->setObjectName(QStringLiteral("confirmGateEvidence"));
     auto* headlineRow = new QHBoxLayout;
@@ -266,11 +271,16 @@ GatePage::GatePage(ConfirmationWizard* wizard)
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(headlineRow);
     layout->addSpacing(8);
-    layout->addWidget(m_evidence, 1);
+    layout->addWidget(m_evidence);
+    layout->addStretch(1);
 }
 
 void GatePage::initializePage()
 {
+    setSubTitle(tr("%1. Decided only from what the nodes prove: the block height against "
+                   "lastValidBlockHeight (Solana), the sender's mined nonce (EVM); never by "
+                   "wall-clock time.")
+                    .arg(whichTransaction(m_wizard->run())));
     m_done = false;
     m_icon->clear();
     m_headline->setText(tr("Looking it up…"));
@@ -279,7 +289,7 @@ void GatePage::initializePage()
              [](GatePage* self, const GateDecision& decision) {
                  showIcon(self->m_icon, gateIconName(decision.gate));
                  self->m_headline->setText(decision.headline);
-                 self->m_evidence->addItems(decision.evidence);
+                 self->m_evidence->setText(asLines(decision.evidence));
                  self->m_wizard->noteStep(tr("gate %1").arg(gateKey(decision.gate)));
                  self->m_done = true;
                  Q_EMIT self->completeChanged();
@@ -300,17 +310,17 @@ SendPage::SendPage(ConfirmationWizard* wizard)
                                  "time"),
                               this))
     , m_send(new QPushButton(tr("Send identical bytes"), this))
-    , m_attempts(evidenceList(this))
+    , m_attempts(bodyLabel(this))
 {
     setTitle(tr("Rebroadcast the identical bytes"));
-    setSubTitle(tr("Switchyard never signs and never changes the bytes: the same bytes carry the "
-                   "same signature, so they can land at most once."));
     QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
     mono.setPointSizeF(tablePointSize);
     m_bytes->setObjectName(QStringLiteral("confirmBytes"));
     m_bytes->setFont(mono);
     m_confirm->setObjectName(QStringLiteral("confirmYes"));
     m_confirm->setFont(withPointSize(font(), tablePointSize));
+    // The one control that lets bytes go out: big enough to see whether it is ticked.
+    m_confirm->setStyleSheet(QStringLiteral("QCheckBox::indicator { width: 24px; height: 24px; }"));
     m_send->setObjectName(QStringLiteral("confirmSend"));
     m_send->setFont(withPointSize(font(), tablePointSize, true));
     m_attempts->setObjectName(QStringLiteral("confirmAttempts"));
@@ -322,11 +332,15 @@ SendPage::SendPage(ConfirmationWizard* wizard)
     layout->addWidget(m_confirm);
     layout->addWidget(m_send, 0, Qt::AlignLeft);
     layout->addSpacing(12);
-    layout->addWidget(m_attempts, 1);
+    layout->addWidget(m_attempts);
+    layout->addStretch(1);
 }
 
 void SendPage::initializePage()
 {
+    setSubTitle(tr("%1. Switchyard never signs and never changes the bytes: the same bytes carry "
+                   "the same signature, so they can land at most once.")
+                    .arg(whichTransaction(m_wizard->run())));
     m_sent = false;
     m_sending = false;
     m_attempts->clear();
@@ -357,19 +371,20 @@ void SendPage::send()
     m_sending = true;
     updateButton();
     Q_EMIT completeChanged();
-    m_attempts->addItem(tr("Sending…"));
+    m_attempts->setText(tr("Sending…"));
     whenDone(
         m_wizard->run()->rebroadcast(), this, m_wizard,
         [](SendPage* self, const SendReport& report) {
-            self->m_attempts->clear();
+            QStringList lines;
             for (const AttemptRecord& attempt : report.attempts)
-                self->m_attempts->addItem(tr("%1: %2%3")
-                                              .arg(attempt.node, attempt.outcome,
-                                                   attempt.detail.isEmpty()
-                                                       ? QString()
-                                                       : QStringLiteral(" — ") + attempt.detail));
+                lines.append(tr("%1: %2%3")
+                                 .arg(attempt.node, attempt.outcome,
+                                      attempt.detail.isEmpty()
+                                          ? QString()
+                                          : QStringLiteral(" — ") + attempt.detail));
             if (!report.message.isEmpty())
-                self->m_attempts->addItem(report.message);
+                lines.append(report.message);
+            self->m_attempts->setText(asLines(lines));
             self->m_sending = false;
             self->m_sent = !report.attempts.isEmpty();
             self->m_wizard->noteStep(

@@ -5,7 +5,6 @@
 class QCheckBox;
 class QComboBox;
 class QLabel;
-class QListWidget;
 class QPushButton;
 class QTableView;
 
@@ -71,7 +70,7 @@ private:
     ConfirmationWizard* m_wizard;
     QLabel* m_icon;
     QLabel* m_headline;
-    QListWidget* m_evidence;
+    QLabel* m_evidence;
     bool m_done = false;
 };
 
@@ -96,7 +95,7 @@ private:
     QLabel* m_bytes;
     QCheckBox* m_confirm;
     QPushButton* m_send;
-    QListWidget* m_attempts;
+    QLabel* m_attempts;
     bool m_bytesOk = false;
     bool m_sending = false;
     bool m_sent = false;
