@@ -42,7 +42,7 @@ QString readError(const QString& what, const QSqlQuery& query)
 const QString transactionColumns = QStringLiteral(
     "id, network, family, intent_id, wire, recent_blockhash, last_valid_block_height, sender, "
     "nonce, state, state_since_ms, created_ms, last_node, last_height, first_sent_ms, "
-    "confirmed_ms, confirmed_height, finalized_ms, error");
+    "confirmed_ms, confirmed_height, finalized_ms, error, confirmed_by, finalized_by");
 
 // The settled states as the v4 indexes' WHERE clauses write them: a query uses a partial index
 // only when it repeats that term word for word.
@@ -72,6 +72,8 @@ StoredTransaction transactionFromRow(const QSqlQuery& query)
     tx.confirmedHeight = optionalInteger(query.value(16));
     tx.finalizedMs = optionalInteger(query.value(17));
     tx.error = query.value(18).toString();
+    tx.confirmedBy = query.value(19).toString();
+    tx.finalizedBy = query.value(20).toString();
     return tx;
 }
 
@@ -149,7 +151,7 @@ WriteError saveTransaction(QSqlDatabase& db, const StoredTransaction& tx)
     QSqlQuery query(db);
     query.prepare(
         QStringLiteral("INSERT INTO transactions (%1) VALUES "
-                       "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                       "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                        "ON CONFLICT (id) DO UPDATE SET network = excluded.network, "
                        "family = excluded.family, intent_id = excluded.intent_id, "
                        "wire = excluded.wire, recent_blockhash = excluded.recent_blockhash, "
@@ -161,7 +163,9 @@ WriteError saveTransaction(QSqlDatabase& db, const StoredTransaction& tx)
                        "first_sent_ms = excluded.first_sent_ms, "
                        "confirmed_ms = excluded.confirmed_ms, "
                        "confirmed_height = excluded.confirmed_height, "
-                       "finalized_ms = excluded.finalized_ms, error = excluded.error")
+                       "finalized_ms = excluded.finalized_ms, error = excluded.error, "
+                       "confirmed_by = excluded.confirmed_by, "
+                       "finalized_by = excluded.finalized_by")
             .arg(transactionColumns));
     query.addBindValue(tx.id);
     query.addBindValue(text(tx.network));
@@ -182,6 +186,8 @@ WriteError saveTransaction(QSqlDatabase& db, const StoredTransaction& tx)
     query.addBindValue(integerOrNull(tx.confirmedHeight));
     query.addBindValue(integerOrNull(tx.finalizedMs));
     query.addBindValue(text(tx.error));
+    query.addBindValue(textOrNull(tx.confirmedBy));
+    query.addBindValue(textOrNull(tx.finalizedBy));
     if (!query.exec())
         return WriteError::fromSql(QStringLiteral("cannot store transaction %1").arg(tx.id),
                                    query.lastError());

@@ -61,7 +61,9 @@ struct StoredTransaction
     std::optional<qint64> confirmedMs;
     std::optional<qint64> confirmedHeight;
     std::optional<qint64> finalizedMs;
-    QString error; // why it failed on chain, when it did
+    QString error;       // why it failed on chain, when it did
+    QString confirmedBy; // the node that proved the landing (empty: NULL)
+    QString finalizedBy; // the node that proved it final (empty: NULL)
 };
 
 // A row of `send_attempts`: one send or rebroadcast of a transaction's bytes to one node.

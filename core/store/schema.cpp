@@ -120,6 +120,17 @@ QList<Migration> buildMigrations()
         },
     });
 
+    list.append(Migration{
+        5,
+        QStringLiteral("the nodes that proved a landing and its finality"),
+        {
+            // The confirmation wizard and the board show which node proved each step; without
+            // these a restart forgot it.
+            QStringLiteral("ALTER TABLE transactions ADD COLUMN confirmed_by TEXT"),
+            QStringLiteral("ALTER TABLE transactions ADD COLUMN finalized_by TEXT"),
+        },
+    });
+
     return list;
 }
 

@@ -166,6 +166,8 @@ store::StoredTransaction toStored(const TrackedTransaction& record)
     row.confirmedMs = record.confirmedMs;
     row.confirmedHeight = record.confirmedHeight;
     row.finalizedMs = record.finalizedMs;
+    row.confirmedBy = record.confirmedBy;
+    row.finalizedBy = record.finalizedBy;
     row.error = record.error;
     return row;
 }
@@ -198,6 +200,8 @@ std::optional<TrackedTransaction> fromStored(const store::StoredTransaction& row
     record.confirmedMs = row.confirmedMs;
     record.confirmedHeight = row.confirmedHeight;
     record.finalizedMs = row.finalizedMs;
+    record.confirmedBy = row.confirmedBy;
+    record.finalizedBy = row.finalizedBy;
     record.error = row.error;
     return record;
 }

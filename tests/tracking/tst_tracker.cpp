@@ -118,6 +118,12 @@ private Q_SLOTS:
         QVERIFY(!f.tracker->transaction(record.id)->finalizedBy.isEmpty());
         QCOMPARE(f.stored(record.id)->state, QStringLiteral("finalized"));
         QCOMPARE(f.stored(record.id)->confirmedHeight, confirmed.confirmedHeight);
+        // What proved each step survives a restart.
+        QString loadError;
+        const auto reloaded = loadTransaction(*f.database, record.id, &loadError);
+        QVERIFY2(reloaded, qPrintable(loadError));
+        QCOMPARE(reloaded->confirmedBy, confirmed.confirmedBy);
+        QCOMPARE(reloaded->finalizedBy, f.tracker->transaction(record.id)->finalizedBy);
         const QStringList kinds = eventKinds(f, record.id);
         QCOMPARE(kinds.count(QStringLiteral("rebroadcast")), 1);
         // tracked, submitted, (maybe submitted->confirmed via processed), confirmed, finalized
