@@ -144,54 +144,68 @@ WriteError insertEvent(QSqlDatabase& db, const IncidentEvent& event, qint64* id)
     return EventInserter(db).insert(event, id);
 }
 
-WriteError saveTransaction(QSqlDatabase& db, const StoredTransaction& tx)
+TransactionSaver::TransactionSaver(const QSqlDatabase& db)
+    : m_query(db)
+{}
+
+WriteError TransactionSaver::save(const StoredTransaction& tx)
 {
     if (tx.id.isEmpty())
         return QStringLiteral("cannot store a transaction without an id");
-    QSqlQuery query(db);
-    query.prepare(
-        QStringLiteral("INSERT INTO transactions (%1) VALUES "
-                       "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                       "ON CONFLICT (id) DO UPDATE SET network = excluded.network, "
-                       "family = excluded.family, intent_id = excluded.intent_id, "
-                       "wire = excluded.wire, recent_blockhash = excluded.recent_blockhash, "
-                       "last_valid_block_height = excluded.last_valid_block_height, "
-                       "sender = excluded.sender, nonce = excluded.nonce, state = excluded.state, "
-                       "state_since_ms = excluded.state_since_ms, "
-                       "created_ms = excluded.created_ms, last_node = excluded.last_node, "
-                       "last_height = excluded.last_height, "
-                       "first_sent_ms = excluded.first_sent_ms, "
-                       "confirmed_ms = excluded.confirmed_ms, "
-                       "confirmed_height = excluded.confirmed_height, "
-                       "finalized_ms = excluded.finalized_ms, error = excluded.error, "
-                       "confirmed_by = excluded.confirmed_by, "
-                       "finalized_by = excluded.finalized_by")
-            .arg(transactionColumns));
-    query.addBindValue(tx.id);
-    query.addBindValue(text(tx.network));
-    query.addBindValue(familyName(tx.family));
-    query.addBindValue(textOrNull(tx.intentId));
-    query.addBindValue(tx.wire ? QVariant(*tx.wire) : QVariant());
-    query.addBindValue(textOrNull(tx.recentBlockhash));
-    query.addBindValue(integerOrNull(tx.lastValidBlockHeight));
-    query.addBindValue(textOrNull(tx.sender));
-    query.addBindValue(integerOrNull(tx.nonce));
-    query.addBindValue(text(tx.state));
-    query.addBindValue(tx.stateSinceMs);
-    query.addBindValue(tx.createdMs);
-    query.addBindValue(text(tx.lastNode));
-    query.addBindValue(integerOrNull(tx.lastHeight));
-    query.addBindValue(integerOrNull(tx.firstSentMs));
-    query.addBindValue(integerOrNull(tx.confirmedMs));
-    query.addBindValue(integerOrNull(tx.confirmedHeight));
-    query.addBindValue(integerOrNull(tx.finalizedMs));
-    query.addBindValue(text(tx.error));
-    query.addBindValue(textOrNull(tx.confirmedBy));
-    query.addBindValue(textOrNull(tx.finalizedBy));
-    if (!query.exec())
+    if (!m_prepared) {
+        m_prepared = m_query.prepare(
+            QStringLiteral(
+                "INSERT INTO transactions (%1) VALUES "
+                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (id) DO UPDATE SET network = excluded.network, "
+                "family = excluded.family, intent_id = excluded.intent_id, "
+                "wire = excluded.wire, recent_blockhash = excluded.recent_blockhash, "
+                "last_valid_block_height = excluded.last_valid_block_height, "
+                "sender = excluded.sender, nonce = excluded.nonce, state = excluded.state, "
+                "state_since_ms = excluded.state_since_ms, "
+                "created_ms = excluded.created_ms, last_node = excluded.last_node, "
+                "last_height = excluded.last_height, "
+                "first_sent_ms = excluded.first_sent_ms, "
+                "confirmed_ms = excluded.confirmed_ms, "
+                "confirmed_height = excluded.confirmed_height, "
+                "finalized_ms = excluded.finalized_ms, error = excluded.error, "
+                "confirmed_by = excluded.confirmed_by, "
+                "finalized_by = excluded.finalized_by")
+                .arg(transactionColumns));
+        if (!m_prepared)
+            return WriteError::fromSql(QStringLiteral("cannot store transaction %1").arg(tx.id),
+                                       m_query.lastError());
+    }
+    m_query.bindValue(0, tx.id);
+    m_query.bindValue(1, text(tx.network));
+    m_query.bindValue(2, familyName(tx.family));
+    m_query.bindValue(3, textOrNull(tx.intentId));
+    m_query.bindValue(4, tx.wire ? QVariant(*tx.wire) : QVariant());
+    m_query.bindValue(5, textOrNull(tx.recentBlockhash));
+    m_query.bindValue(6, integerOrNull(tx.lastValidBlockHeight));
+    m_query.bindValue(7, textOrNull(tx.sender));
+    m_query.bindValue(8, integerOrNull(tx.nonce));
+    m_query.bindValue(9, text(tx.state));
+    m_query.bindValue(10, tx.stateSinceMs);
+    m_query.bindValue(11, tx.createdMs);
+    m_query.bindValue(12, text(tx.lastNode));
+    m_query.bindValue(13, integerOrNull(tx.lastHeight));
+    m_query.bindValue(14, integerOrNull(tx.firstSentMs));
+    m_query.bindValue(15, integerOrNull(tx.confirmedMs));
+    m_query.bindValue(16, integerOrNull(tx.confirmedHeight));
+    m_query.bindValue(17, integerOrNull(tx.finalizedMs));
+    m_query.bindValue(18, text(tx.error));
+    m_query.bindValue(19, textOrNull(tx.confirmedBy));
+    m_query.bindValue(20, textOrNull(tx.finalizedBy));
+    if (!m_query.exec())
         return WriteError::fromSql(QStringLiteral("cannot store transaction %1").arg(tx.id),
-                                   query.lastError());
+                                   m_query.lastError());
     return {};
+}
+
+WriteError saveTransaction(QSqlDatabase& db, const StoredTransaction& tx)
+{
+    return TransactionSaver(db).save(tx);
 }
 
 WriteError insertAttempt(QSqlDatabase& db, const SendAttempt& attempt, qint64* id)

@@ -117,8 +117,20 @@ private:
     bool m_prepared = false;
 };
 
+// Inserts a tracked transaction, or replaces every column of the row with the same id, through
+// one prepared statement: a status round can settle thousands in one job.
+class TransactionSaver
+{
+public:
+    explicit TransactionSaver(const QSqlDatabase& db);
+    WriteError save(const StoredTransaction& transaction);
+
+private:
+    QSqlQuery m_query;
+    bool m_prepared = false;
+};
+
 WriteError insertEvent(QSqlDatabase& db, const IncidentEvent& event, qint64* id = nullptr);
-// Inserts, or replaces every column of the row with the same id.
 WriteError saveTransaction(QSqlDatabase& db, const StoredTransaction& transaction);
 WriteError insertAttempt(QSqlDatabase& db, const SendAttempt& attempt, qint64* id = nullptr);
 

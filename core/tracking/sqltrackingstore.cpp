@@ -76,12 +76,14 @@ QCoro::Task<StoreAck> SqlTrackingStore::save(QList<TrackedTransaction> records,
     for (const TrackedTransaction& record : records)
         rows.append(toStored(record));
     const quint64 ticket = m_writer->submit([rows, events](QSqlDatabase& db) -> store::WriteError {
+        store::TransactionSaver saver(db);
         for (const store::StoredTransaction& row : rows) {
-            if (store::WriteError error = store::saveTransaction(db, row); error.isError())
+            if (store::WriteError error = saver.save(row); error.isError())
                 return error;
         }
+        store::EventInserter inserter(db);
         for (const IncidentEvent& event : events) {
-            if (store::WriteError error = store::insertEvent(db, event); error.isError())
+            if (store::WriteError error = inserter.insert(event); error.isError())
                 return error;
         }
         return {};
