@@ -3,6 +3,7 @@
 #include "chain/codec/base64.h"
 #include "chain/codec/hex.h"
 #include "chain/codec/signedtransaction.h"
+#include "chain/evm/evmtransaction.h"
 #include "pool/networkpool.h"
 #include "pool/poolmanager.h"
 #include "pool/router.h"
@@ -39,6 +40,26 @@ std::optional<quint64> hexNumber(const QJsonValue& value)
     bool ok = false;
     const quint64 number = text.mid(2).toULongLong(&ok, 16);
     return ok ? std::optional(number) : std::nullopt;
+}
+
+// An EVM id watched without its bytes knows neither its sender nor its nonce until a node
+// shows the transaction by hash.
+bool needsSenderAndNonce(const TrackedTransaction& record)
+{
+    return record.family == ChainFamily::Evm && isPending(record.state) &&
+           (record.sender.isEmpty() || !record.nonce);
+}
+
+// Takes `from` and `nonce` from an eth_getTransactionByHash result; false when it has neither.
+bool learnSenderAndNonce(TrackedTransaction& record, const QJsonObject& transaction)
+{
+    const auto from = chain::hexDecode(transaction.value(QStringLiteral("from")).toString());
+    const auto nonce = hexNumber(transaction.value(QStringLiteral("nonce")));
+    if (!from.ok() || from.value().size() != 20 || !nonce)
+        return false;
+    record.sender = chain::evm::checksumAddress(from.value());
+    record.nonce = *nonce;
+    return true;
 }
 
 QString stateMessage(TxState to, const QString& node, std::optional<qint64> height,
@@ -399,9 +420,10 @@ TransactionTracker::lookUpEvm(std::shared_ptr<NetworkPool> pool, QStringList ids
     options.role = NodeRole::Status;
     options.deadlineMs = m_options.statusDeadlineMs;
 
+    QList<TrackedTransaction> learned;
     for (const QStringList& chunk : chunked(ids, m_options.evmTransactionsPerBatch)) {
         // One node answers all of it, in this order: the head, the senders' mined nonces, then
-        // the receipts (never older than the nonces), then pool presence.
+        // the receipts (never older than the nonces), then the transactions by hash.
         QList<RpcRequest> batch{{QStringLiteral("eth_blockNumber"), QJsonArray()}};
         QStringList senders;
         for (const QString& id : chunk) {
@@ -415,10 +437,15 @@ TransactionTracker::lookUpEvm(std::shared_ptr<NetworkPool> pool, QStringList ids
                           QJsonArray{sender.toLower(), QStringLiteral("latest")}});
         for (const QString& id : chunk)
             batch.append({QStringLiteral("eth_getTransactionReceipt"), QJsonArray{id}});
-        if (askPool) {
-            for (const QString& id : chunk)
-                batch.append({QStringLiteral("eth_getTransactionByHash"), QJsonArray{id}});
+        // By hash: whether a node holds it in its pool (a single lookup), and for an id watched
+        // without its bytes, the sender and nonce that supersession is judged by.
+        QStringList byHash;
+        for (const QString& id : chunk) {
+            if (askPool || needsSenderAndNonce(m_records[id]))
+                byHash.append(id);
         }
+        for (const QString& id : byHash)
+            batch.append({QStringLiteral("eth_getTransactionByHash"), QJsonArray{id}});
 
         const RoutedBatch answer =
             co_await routeBatch(pool, batch, QStringLiteral("eth_getTransactionReceipt"), options);
@@ -469,14 +496,17 @@ TransactionTracker::lookUpEvm(std::shared_ptr<NetworkPool> pool, QStringList ids
                     report.message = QStringLiteral("%1: %2").arg(answer.node, error);
                 }
             }
-            if (askPool && receiptLookup == ReceiptLookup::NotFound) {
-                const RpcReply& byHash = replies[byHashAt + i];
-                if (byHash.isResult() && byHash.result().isObject() &&
-                    byHash.result().toObject().value(QStringLiteral("blockNumber")).isNull()) {
-                    report.inPool = true;
-                    report.seen.level = StatusObservation::Level::Processed;
-                }
+            const qsizetype byHashIndex = byHash.indexOf(chunk[i]);
+            const QJsonObject found = byHashIndex >= 0 && replies[byHashAt + byHashIndex].isResult()
+                                          ? replies[byHashAt + byHashIndex].result().toObject()
+                                          : QJsonObject();
+            if (askPool && receiptLookup == ReceiptLookup::NotFound && !found.isEmpty() &&
+                found.value(QStringLiteral("blockNumber")).isNull()) {
+                report.inPool = true;
+                report.seen.level = StatusObservation::Level::Processed;
             }
+            if (needsSenderAndNonce(record) && learnSenderAndNonce(m_records[chunk[i]], found))
+                learned.append(m_records[chunk[i]]);
             if (!record.sender.isEmpty() && record.nonce) {
                 const QString key = record.sender.toLower();
                 if (minedNonce.contains(key))
@@ -496,6 +526,14 @@ TransactionTracker::lookUpEvm(std::shared_ptr<NetworkPool> pool, QStringList ids
                             .arg(*record.nonce);
             }
         }
+    }
+    if (!learned.isEmpty()) {
+        // Kept, so that supersession can be judged after a restart too.
+        const StoreAck saved = co_await m_store->save(learned, QList<IncidentEvent>());
+        if (self && !saved.ok())
+            qWarning("switchyard: the sender and nonce learned for %lld watched transactions "
+                     "were not stored: %s",
+                     static_cast<long long>(learned.size()), qPrintable(saved.error));
     }
     co_return reports;
 }

@@ -3,6 +3,7 @@
 // "already processed/known", "nonce too low", no node to ask, one send in flight.
 #include "chain/codec/base64.h"
 #include "chain/codec/hex.h"
+#include "chain/codec/signedtransaction.h"
 #include "pool/networkpool.h"
 #include "trackingfixture.h"
 
@@ -404,6 +405,38 @@ private Q_SLOTS:
         QCOMPARE(f.state(id), TxState::Superseded);
         QCOMPARE(f.totalSends(id), 0);
         QCOMPARE(f.stored(id)->state, QStringLiteral("superseded"));
+    }
+
+    // An id watched without its bytes learns its sender and nonce from a node that shows it by
+    // hash, so that another transaction taking that nonce supersedes it.
+    void evmWatchOnlyLearnsSenderAndNonce()
+    {
+        TrackingFixture f(ChainFamily::Evm, {QStringLiteral("a")});
+        QVERIFY(f.start());
+        const QByteArray mine = f.signEvm(0, 1);
+        QVERIFY(sendEvmDirect(f.pools.simNode(QStringLiteral("a")), mine).isResult());
+        const QString hash = chain::decodeSignedTransaction(ChainFamily::Evm, mine).value().id;
+        const ImportResult imported = importTransactions(hash, {f.pools.network}, {}, 0);
+        QVERIFY(imported.ok());
+        QVERIFY(
+            QCoro::waitFor(f.tracker->track({imported.transactions[0].record})).error.isEmpty());
+        QVERIFY(f.tracker->transaction(hash)->isWatchOnly());
+        QVERIFY(f.tracker->transaction(hash)->sender.isEmpty());
+
+        f.poll();
+        const TrackedTransaction learned = *f.tracker->transaction(hash);
+        QCOMPARE(learned.nonce, std::optional<quint64>(0));
+        QCOMPARE(learned.sender, f.trackEvm(f.signEvm(7, 2)).sender); // the same key's address
+        QTRY_COMPARE(f.stored(hash)->sender, learned.sender);
+        QCOMPARE(f.stored(hash)->nonce, std::optional<qint64>(0));
+
+        // Lost from the pool, and another transaction of the sender takes the nonce.
+        QVERIFY(f.evm().dropPending(hash));
+        QVERIFY(sendEvmDirect(f.pools.simNode(QStringLiteral("a")), f.signEvm(0, 9)).isResult());
+        f.pools.cluster.advance(2);
+        f.poll();
+        QCOMPARE(f.state(hash), TxState::Superseded);
+        QCOMPARE(f.totalSends(hash), 1); // the sending system's own send, never ours
     }
 
     void noNodeToAskLeavesItPending_data()
