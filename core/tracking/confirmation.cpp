@@ -5,6 +5,7 @@
 #include "pool/poolmanager.h"
 
 #include <QElapsedTimer>
+#include <QPointer>
 #include <QTimer>
 #include <qcorotimer.h>
 
@@ -341,7 +342,6 @@ QCoro::Task<QList<LookupAnswer>> ConfirmationRun::askEveryNode()
     QList<std::shared_ptr<NetworkPool>> pools;
     if (const std::shared_ptr<NetworkPool> pool = m_pools->pool(known->network))
         pools.append(pool);
-    QPointer<ConfirmationRun> self(this);
     LiveLookup lookup;
     connect(&lookup, &LiveLookup::answered, this, &ConfirmationRun::answered);
     const LookupQuery query{known->family, known->id};
@@ -434,7 +434,7 @@ QCoro::Task<StoreAck> ConfirmationRun::recordOutcome(QString steps)
                           .arg(confirmationOutcomeKey(result), txStateWord(known->state));
     if (!steps.isEmpty())
         message += QStringLiteral("; ") + steps;
-    if (m_decision.gate != Gate::NoEvidence || !m_decision.headline.isEmpty())
+    if (!m_decision.headline.isEmpty()) // a gate was decided
         message += QStringLiteral("; gate %1").arg(gateKey(m_decision.gate));
     const StoreAck ack =
         co_await m_tracker->recordEvent(m_id, IncidentEvent::Kind::Confirmation, severity, message);

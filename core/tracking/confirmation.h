@@ -4,7 +4,6 @@
 #include "tracking/transactiontracker.h"
 
 #include <QObject>
-#include <QPointer>
 #include <QStringList>
 #include <qcorotask.h>
 
