@@ -77,7 +77,9 @@ std::optional<LineError> readSolanaText(const QString& text, const QString& fiel
 std::optional<LineError> readEvmText(const QString& text, const QString& field, LineInput& in)
 {
     if (!text.startsWith(QLatin1String("0x"), Qt::CaseInsensitive))
-        return LineError{field, QStringLiteral("an EVM transaction is 0x-prefixed hex")};
+        return LineError{field, QStringLiteral("the network is EVM, whose transactions are "
+                                               "0x-prefixed hex (base64 and base58 are how "
+                                               "Solana bytes come)")};
     const auto bytes = hexDecode(text);
     if (!bytes)
         return LineError{field, QStringLiteral("not hex: ") + bytes.error().message};

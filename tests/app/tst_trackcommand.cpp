@@ -340,7 +340,7 @@ private Q_SLOTS:
             << 2 << QByteArray("--network: no network named 'testnet'");
         QTest::newRow("family mismatch")
             << QStringList{QStringLiteral("--network"), QStringLiteral("chain")} << false << wire
-            << 2 << QByteArray("an EVM transaction is 0x-prefixed hex");
+            << 2 << QByteArray("the network is EVM, whose transactions are 0x-prefixed hex");
         QTest::newRow("no input") << QStringList{} << false << QString() << 2
                                   << QByteArray("track needs at least one INPUT");
         QTest::newRow("bad height")
