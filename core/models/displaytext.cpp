@@ -47,18 +47,25 @@ QString percent(double fraction)
     return QString::number(qRound(fraction * 100.0)) + QStringLiteral(" %");
 }
 
-QString age(qint64 ms)
+QString duration(qint64 ms)
 {
     const qint64 seconds = std::max<qint64>(0, ms / 1000);
     if (seconds < 60)
-        return QStringLiteral("%1 s ago").arg(seconds);
+        return QStringLiteral("%1 s").arg(seconds);
     const qint64 minutes = seconds / 60;
     if (minutes < 60)
-        return QStringLiteral("%1 min ago").arg(minutes);
+        return QStringLiteral("%1 min").arg(minutes);
     const qint64 hours = minutes / 60;
-    if (minutes % 60 == 0 || hours >= 24)
-        return QStringLiteral("%1 h ago").arg(hours);
-    return QStringLiteral("%1 h %2 min ago").arg(hours).arg(minutes % 60);
+    if (hours < 24)
+        return minutes % 60 == 0 ? QStringLiteral("%1 h").arg(hours)
+                                 : QStringLiteral("%1 h %2 min").arg(hours).arg(minutes % 60);
+    return hours % 24 == 0 ? QStringLiteral("%1 d").arg(hours / 24)
+                           : QStringLiteral("%1 d %2 h").arg(hours / 24).arg(hours % 24);
+}
+
+QString age(qint64 ms)
+{
+    return duration(ms) + QStringLiteral(" ago");
 }
 
 QString roles(NodeRoles roles)

@@ -19,7 +19,8 @@ QString counted(qint64 value, const QString& singular, const QString& plural);
 QString lag(ChainFamily family, qint64 lag); // "20 slots", "1 block"
 QString milliseconds(qint64 ms);             // "42 ms"
 QString percent(double fraction);            // "12 %"
-QString age(qint64 ms);                      // "3 s ago", "2 min ago", "1 h 5 min ago"
+QString duration(qint64 ms);                 // "42 s", "4 min", "1 h 5 min", "3 d 2 h"
+QString age(qint64 ms);                      // duration() + " ago"
 QString roles(NodeRoles roles);              // "all", "read, status"
 QString failureCause(FailureCause cause);    // "Timeout", "HTTP 429", ...
 

@@ -16,23 +16,6 @@ namespace {
 
 constexpr int defaultAgeRefreshMs = 1000;
 
-// "42 s", "4 min", "1 h 5 min", "3 d 2 h": how long a transaction has been waiting.
-QString duration(qint64 ms)
-{
-    const qint64 seconds = std::max<qint64>(0, ms / 1000);
-    if (seconds < 60)
-        return QStringLiteral("%1 s").arg(seconds);
-    const qint64 minutes = seconds / 60;
-    if (minutes < 60)
-        return QStringLiteral("%1 min").arg(minutes);
-    const qint64 hours = minutes / 60;
-    if (hours < 24)
-        return minutes % 60 == 0 ? QStringLiteral("%1 h").arg(hours)
-                                 : QStringLiteral("%1 h %2 min").arg(hours).arg(minutes % 60);
-    return hours % 24 == 0 ? QStringLiteral("%1 d").arg(hours / 24)
-                           : QStringLiteral("%1 d %2 h").arg(hours / 24).arg(hours % 24);
-}
-
 // What a card shows: when none of these moved, the card does not repaint.
 bool sameCard(const TrackedTransaction& a, const TrackedTransaction& b)
 {
@@ -309,7 +292,7 @@ ExpiryOutlook PendingBoardModel::outlookOf(const TrackedTransaction& record,
 QString PendingBoardModel::ageText(const Card& card) const
 {
     if (card.column == BoardColumn::Pending)
-        return QStringLiteral("age ") + duration(nowMs() - card.record.createdMs);
+        return QStringLiteral("age ") + display::duration(nowMs() - card.record.createdMs);
     return display::age(nowMs() - card.record.stateSinceMs);
 }
 

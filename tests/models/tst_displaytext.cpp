@@ -25,7 +25,7 @@ private Q_SLOTS:
         QTest::newRow("minutes") << qint64(59 * 60'000 + 59'000) << "59 min ago";
         QTest::newRow("an hour") << qint64(3'600'000) << "1 h ago";
         QTest::newRow("hour and minutes") << qint64(3'600'000 + 5 * 60'000) << "1 h 5 min ago";
-        QTest::newRow("days in hours") << qint64(30 * 3'600'000LL + 60'000) << "30 h ago";
+        QTest::newRow("a day and hours") << qint64(30 * 3'600'000LL + 60'000) << "1 d 6 h ago";
     }
     void age()
     {

@@ -130,6 +130,16 @@ struct TrackingFixture
     {
         return database->attempts(id).value;
     }
+    // The messages of the stored events of one kind ("confirmation", ...) about `id`.
+    QStringList storedEvents(const QString& id, const QString& kind) const
+    {
+        QStringList messages;
+        for (const store::StoredEvent& event : database->eventsForTransaction(id).value) {
+            if (event.kind == kind)
+                messages << event.message;
+        }
+        return messages;
+    }
     std::optional<store::StoredTransaction> stored(const QString& id) const
     {
         return database->transaction(id).value;

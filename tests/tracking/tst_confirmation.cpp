@@ -52,16 +52,6 @@ LookupReport notFoundAt(const QString& node, qint64 height)
     return lookup;
 }
 
-QStringList confirmationEvents(const TrackingFixture& f, const QString& id)
-{
-    QStringList messages;
-    for (const store::StoredEvent& event : f.database->eventsForTransaction(id).value) {
-        if (event.kind == QStringLiteral("confirmation"))
-            messages << event.message;
-    }
-    return messages;
-}
-
 } // namespace
 
 class TestConfirmation : public QObject
@@ -240,7 +230,7 @@ private Q_SLOTS:
         QCOMPARE(after.gate, Gate::Landed);
         QCOMPARE(run.outcome(), ConfirmationOutcome::Landed);
         QVERIFY(QCoro::waitFor(run.recordOutcome(QStringLiteral("rebroadcast once"))).ok());
-        const QStringList outcome = confirmationEvents(f, id);
+        const QStringList outcome = f.storedEvents(id, QStringLiteral("confirmation"));
         QCOMPARE(outcome.size(), 1);
         QVERIFY2(outcome[0].contains(QStringLiteral("landed")) &&
                      outcome[0].contains(QStringLiteral("rebroadcast once")),
@@ -271,7 +261,9 @@ private Q_SLOTS:
         QCOMPARE(f.totalSends(id), 0);
         QCOMPARE(run.outcome(), ConfirmationOutcome::Failed);
         QVERIFY(QCoro::waitFor(run.recordOutcome({})).ok());
-        QVERIFY(confirmationEvents(f, id).value(0).contains(QStringLiteral("gate expired")));
+        QVERIFY(f.storedEvents(id, QStringLiteral("confirmation"))
+                    .value(0)
+                    .contains(QStringLiteral("gate expired")));
     }
 
     void supersededOffersNothingThatSends()

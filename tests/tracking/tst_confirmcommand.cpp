@@ -23,16 +23,6 @@ QString writeConfig(const TrackingFixture& f)
     return path;
 }
 
-QStringList storedConfirmations(const TrackingFixture& f, const QString& id)
-{
-    QStringList messages;
-    for (const store::StoredEvent& event : f.database->eventsForTransaction(id).value) {
-        if (event.kind == QStringLiteral("confirmation"))
-            messages << event.message;
-    }
-    return messages;
-}
-
 } // namespace
 
 class TestConfirmCommand : public QObject
@@ -60,7 +50,7 @@ private Q_SLOTS:
         QVERIFY2(out.contains(QStringLiteral("blocks left")), qPrintable(out));
         QVERIFY(out.contains(QStringLiteral("outcome  pending")));
         QCOMPARE(f.totalSends(id), 0);
-        QCOMPARE(storedConfirmations(f, id).size(), 1);
+        QCOMPARE(f.storedEvents(id, QStringLiteral("confirmation")).size(), 1);
     }
 
     void rebroadcastLandsOnce()
@@ -95,7 +85,7 @@ private Q_SLOTS:
         QVERIFY(bytes.value("ok").toBool());
         QCOMPARE(outcome.value("outcome").toString(), QStringLiteral("landed"));
         QCOMPARE(f.totalSends(id), 1);
-        const QStringList written = storedConfirmations(f, id);
+        const QStringList written = f.storedEvents(id, QStringLiteral("confirmation"));
         QCOMPARE(written.size(), 1);
         QVERIFY2(written[0].contains(QStringLiteral("landed")), qPrintable(written[0]));
     }

@@ -33,16 +33,6 @@ bool nextEnabled(const ConfirmationWizard& wizard)
            wizard.button(QWizard::FinishButton)->isEnabled();
 }
 
-QStringList confirmationEvents(const TrackingFixture& f, const QString& id)
-{
-    QStringList messages;
-    for (const store::StoredEvent& event : f.database->eventsForTransaction(id).value) {
-        if (event.kind == QStringLiteral("confirmation"))
-            messages << event.message;
-    }
-    return messages;
-}
-
 } // namespace
 
 class TestConfirmationWizard : public QObject
@@ -103,7 +93,7 @@ private Q_SLOTS:
         QVERIFY2(textOf(&wizard, "confirmOutcome").startsWith(QStringLiteral("Landed")),
                  qPrintable(textOf(&wizard, "confirmOutcome")));
         QTRY_COMPARE(textOf(&wizard, "confirmWritten"), QStringLiteral("Written to the timeline."));
-        const QStringList written = confirmationEvents(f, id);
+        const QStringList written = f.storedEvents(id, QStringLiteral("confirmation"));
         QCOMPARE(written.size(), 1);
         QVERIFY2(written[0].contains(QStringLiteral("rebroadcast")), qPrintable(written[0]));
         QCOMPARE(f.totalSends(id), 1);
@@ -139,7 +129,7 @@ private Q_SLOTS:
         for (const QPushButton* button : wizard.currentPage()->findChildren<QPushButton*>())
             QVERIFY2(!button->text().contains(QStringLiteral("Send"), Qt::CaseInsensitive),
                      qPrintable(button->text()));
-        QTRY_COMPARE(confirmationEvents(f, id).size(), 1);
+        QTRY_COMPARE(f.storedEvents(id, QStringLiteral("confirmation")).size(), 1);
         QCOMPARE(f.totalSends(id), 0);
     }
 };
