@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (clang, ASan + UBSan) and runs each for SECONDS, one after the
-# other, seeded from the shared fixtures. Exits non-zero on any crash, leak or failed check.
+# other, seeded from the signed vectors in tests/fixtures. Exits non-zero on any crash, leak or failed check.
 #   fuzz/run.sh SECONDS
 # Environment: SWITCHYARD_FUZZ_BUILD_DIR (default <repo>/build-fuzz),
-#   SWITCHYARD_FIXTURES_DIR (default <repo>/../shared/fixtures), FUZZ_JOBS (build jobs, 1),
+#   SWITCHYARD_FIXTURES_DIR (default <repo>/tests/fixtures), FUZZ_JOBS (build jobs, 1),
 #   FUZZ_TARGETS (space-separated subset of the targets below, default all).
 set -euo pipefail
 
@@ -14,7 +14,7 @@ fi
 seconds=$1
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${SWITCHYARD_FUZZ_BUILD_DIR:-$root/build-fuzz}
-fixtures=${SWITCHYARD_FIXTURES_DIR:-$root/../shared/fixtures}
+fixtures=${SWITCHYARD_FIXTURES_DIR:-$root/tests/fixtures}
 read -r -a targets <<<"${FUZZ_TARGETS:-fuzz_base58 fuzz_base64 fuzz_solana fuzz_rlp fuzz_evm}"
 
 # clang 14 cannot emit -fsanitize=function's prologue data for coroutine functions (the core's

@@ -5,7 +5,7 @@
 #include <QJsonDocument>
 #include <QString>
 
-// The signed vectors in shared/fixtures, made by signing libraries outside this project.
+// The signed vectors in tests/fixtures, made by signing libraries outside this project.
 inline QJsonArray loadFixtures(const QString& name)
 {
     QFile file(QStringLiteral(SWITCHYARD_FIXTURES_DIR "/") + name);
