@@ -31,11 +31,11 @@ struct RoutedCall
     QString answeredBy() const { return reply ? reply->node : QString(); }
 };
 
-// The per-call rules of DESIGN.md, "One call across nodes": a rotating start, at most one lap
-// of the eligible nodes, one deadline for all of it; a JSON-RPC error or HTTP 400/404 stops,
-// a null result is an answer, a 429 cools the node down for its Retry-After, and every move to
-// another node is a failover counted for the method with its cause. The pool is shared so a
-// reconfiguration cannot pull it away mid-call.
+// The per-call rules of resources/docs/design.md, "One call across nodes": a rotating start, at
+// most one lap of the eligible nodes, one deadline for all of it; a JSON-RPC error or HTTP
+// 400/404 stops, a null result is an answer, a 429 cools the node down for its Retry-After, and
+// every move to another node is a failover counted for the method with its cause. The pool is
+// shared so a reconfiguration cannot pull it away mid-call.
 QCoro::Task<RoutedCall> routeCall(std::shared_ptr<NetworkPool> pool, RpcRequest request,
                                   RouteOptions options = {});
 

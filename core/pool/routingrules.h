@@ -24,7 +24,7 @@ enum class FailureCause
 
 QString failureCauseKey(FailureCause cause); // "transport", "timeout", "429", "5xx", ...
 
-// The per-call table of DESIGN.md, "One call across nodes".
+// The per-call table of resources/docs/design.md, "One call across nodes".
 enum class RoutingDecision
 {
     Answer,      // a result (null included): done

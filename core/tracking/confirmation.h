@@ -14,8 +14,9 @@ class PoolManager;
 // The steps of a confirmation, shared by the wizard and `switchyard confirm`: every node's
 // answer, the gate that decides whether the identical bytes may go out again (with its
 // evidence), the check that the stored bytes still are the tracked id, the rebroadcast, the
-// watch, and the outcome on the timeline. The decisions are DESIGN.md's, made by the tracker
-// and the pure functions here; the callers only show them and ask the person.
+// watch, and the outcome on the timeline. The decisions are those of resources/docs/design.md
+// ("Writes"), made by the tracker and the pure functions here; the callers only show them and
+// ask the person.
 namespace switchyard::tracking {
 
 enum class Gate

@@ -8,8 +8,8 @@
 #include <QString>
 #include <optional>
 
-// The rules of DESIGN.md, "Writes", as pure functions: every verdict follows from the evidence
-// handed in, never from the wall clock, so each can be tested exhaustively.
+// The rules of resources/docs/design.md, "Writes", as pure functions: every verdict follows from
+// the evidence handed in, never from the wall clock, so each can be tested exhaustively.
 namespace switchyard::tracking {
 
 // ---- What one send came to --------------------------------------------------------------------

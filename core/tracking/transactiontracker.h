@@ -91,11 +91,11 @@ struct TrackResult
 };
 
 // Keeps the tracked transactions, looks their status up through the pool's status nodes, and
-// sends (or rebroadcasts) their identical bytes under DESIGN.md's write rules. Every state
-// change is stored with its event (kind TransactionState, the node and slot that proved it) in
-// one transaction, then announced; every send to a node is stored before it leaves and after it
-// returns, and announced as a Rebroadcast event. The events are stored here: do not store the
-// `incident` signal's events again.
+// sends (or rebroadcasts) their identical bytes under the write rules of resources/docs/design.md
+// ("Writes"). Every state change is stored with its event (kind TransactionState, the node and
+// slot that proved it) in one transaction, then announced; every send to a node is stored before
+// it leaves and after it returns, and announced as a Rebroadcast event. The events are stored
+// here: do not store the `incident` signal's events again.
 class TransactionTracker : public QObject
 {
     Q_OBJECT

@@ -5,9 +5,10 @@
 
 namespace switchyard::tracking {
 
-// DESIGN.md, "Writes": Imported -> Submitted -> Confirmed -> Finalized, the pending side-state
-// TransportUnknown, and three terminal failures. Only ExecutionFailed, Expired and Superseded
-// are failures; everything else that has not landed is pending.
+// resources/docs/design.md, "States and transitions": Imported -> Submitted -> Confirmed ->
+// Finalized, the pending side-state TransportUnknown, and three terminal failures. Only
+// ExecutionFailed, Expired and Superseded are failures; everything else that has not landed is
+// pending.
 enum class TxState
 {
     Imported,         // stored, never sent by us (the sending system may have sent it)

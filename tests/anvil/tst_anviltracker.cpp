@@ -1,6 +1,6 @@
-// The tracker's send and status rules (DESIGN.md, "Writes") against a real Ethereum node:
-// anvil on loopback with mining paused, a real SQLite store, transactions signed here with
-// anvil's first dev account and tracked the way the sending system hands them over.
+// The tracker's send and status rules (resources/docs/design.md, "Writes") against a real
+// Ethereum node: anvil on loopback with mining paused, a real SQLite store, transactions signed
+// here with anvil's first dev account and tracked the way the sending system hands them over.
 #include "anvilfixture.h"
 #include "store/database.h"
 #include "store/storewriter.h"

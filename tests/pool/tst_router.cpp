@@ -1,4 +1,4 @@
-// The per-call routing table of DESIGN.md, row by row, against simulated nodes.
+// The per-call routing table of resources/docs/design.md, row by row, against simulated nodes.
 #include "pool/router.h"
 #include "poolfixture.h"
 

@@ -1,6 +1,7 @@
 // The demo's sending application against the demo's clusters, tracked by a real session (store,
-// tracker, poller) as `switchyard --demo` runs it, at a faster pace: every state of DESIGN.md is
-// reached, by sends through the tracker, and the script keeps adding transactions.
+// tracker, poller) as `switchyard --demo` runs it, at a faster pace: every state of
+// resources/docs/design.md ("States and transitions") is reached, by sends through the tracker,
+// and the script keeps adding transactions.
 #include "pool/poolmanager.h"
 #include "recording/storesession.h"
 #include "sim/demoscenario.h"
