@@ -5,14 +5,14 @@
 # Each round runs both sides once, alternating; the best round of each side is kept, so a
 # neighbour's burst of load on a shared machine does not decide the ratio.
 # Environment: SWITCHYARD_BENCH_BUILD_DIR (default <repo>/build-bench),
-#   SWITCHYARD_FIXTURES_DIR (default <repo>/../shared/fixtures), BENCH_JOBS (build jobs, 1).
+#   SWITCHYARD_FIXTURES_DIR (default <repo>/tests/fixtures), BENCH_JOBS (build jobs, 1).
 set -euo pipefail
 
 seconds=${1:-3}
 rounds=${2:-3}
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${SWITCHYARD_BENCH_BUILD_DIR:-$root/build-bench}
-fixtures=${SWITCHYARD_FIXTURES_DIR:-$root/../shared/fixtures}
+fixtures=${SWITCHYARD_FIXTURES_DIR:-$root/tests/fixtures}
 
 mkdir -p "$build"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >"$build/configure.log" 2>&1 \
