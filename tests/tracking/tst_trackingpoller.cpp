@@ -13,6 +13,9 @@ using namespace switchyard::tracking;
 namespace {
 
 constexpr int kInterval = 2000;
+// How long to wait for something that must happen (a poll over loopback, a commit on the
+// writer's thread): long enough for a loaded machine, and only spent when the test fails.
+constexpr int kWaitMs = 30'000;
 
 // A Solana transfer tracked and sent through the tracker: Submitted, landing two slots later.
 QString sentTransfer(TrackingFixture& f, quint64 lamports)
@@ -22,6 +25,12 @@ QString sentTransfer(TrackingFixture& f, quint64 lamports)
     if (sent.state != TxState::Submitted)
         qWarning("send: %s", qPrintable(sent.message));
     return id;
+}
+
+QString storedState(const TrackingFixture& f, const QString& id)
+{
+    const auto row = f.stored(id);
+    return row ? row->state : QString();
 }
 
 } // namespace
@@ -42,7 +51,7 @@ private Q_SLOTS:
         const QString id = sentTransfer(f, 1000);
         QCOMPARE(f.state(id), TxState::Submitted);
         // Tracked: a network nobody polled yet is asked at once.
-        QTRY_VERIFY(finished.count() >= 1);
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() >= 1, kWaitMs);
         QVERIFY(!poller.isPolling(f.pools.network.name));
 
         f.pools.cluster.advance(5); // landed and confirmed on the node
@@ -50,14 +59,16 @@ private Q_SLOTS:
         QVERIFY(!finished.wait(300));
         QCOMPARE(f.state(id), TxState::Submitted);
         f.pools.clock.advance(kInterval);
-        QTRY_COMPARE(f.state(id), TxState::Confirmed);
-        QCOMPARE(f.stored(id)->state, QStringLiteral("confirmed"));
+        QTRY_COMPARE_WITH_TIMEOUT(f.state(id), TxState::Confirmed, kWaitMs);
+        // The tracker changes its record before the writer thread commits it.
+        QTRY_COMPARE_WITH_TIMEOUT(storedState(f, id), QStringLiteral("confirmed"), kWaitMs);
 
         f.pools.cluster.advance(40);
         f.pools.clock.advance(kInterval);
-        QTRY_COMPARE(f.state(id), TxState::Finalized);
+        QTRY_COMPARE_WITH_TIMEOUT(f.state(id), TxState::Finalized, kWaitMs);
+        QTRY_COMPARE_WITH_TIMEOUT(storedState(f, id), QStringLiteral("finalized"), kWaitMs);
         // Nothing left that can change: no more polls, whatever the clock does.
-        QTRY_COMPARE(poller.pollsInFlight(), 0);
+        QTRY_COMPARE_WITH_TIMEOUT(poller.pollsInFlight(), 0, kWaitMs);
         const int polls = int(finished.count());
         const int asked = f.pools.simNode(QStringLiteral("a"))
                               ->methodCount(QStringLiteral("getSignatureStatuses"));
@@ -87,7 +98,7 @@ private Q_SLOTS:
         for (int i = 0; i < 10; ++i)
             f.pools.clock.advance(kInterval);
         QCOMPARE(poller.pollsInFlight(), 1);
-        QVERIFY(finished.wait(5000));
+        QVERIFY(finished.wait(kWaitMs));
         QCOMPARE(poller.pollsInFlight(), 0);
         QCOMPARE(finished.count(), 1);
         // One Solana status round asks for the block height once.
@@ -123,7 +134,7 @@ private Q_SLOTS:
         QVERIFY(finished.at(0).at(2).toBool()); // no eligible node
         f.pools.probeAll();
         f.pools.clock.advance(kInterval);
-        QTRY_COMPARE(f.state(id), TxState::Confirmed);
+        QTRY_COMPARE_WITH_TIMEOUT(f.state(id), TxState::Confirmed, kWaitMs);
     }
 
     void stopsWhenDestroyed()
@@ -143,7 +154,8 @@ private Q_SLOTS:
         poller->start();
         QCOMPARE(poller->pollsInFlight(), 1);
         poller.reset(); // mid-poll: the round it started still ends, in the tracker
-        QTRY_COMPARE(f.state(id), TxState::Confirmed);
+        QTRY_COMPARE_WITH_TIMEOUT(f.state(id), TxState::Confirmed, kWaitMs);
+        QTRY_COMPARE_WITH_TIMEOUT(storedState(f, id), QStringLiteral("confirmed"), kWaitMs);
 
         a->clearFault();
         f.pools.cluster.advance(40);
