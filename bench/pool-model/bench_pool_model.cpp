@@ -4,6 +4,7 @@
 // model as it lands (the real path: NetworkPool::recordProbe -> nodeChanged -> merge). The
 // model sits behind a sorting proxy, as in the window. No network: probes are recorded
 // directly, so the numbers are the model's and the pool's own cost.
+#include "benchcontext.h"
 #include "config/config.h"
 #include "models/pooltablemodel.h"
 #include "pool/networkpool.h"
@@ -117,6 +118,7 @@ int main(int argc, char* argv[])
 {
     QCoreApplication app(argc, argv);
     const int polls = argc > 1 ? std::max(1, std::atoi(argv[1])) : 300;
+    bench::printContext();
 
     const double poolOnly = poolOnlyMedian(polls);
     const double modelOnly = modelOnlyMedian(polls);

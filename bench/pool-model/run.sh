@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Merge cost of the node table for a 200-node poll, and that no poll resets the model.
-#   bench/pool-model/run.sh [POLLS]
-# Environment: SWITCHYARD_BENCH_BUILD_DIR (default <repo>/build-bench), BENCH_JOBS (1).
+# A few seconds; on a shared machine hold the build lock for the whole run:
+#   /work/bin/locked bench/pool-model/run.sh [POLLS]
+# Environment: SWITCHYARD_BENCH_BUILD_DIR (default <repo>/build-bench, configured Release),
+#   BENCH_JOBS (build jobs, 1).
 set -euo pipefail
 
 polls=${1:-300}
@@ -9,7 +11,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build=${SWITCHYARD_BENCH_BUILD_DIR:-$root/build-bench}
 
 mkdir -p "$build"
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >"$build/configure.log" 2>&1 \
-    || { cat "$build/configure.log" >&2; exit 1; }
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSWITCHYARD_BENCH=ON \
+    >"$build/configure.log" 2>&1 || { cat "$build/configure.log" >&2; exit 1; }
 cmake --build "$build" -j"${BENCH_JOBS:-1}" --target bench_pool_model >/dev/null
-"$build/bench/bench_pool_model" "$polls"
+"$build/bench/pool-model/bench_pool_model" "$polls"
