@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The timeline over one million events: insert rate, first page, tx lookup, CSV export against
-# the sqlite3 command line.
-#   bench/store/run.sh [EVENTS] [DIR]
-# Environment: SWITCHYARD_BENCH_BUILD_DIR (default <repo>/build-bench), BENCH_JOBS (1).
+# the sqlite3 command line (time, bytes written and peak RSS, each exporter in its own process).
+# About a minute once built; on a shared machine hold the build lock for the whole run:
+#   /work/bin/locked bench/store/run.sh [EVENTS] [DIR]
+# Environment: SWITCHYARD_BENCH_BUILD_DIR (default <repo>/build-bench, configured Release),
+#   BENCH_JOBS (build jobs, 1).
 set -euo pipefail
 
 events=${1:-1000000}
@@ -12,7 +14,7 @@ dir=${2:-$build/bench-store-data}
 
 command -v sqlite3 >/dev/null || { echo "run.sh: the sqlite3 command line is needed" >&2; exit 1; }
 mkdir -p "$build" "$dir"
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >"$build/configure.log" 2>&1 \
-    || { cat "$build/configure.log" >&2; exit 1; }
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSWITCHYARD_BENCH=ON \
+    >"$build/configure.log" 2>&1 || { cat "$build/configure.log" >&2; exit 1; }
 cmake --build "$build" -j"${BENCH_JOBS:-1}" --target bench_store >/dev/null
 "$build/bench/store/bench_store" "$events" "$dir"
