@@ -48,7 +48,7 @@ void waitForProbe(PoolManager& manager, const QString& network, int index)
 {
     QSignalSpy finished(&manager, &PoolManager::probeFinished);
     manager.probeNow(network, index);
-    QVERIFY(finished.wait(5000));
+    QVERIFY(finished.wait(kWaitMs));
 }
 
 } // namespace

@@ -15,6 +15,10 @@
 
 namespace switchyard::testing {
 
+// How long a test waits for what must happen over loopback or on another thread (an answer, a
+// probe, a commit): enough for a loaded machine, and only spent when the test fails.
+constexpr int kWaitMs = 30'000;
+
 inline sim::Fault faultOf(sim::FaultKind kind)
 {
     sim::Fault fault;
@@ -38,7 +42,9 @@ struct PoolFixture
         for (const QString& name : nodeNames)
             addNode(name);
         config.probe.intervalMs = 1000;
-        config.probe.timeoutMs = 1000;
+        // A node that answers does so well within this on a loaded machine; tests that need a
+        // node to time out set their own.
+        config.probe.timeoutMs = 10'000;
         config.probe.recoveryIntervalMs = 10'000;
         config.probe.probationProbes = 3;
         config.reconfigureGraceMs = 30'000;
@@ -81,7 +87,7 @@ struct PoolFixture
         manager.tick();
         if (manager.probesInFlight() > 0)
             [&] {
-                QVERIFY(idle.wait(5000));
+                QVERIFY(idle.wait(kWaitMs));
             }();
         return int(finished.count());
     }

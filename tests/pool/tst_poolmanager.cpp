@@ -123,7 +123,7 @@ private Q_SLOTS:
         fixture.clock.advance(fixture.config.probe.recoveryIntervalMs);
         fixture.manager.tick();
         QCOMPARE(fixture.manager.probesInFlight(), 4); // all at once, not one after another
-        QTRY_COMPARE(finished.count(), 4);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 4, kWaitMs);
     }
 
     void wrongGenesisIsWrongNetwork()

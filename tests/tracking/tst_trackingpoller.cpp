@@ -13,9 +13,6 @@ using namespace switchyard::tracking;
 namespace {
 
 constexpr int kInterval = 2000;
-// How long to wait for something that must happen (a poll over loopback, a commit on the
-// writer's thread): long enough for a loaded machine, and only spent when the test fails.
-constexpr int kWaitMs = 30'000;
 
 // A Solana transfer tracked and sent through the tracker: Submitted, landing two slots later.
 QString sentTransfer(TrackingFixture& f, quint64 lamports)
