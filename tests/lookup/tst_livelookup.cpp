@@ -53,6 +53,10 @@ EvmVector evmVector(int index)
             quint64(object.value("nonce").toInteger())};
 }
 
+// For a test that needs one node to time out while the others answer within the same timeout:
+// long enough for an answering node on a loaded machine, short enough to wait out each run.
+constexpr int kNodeTimesOutMs = 2000;
+
 const LookupAnswer* answerOf(const QList<LookupAnswer>& answers, const QString& node)
 {
     for (const LookupAnswer& answer : answers)
@@ -232,18 +236,22 @@ private Q_SLOTS:
     {
         QTest::addColumn<sim::FaultKind>("kind");
         QTest::addColumn<QString>("failureClass");
-        QTest::newRow("refused") << sim::FaultKind::RefuseConnections << "refused";
-        QTest::newRow("never answers") << sim::FaultKind::NeverAnswer << "timeout";
-        QTest::newRow("503") << sim::FaultKind::ServiceUnavailable << "http";
-        QTest::newRow("not json") << sim::FaultKind::MalformedBody << "malformed";
+        QTest::addColumn<int>("timeoutMs"); // 0: the fixture's, which no answering node reaches
+        QTest::newRow("refused") << sim::FaultKind::RefuseConnections << "refused" << 0;
+        QTest::newRow("never answers")
+            << sim::FaultKind::NeverAnswer << "timeout" << kNodeTimesOutMs;
+        QTest::newRow("503") << sim::FaultKind::ServiceUnavailable << "http" << 0;
+        QTest::newRow("not json") << sim::FaultKind::MalformedBody << "malformed" << 0;
     }
 
     void transportFailures()
     {
         QFETCH(sim::FaultKind, kind);
         QFETCH(QString, failureClass);
+        QFETCH(int, timeoutMs);
         PoolFixture f(ChainFamily::Solana, {"a", "b"}, "mainnet");
-        f.config.probe.timeoutMs = 300;
+        if (timeoutMs > 0)
+            f.config.probe.timeoutMs = timeoutMs;
         f.apply();
         f.probeAll();
         QVERIFY(f.simNode("b")->setFault(faultOf(kind)));
@@ -391,18 +399,19 @@ private Q_SLOTS:
         f.apply();
         f.probeAll();
         sim::Fault slow = faultOf(sim::FaultKind::Delay);
-        slow.delayMs = 400;
+        // Long enough that a's answer comes first on a loaded machine too.
+        slow.delayMs = 2000;
         QVERIFY(f.simNode("slow")->setFault(slow));
         LiveLookup lookup;
         QSignalSpy answered(&lookup, &LiveLookup::answered);
         QSignalSpy finished(&lookup, &LiveLookup::finished);
         QCoro::Task<QList<LookupAnswer>> task = lookup.run(
             f.manager.pools(), LookupQuery{ChainFamily::Solana, solanaVector(8).signature});
-        QVERIFY(answered.wait(5000));
+        QVERIFY(answered.wait(kWaitMs));
         QCOMPARE(answered.size(), 1);
         QCOMPARE(finished.size(), 0); // the first answer is out before the slow node's
         QCOMPARE(answered.first().first().value<LookupAnswer>().node, QStringLiteral("a"));
-        QVERIFY(finished.wait(5000));
+        QVERIFY(finished.wait(kWaitMs));
         QCOMPARE(answered.size(), 2);
         QCOMPARE(answered.last().first().value<LookupAnswer>().node, QStringLiteral("slow"));
         const QList<LookupAnswer> all = QCoro::waitFor(task);
@@ -420,7 +429,7 @@ private Q_SLOTS:
             node.url = url;
             node.urlTemplate = url.toString();
         }
-        f.config.probe.timeoutMs = 300;
+        f.config.probe.timeoutMs = kNodeTimesOutMs;
         f.apply();
         f.probeAll();
         // The provider echoes the URL in its error, the way some do.
