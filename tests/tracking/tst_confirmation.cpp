@@ -226,7 +226,7 @@ private Q_SLOTS:
         QCOMPARE(f.totalSends(id), 1);
 
         f.pools.cluster.advance(5);
-        const GateDecision after = QCoro::waitFor(run.watch(5'000, 20));
+        const GateDecision after = QCoro::waitFor(run.watch(kWaitMs, 20));
         QCOMPARE(after.gate, Gate::Landed);
         QCOMPARE(run.outcome(), ConfirmationOutcome::Landed);
         QVERIFY(QCoro::waitFor(run.recordOutcome(QStringLiteral("rebroadcast once"))).ok());

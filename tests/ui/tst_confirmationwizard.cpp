@@ -55,13 +55,13 @@ private Q_SLOTS:
 
         wizard.next();
         QCOMPARE(wizard.currentId(), int(ConfirmationWizard::StatusPage));
-        QTRY_VERIFY(nextEnabled(wizard));
+        QTRY_VERIFY_WITH_TIMEOUT(nextEnabled(wizard), kWaitMs);
         const auto* answers = wizard.findChild<QTableView*>(QStringLiteral("confirmNodeAnswers"));
         QCOMPARE(answers->model()->rowCount(), 2);
 
         wizard.next();
         QCOMPARE(wizard.currentId(), int(ConfirmationWizard::GatePage));
-        QTRY_VERIFY(nextEnabled(wizard));
+        QTRY_VERIFY_WITH_TIMEOUT(nextEnabled(wizard), kWaitMs);
         QVERIFY2(textOf(&wizard, "confirmGateHeadline").contains(QStringLiteral("may be sent")),
                  qPrintable(textOf(&wizard, "confirmGateHeadline")));
         QVERIFY(textOf(&wizard, "confirmGateEvidence").contains("blocks left"));
@@ -76,7 +76,7 @@ private Q_SLOTS:
         page->confirmBox()->setChecked(true);
         QVERIFY(page->sendButton()->isEnabled());
         page->sendButton()->click();
-        QTRY_VERIFY(page->sent());
+        QTRY_VERIFY_WITH_TIMEOUT(page->sent(), kWaitMs);
         QVERIFY(textOf(&wizard, "confirmAttempts").contains("accepted"));
         QVERIFY(!page->sendButton()->isEnabled()); // once
         QCOMPARE(f.totalSends(id), 1);
@@ -86,13 +86,14 @@ private Q_SLOTS:
         blocks.start(100);
         wizard.next();
         QCOMPARE(wizard.currentId(), int(ConfirmationWizard::WatchPage));
-        QTRY_VERIFY_WITH_TIMEOUT(nextEnabled(wizard), 20'000);
+        QTRY_VERIFY_WITH_TIMEOUT(nextEnabled(wizard), kWaitMs);
         blocks.stop();
         wizard.next();
         QCOMPARE(wizard.currentId(), int(ConfirmationWizard::OutcomePage));
         QVERIFY2(textOf(&wizard, "confirmOutcome").startsWith(QStringLiteral("Landed")),
                  qPrintable(textOf(&wizard, "confirmOutcome")));
-        QTRY_COMPARE(textOf(&wizard, "confirmWritten"), QStringLiteral("Written to the timeline."));
+        QTRY_COMPARE_WITH_TIMEOUT(textOf(&wizard, "confirmWritten"),
+                                  QStringLiteral("Written to the timeline."), kWaitMs);
         const QStringList written = f.storedEvents(id, QStringLiteral("confirmation"));
         QCOMPARE(written.size(), 1);
         QVERIFY2(written[0].contains(QStringLiteral("rebroadcast")), qPrintable(written[0]));
@@ -113,10 +114,10 @@ private Q_SLOTS:
         ConfirmationWizard wizard(f.tracker.get(), &f.pools.manager, id);
         wizard.show();
         wizard.next();
-        QTRY_VERIFY(nextEnabled(wizard));
+        QTRY_VERIFY_WITH_TIMEOUT(nextEnabled(wizard), kWaitMs);
         wizard.next();
         QCOMPARE(wizard.currentId(), int(ConfirmationWizard::GatePage));
-        QTRY_VERIFY(nextEnabled(wizard));
+        QTRY_VERIFY_WITH_TIMEOUT(nextEnabled(wizard), kWaitMs);
         QVERIFY2(textOf(&wizard, "confirmGateHeadline").contains(QStringLiteral("sending system")),
                  qPrintable(textOf(&wizard, "confirmGateHeadline")));
         wizard.next();
@@ -129,7 +130,8 @@ private Q_SLOTS:
         for (const QPushButton* button : wizard.currentPage()->findChildren<QPushButton*>())
             QVERIFY2(!button->text().contains(QStringLiteral("Send"), Qt::CaseInsensitive),
                      qPrintable(button->text()));
-        QTRY_COMPARE(f.storedEvents(id, QStringLiteral("confirmation")).size(), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(f.storedEvents(id, QStringLiteral("confirmation")).size(), 1,
+                                  kWaitMs);
         QCOMPARE(f.totalSends(id), 0);
     }
 };

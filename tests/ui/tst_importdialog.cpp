@@ -71,7 +71,7 @@ private Q_SLOTS:
 
         QSignalSpy tracked(&dialog, &ImportDialog::tracked);
         dialog.trackButton()->click();
-        QTRY_COMPARE(tracked.size(), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(tracked.size(), 1, kWaitMs); // once the writer stored it
         QCOMPARE(tracked[0][0].toStringList(), QStringList{signed_.signature});
         const auto record = f.tracker->transaction(signed_.signature);
         QVERIFY(record);
