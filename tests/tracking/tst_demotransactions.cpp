@@ -131,7 +131,8 @@ private Q_SLOTS:
             QVERIFY(restored >= firstRun);
             demo.startTransactions(session->tracker());
             // Step 0 hands over eight transactions.
-            QTRY_VERIFY(session->tracker()->transactions().size() >= restored + 8);
+            QTRY_VERIFY_WITH_TIMEOUT(session->tracker()->transactions().size() >= restored + 8,
+                                     30'000);
             firstRun = session->tracker()->transactions().size();
         }
     }
