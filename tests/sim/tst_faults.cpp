@@ -96,6 +96,9 @@ private Q_SLOTS:
         QCOMPARE(slow.status, 200);
         QCOMPARE(slow.json().value("result").toInteger(), m_cluster->headSlot());
 
+        // Far past the client's 100 ms, so that on a loaded machine too only its timeout can end
+        // the call.
+        QVERIFY(m_node->setFault({FaultKind::Delay, 30'000}));
         const PostResult impatient = post(m_node->url(), rpcBody("getSlot"), 100);
         QCOMPARE(impatient.error, QNetworkReply::OperationCanceledError);
         QCOMPARE(impatient.status, 0);
