@@ -1,3 +1,4 @@
+#include "chain/transactionid.h"
 #include "config/configloader.h"
 #include "models/displaytext.h"
 #include "pool/poolmanager.h"
@@ -168,7 +169,13 @@ int runConfirm(const QStringList& arguments)
     if (!waitOk || waitSeconds < 0)
         return fail(ConfirmError, QStringLiteral("--wait takes a number of seconds, not '%1'")
                                       .arg(parser.value(waitOption)));
-    const QString id = positional.first().trimmed();
+    const std::optional<TransactionId> parsed = parseTransactionId(positional.first());
+    if (!parsed)
+        return fail(ConfirmError,
+                    QStringLiteral("'%1' is not a Solana signature (base58 of 64 bytes) or an EVM "
+                                   "transaction hash (0x and 64 hex digits)")
+                        .arg(positional.first().trimmed()));
+    const QString id = parsed->text;
 
     const QString configPath =
         parser.isSet(configOption) ? parser.value(configOption) : defaultConfigPath();

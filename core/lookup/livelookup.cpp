@@ -269,7 +269,7 @@ std::optional<LookupQuery> lookupQueryFor(const SearchClassification& search)
     if (search.kind == SearchKind::SolanaSignature)
         return LookupQuery{ChainFamily::Solana, search.text};
     if (search.kind == SearchKind::EvmHash)
-        return LookupQuery{ChainFamily::Evm, search.text.toLower()};
+        return LookupQuery{ChainFamily::Evm, search.text};
     return std::nullopt;
 }
 

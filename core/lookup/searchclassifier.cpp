@@ -1,39 +1,8 @@
 #include "searchclassifier.h"
 
-#include "chain/codec/base58.h"
+#include "chain/transactionid.h"
 
 namespace switchyard {
-
-namespace {
-
-constexpr qsizetype kSignatureBytes = 64;
-constexpr qsizetype kEvmHashDigits = 64;
-
-bool isEvmHash(const QString& text)
-{
-    if (text.size() != 2 + kEvmHashDigits ||
-        !text.startsWith(QLatin1String("0x"), Qt::CaseInsensitive))
-        return false;
-    for (qsizetype i = 2; i < text.size(); ++i) {
-        const char16_t c = text.at(i).unicode();
-        const bool hex =
-            (c >= u'0' && c <= u'9') || (c >= u'a' && c <= u'f') || (c >= u'A' && c <= u'F');
-        if (!hex)
-            return false;
-    }
-    return true;
-}
-
-bool isSolanaSignature(const QString& text)
-{
-    // 64 bytes are 87 or 88 base58 characters (fewer only with leading zero bytes).
-    if (text.isEmpty() || text.size() > 88)
-        return false;
-    const chain::DecodeResult<QByteArray> bytes = chain::base58Decode(text);
-    return bytes && bytes->size() == kSignatureBytes;
-}
-
-} // namespace
 
 QString searchKindKey(SearchKind kind)
 {
@@ -60,13 +29,10 @@ SearchClassification classifySearch(const QString& text, const Config& config,
     const QString& trimmed = result.text;
     if (trimmed.isEmpty())
         return result;
-    if (isEvmHash(trimmed)) {
-        result.kind = SearchKind::EvmHash;
-        result.text = trimmed.toLower();
-        return result;
-    }
-    if (isSolanaSignature(trimmed)) {
-        result.kind = SearchKind::SolanaSignature;
+    if (const std::optional<TransactionId> id = parseTransactionId(trimmed)) {
+        result.kind =
+            id->family == ChainFamily::Evm ? SearchKind::EvmHash : SearchKind::SolanaSignature;
+        result.text = id->text;
         return result;
     }
     if (knownIntent && knownIntent(trimmed)) {

@@ -22,7 +22,7 @@ QString searchKindKey(SearchKind kind); // "solana-signature", "evm-hash", ...
 struct SearchClassification
 {
     SearchKind kind = SearchKind::Text;
-    // The text trimmed; an EVM hash in lower case (the form nodes and the store use).
+    // The text trimmed; an id as parseTransactionId() gives it (EVM: 0x and lower case).
     QString text;
     QString network; // NodeName: the network the node belongs to
     QString node;    // NodeName: the node's name as configured

@@ -4,6 +4,7 @@
 #include "chain/codec/base64.h"
 #include "chain/codec/hex.h"
 #include "chain/codec/signedtransaction.h"
+#include "chain/transactionid.h"
 
 #include <QFile>
 #include <QHash>
@@ -17,7 +18,6 @@ namespace {
 using namespace switchyard::chain;
 
 constexpr qint64 kMaxImportFileBytes = 64LL * 1024 * 1024;
-constexpr qsizetype kEvmHashSize = 32;
 
 // What one line holds before it becomes a record.
 struct LineInput
@@ -40,17 +40,26 @@ struct LineError
     QString message;
 };
 
-bool isSolanaSignatureText(const QString& text)
+// Two ways of writing one id (0X or upper-case hex) are the same id.
+bool sameId(const QString& a, const QString& b)
 {
-    const auto bytes = base58Decode(text);
-    return bytes && bytes->size() == solana::kSignatureSize;
+    const std::optional<TransactionId> first = parseTransactionId(a);
+    const std::optional<TransactionId> second = parseTransactionId(b);
+    return first && second ? first->text == second->text : a == b;
+}
+
+// The id in its one stored form when `text` is an id of `family`; empty otherwise.
+QString idOf(const QString& text, ChainFamily family)
+{
+    const std::optional<TransactionId> id = parseTransactionId(text);
+    return id && id->family == family ? id->text : QString();
 }
 
 // Solana text: a signature to watch, base64 wire bytes, or base58 wire bytes.
 std::optional<LineError> readSolanaText(const QString& text, const QString& field, LineInput& in)
 {
-    if (isSolanaSignatureText(text)) {
-        in.watchId = text;
+    if (const QString id = idOf(text, ChainFamily::Solana); !id.isEmpty()) {
+        in.watchId = id;
         return std::nullopt;
     }
     const auto base64 = base64Decode(text);
@@ -83,8 +92,8 @@ std::optional<LineError> readEvmText(const QString& text, const QString& field, 
     const auto bytes = hexDecode(text);
     if (!bytes)
         return LineError{field, QStringLiteral("not hex: ") + bytes.error().message};
-    if (bytes->size() == kEvmHashSize) {
-        in.watchId = text.toLower();
+    if (const QString id = idOf(text, ChainFamily::Evm); !id.isEmpty()) {
+        in.watchId = id;
         return std::nullopt;
     }
     in.wire = *bytes;
@@ -166,7 +175,7 @@ std::optional<LineError> readJsonFields(const QJsonObject& object, LineInput& in
             return error;
         if (stated.isEmpty())
             continue;
-        if (!in.statedId.isEmpty() && in.statedId != stated)
+        if (!in.statedId.isEmpty() && !sameId(in.statedId, stated))
             return LineError{QLatin1String(key), QStringLiteral("states %1, but %2 states %3")
                                                      .arg(stated, in.statedIdField, in.statedId)};
         in.statedId = stated;
@@ -270,13 +279,8 @@ private:
                 const bool hex = in.statedId.startsWith(QLatin1String("0x"), Qt::CaseInsensitive);
                 in.family =
                     network ? network->family : (hex ? ChainFamily::Evm : ChainFamily::Solana);
-                const auto hexBytes =
-                    hex ? hexDecode(in.statedId) : DecodeResult<QByteArray>(QByteArray());
-                if (*in.family == ChainFamily::Evm && hexBytes && hexBytes->size() == kEvmHashSize)
-                    in.watchId = in.statedId.toLower();
-                else if (*in.family == ChainFamily::Solana && isSolanaSignatureText(in.statedId))
-                    in.watchId = in.statedId;
-                else
+                in.watchId = idOf(in.statedId, *in.family);
+                if (in.watchId.isEmpty())
                     return LineError{in.statedIdField,
                                      QStringLiteral("is not a %1 transaction id (%2)")
                                          .arg(familyName(*in.family),

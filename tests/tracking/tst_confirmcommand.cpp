@@ -122,13 +122,46 @@ private Q_SLOTS:
         QCOMPARE(f.totalSends(id), 0);
     }
 
+    // `lookup` and `track` take an EVM hash in any case and with 0X; so does confirm.
+    void evmIdInAnyCase_data()
+    {
+        QTest::addColumn<QString>("form");
+        QTest::newRow("upper-case digits") << "0xUPPER";
+        QTest::newRow("0X prefix") << "0Xlower";
+        QTest::newRow("0X and upper case") << "0XUPPER";
+        QTest::newRow("whitespace around") << " 0xlower\t";
+    }
+
+    void evmIdInAnyCase()
+    {
+        QFETCH(QString, form);
+        TrackingFixture f(ChainFamily::Evm, {QStringLiteral("e")});
+        QVERIFY(f.start());
+        const QString id = f.trackEvm(f.signEvm(0, 50)).id;
+        QVERIFY(id.startsWith(QStringLiteral("0x")));
+        const QString digits =
+            form.contains(QStringLiteral("UPPER")) ? id.mid(2).toUpper() : id.mid(2);
+        QString typed = form;
+        typed.replace(QStringLiteral("UPPER"), digits).replace(QStringLiteral("lower"), digits);
+        const CommandRun run = runSwitchyard(QStringList{"confirm", typed, "--json"} + common(f));
+        QVERIFY2(run.exitCode == 1, QByteArray(run.out + run.err).constData()); // pending
+        const QJsonObject record = QJsonDocument::fromJson(run.lines().first()).object();
+        QCOMPARE(record.value("step").toString(), QStringLiteral("record"));
+        QCOMPARE(record.value("id").toString(), id);
+        QCOMPARE(f.storedEvents(id, QStringLiteral("confirmation")).size(), 1);
+    }
+
     void errors_data()
     {
         QTest::addColumn<QStringList>("arguments");
         QTest::addColumn<QString>("error");
-        QTest::newRow("not tracked")
-            << QStringList{"confirm", "4vJ9JU1bJJE96FWSJKvHsmmFADCg4gpZQff4P3bkLKi"}
-            << "is not tracked in";
+        QTest::newRow("not tracked") << QStringList{"confirm", "2ZigDXwqDK1rLcKJoyyJzvYHXjtZtRp"
+                                                               "dpcv3BgTptd77rZYe6j5gajcxHsX4NK1"
+                                                               "JiBLkDjbxYyrFw7kb6HTyqou1"}
+                                     << "is not tracked in";
+        QTest::newRow("not an id") << QStringList{"confirm", "4vJ9JU1bJJE96FWSJKvHsmmFADCg4gpZQ"}
+                                   << "'4vJ9JU1bJJE96FWSJKvHsmmFADCg4gpZQ' is not a Solana "
+                                      "signature";
         QTest::newRow("no id") << QStringList{"confirm"} << "missing the transaction id";
         QTest::newRow("bad wait") << QStringList{"confirm", "x", "--wait", "soon"}
                                   << "--wait takes a number of seconds, not 'soon'";
