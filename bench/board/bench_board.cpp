@@ -1,45 +1,68 @@
-// The pending-transaction board with 10,000 cards, repainted offscreen at 1920×1080 while
-// cards change state and the Solana block height moves.
+// The pending-transaction board with 10,000 cards, shown offscreen at 1920×1080 for SECONDS of
+// wall-clock time while cards change state at TRANSITIONS_PER_SECOND and the Solana block
+// height moves.
 //   bench_board [CARDS] [SECONDS] [TRANSITIONS_PER_SECOND]
 // Cards are restored into a real TransactionTracker (the path records read back from the store
-// take); each 50 ms frame restores a batch of changed records (the model hears `tracked`, as it
-// hears `transitioned`), then the whole board is rendered with QWidget::grab(). Once a second
-// the simulated Solana cluster moves two blocks and the tracker polls it for real over
-// loopback, which is what moves tracker.blockHeight() and the cards' bars.
-// Reported: build time, frame time p50/p95/max, model update cost per transition (restore +
-// merge + the proxies and lists reacting), poll time, and RSS.
-#include "config/config.h"
-#include "models/boardcolumnproxy.h"
+// take). Every 10 ms the transitions due by then are restored (the model hears `tracked`, as it
+// hears `transitioned`), so they arrive evenly at the stated rate. The board paints when Qt
+// says so, as in the app: the views mark what changed and the window paints on the
+// UpdateRequest that follows, once per turn of the event loop; ages move on the model's own
+// one-second timer. A simulated Solana node in another process (simnodes) makes a slot every
+// 400 ms, and once a second the tracker polls it over loopback, which moves
+// tracker.blockHeight() and the cards' bars.
+// Reported: build time, the window's paints (count, time, share of the wall clock), the longest
+// gaps between the 10 ms ticks (how long the event loop was held), model update cost per
+// transition, poll time, the block heights seen, and RSS.
+#include "benchcontext.h"
+#include "config/configloader.h"
 #include "models/pendingboardmodel.h"
 #include "pendingboardview.h"
+#include "pool/networkpool.h"
 #include "pool/poolmanager.h"
-#include "sim/simulatedcluster.h"
-#include "sim/simulatednode.h"
+#include "pool/router.h"
 #include "tracking/transactiontracker.h"
 #include "util/clock.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QFile>
-#include <QImage>
-#include <QListView>
-#include <QPixmap>
+#include <QProcess>
 #include <QRandomGenerator>
-#include <QThread>
+#include <QTimer>
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
+#include <numeric>
 #include <qcorotask.h>
-#include <sys/resource.h>
 
 using namespace switchyard;
 using namespace switchyard::tracking;
 
 namespace {
 
-constexpr int frameMs = 50;
-const QString solanaNetwork = QStringLiteral("bench-solana");
+constexpr int tickMs = 10;
 const QString evmNetwork = QStringLiteral("bench-evm");
+
+// Times the window's paints: Qt paints a window while it handles the UpdateRequest that the
+// first update() since the last paint posted to it.
+class PaintTimingApplication : public QApplication
+{
+public:
+    using QApplication::QApplication;
+
+    bool notify(QObject* receiver, QEvent* event) override
+    {
+        if (receiver != window || event->type() != QEvent::UpdateRequest)
+            return QApplication::notify(receiver, event);
+        QElapsedTimer timer;
+        timer.start();
+        const bool handled = QApplication::notify(receiver, event);
+        paintMs.append(double(timer.nsecsElapsed()) / 1e6);
+        return handled;
+    }
+
+    const QWidget* window = nullptr;
+    QList<double> paintMs;
+};
 
 double percentile(QList<double> values, double p)
 {
@@ -50,23 +73,21 @@ double percentile(QList<double> values, double p)
     return values[std::min(at, values.size() - 1)];
 }
 
-long rssKb()
+double sum(const QList<double>& values)
+{
+    return std::accumulate(values.cbegin(), values.cend(), 0.0);
+}
+
+long statusKb(const char* field)
 {
     QFile status(QStringLiteral("/proc/self/status"));
     if (!status.open(QIODevice::ReadOnly))
         return -1;
     for (const QByteArray& line : status.readAll().split('\n')) {
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').value(0).toLong();
+        if (line.startsWith(field))
+            return line.mid(qsizetype(qstrlen(field))).trimmed().split(' ').value(0).toLong();
     }
     return -1;
-}
-
-long peakRssKb()
-{
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage);
-    return usage.ru_maxrss;
 }
 
 QString fakeId(QRandomGenerator& random, bool evm)
@@ -98,11 +119,12 @@ TxState nextState(TxState state, QRandomGenerator& random)
     }
 }
 
-QCoro::Task<> pollOnce(TransactionTracker* tracker, bool* busy, QList<double>* pollMs)
+QCoro::Task<> pollOnce(TransactionTracker* tracker, QString network, bool* busy,
+                       QList<double>* pollMs)
 {
     QElapsedTimer timer;
     timer.start();
-    co_await tracker->poll(solanaNetwork);
+    co_await tracker->poll(network);
     pollMs->append(double(timer.nsecsElapsed()) / 1e6);
     *busy = false;
 }
@@ -113,7 +135,7 @@ int main(int argc, char* argv[])
 {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
+    PaintTimingApplication app(argc, argv);
     const QStringList args = QCoreApplication::arguments();
     const int cards = args.size() > 1 ? args[1].toInt() : 10'000;
     const int seconds = args.size() > 2 ? args[2].toInt() : 10;
@@ -122,35 +144,43 @@ int main(int argc, char* argv[])
         std::fprintf(stderr, "usage: bench_board [CARDS>0] [SECONDS>0] [TRANSITIONS_PER_SECOND]\n");
         return 2;
     }
+    bench::printContext({{"Qt platform", QGuiApplication::platformName()}});
     QRandomGenerator random(6);
 
-    // A Solana cluster on loopback for the block height, and a pool that knows it.
-    ManualClock clock;
-    sim::SimulatedCluster cluster(ChainFamily::Solana, solanaNetwork, &clock);
-    sim::SimulatedNode* node = cluster.addNode(QStringLiteral("sol-a"));
-    NetworkConfig network;
-    network.name = solanaNetwork;
-    network.family = ChainFamily::Solana;
-    network.genesisHash = cluster.genesisHash();
-    network.warnLag = 8;
-    network.maxLag = 50;
-    NodeConfig nodeConfig;
-    nodeConfig.name = node->name();
-    nodeConfig.url = node->url();
-    nodeConfig.urlTemplate = node->url().toString();
-    network.nodes.append(nodeConfig);
-    Config config;
-    config.networks = {network};
-    PoolManager pools(&clock);
-    pools.applyConfig(config);
+    // One simulated Solana node in a process of its own, and a pool that knows it.
+    QProcess simulator;
+    simulator.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    simulator.start(QStringLiteral(SWITCHYARD_SIMNODES), {QStringLiteral("1")});
+    bool started = simulator.waitForStarted();
+    while (started && !simulator.canReadLine())
+        started = simulator.waitForReadyRead(30'000);
+    if (!started) {
+        std::fprintf(stderr, "bench_board: simnodes did not start\n");
+        return 1;
+    }
+    const ConfigResult loaded = loadConfigText(simulator.readLine(), QStringLiteral("simnodes"));
+    if (!loaded.ok()) {
+        std::fprintf(stderr, "bench_board: %s\n", qPrintable(loaded.errorText()));
+        return 1;
+    }
+    const QString solanaNetwork = loaded.config().networks.first().name;
+    PoolManager pools(Clock::system());
+    pools.applyConfig(loaded.config());
     QCoro::waitFor(pools.probeAll());
+    const RoutedCall head =
+        QCoro::waitFor(routeCall(pools.pool(solanaNetwork), {QStringLiteral("getBlockHeight")}));
+    if (!head.answered()) {
+        std::fprintf(stderr, "bench_board: the node gave no block height\n");
+        return 1;
+    }
+    const qint64 height = head.reply->result().toInteger();
     // A null store: restore() and a poll that changes no state never write.
-    TransactionTracker tracker(&pools, nullptr, &clock);
+    TransactionTracker tracker(&pools, nullptr, Clock::system());
 
-    // 10,000 cards: 60 % pending (two thirds Solana, with 40..190 blocks left so none can
-    // expire during the run), the rest confirmed, finalized or failed.
-    const qint64 now = clock.utcNow().toMSecsSinceEpoch();
-    const qint64 height = cluster.headBlockHeight();
+    // 10,000 cards: 60 % pending (two thirds Solana, with 40..190 blocks left once the run's
+    // slots have passed, so none can expire during it), the rest confirmed, finalized or failed.
+    const qint64 runBlocks = qint64(seconds) * 1000 / 400 + 1;
+    const qint64 now = Clock::system()->utcNow().toMSecsSinceEpoch();
     QList<TrackedTransaction> records;
     records.reserve(cards);
     for (int i = 0; i < cards; ++i) {
@@ -163,7 +193,7 @@ int main(int argc, char* argv[])
         r.intentId = QStringLiteral("payout-%1").arg(i);
         r.wire = QByteArray(300, 'x');
         if (solana)
-            r.lastValidBlockHeight = height + 40 + random.bounded(150);
+            r.lastValidBlockHeight = height + runBlocks + 40 + random.bounded(150);
         r.state = kind < 6   ? (kind < 3 ? TxState::Submitted : TxState::Imported)
                   : kind < 7 ? TxState::Confirmed
                   : kind < 9 ? TxState::Finalized
@@ -175,23 +205,28 @@ int main(int argc, char* argv[])
         records.append(r);
     }
 
-    const long rssBefore = rssKb();
+    const long rssBefore = statusKb("VmRSS:");
     QElapsedTimer build;
     build.start();
     tracker.restore(records);
-    ui::PendingBoardView view(&tracker, nullptr, &clock);
-    view.model()->setAgeRefreshInterval(0); // the bench moves the clock every frame instead
+    ui::PendingBoardView view(&tracker, nullptr, Clock::system());
     view.resize(1920, 1080);
     view.show();
     QCoreApplication::processEvents();
-    QPixmap first = view.grab();
+    view.grab();
     const double buildMs = double(build.nsecsElapsed()) / 1e6;
-    const long rssBuilt = rssKb();
+    const long rssBuilt = statusKb("VmRSS:");
 
+    QList<qint64> heights;
+    QObject::connect(&tracker, &TransactionTracker::blockHeightObserved,
+                     [&](const QString&, qint64 seen) {
+                         if (heights.isEmpty() || heights.last() != seen)
+                             heights.append(seen);
+                     });
     bool polling = true;
     QList<double> pollMs;
     std::vector<QCoro::Task<>> polls;
-    polls.push_back(pollOnce(&tracker, &polling, &pollMs));
+    polls.push_back(pollOnce(&tracker, solanaNetwork, &polling, &pollMs));
     while (polling)
         QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
     if (!tracker.blockHeight(solanaNetwork)) {
@@ -199,26 +234,27 @@ int main(int argc, char* argv[])
         return 1;
     }
 
-    const int frames = seconds * 1000 / frameMs;
-    const int perFrame = rate * frameMs / 1000;
-    QList<double> frameTimes;
-    QList<double> cardTimes;
-    QImage canvas;
-    QList<double> updateTimes; // per transition, per frame
-    qint64 transitions = 0;
     qint64 resets = 0;
     QObject::connect(view.model(), &QAbstractItemModel::modelReset, [&] { ++resets; });
-    for (int frame = 0; frame < frames; ++frame) {
-        clock.advance(frameMs); // ages move: the board repaints what it shows
-        if (frame % (1000 / frameMs) == 0 && !polling) {
-            cluster.advance(2);
-            polling = true;
-            polls.push_back(pollOnce(&tracker, &polling, &pollMs));
-        }
+    app.window = &view;
+    const qint64 total = qint64(rate) * seconds;
+    qint64 transitions = 0;
+    QList<double> updateUs; // per transition, per tick that had some
+    QList<double> tickGapMs;
+    qint64 lastTickNs = 0;
+    int skippedPolls = 0;
+    QElapsedTimer wall;
+    QTimer ticks;
+    ticks.setTimerType(Qt::PreciseTimer);
+    QObject::connect(&ticks, &QTimer::timeout, [&] {
+        const qint64 elapsedNs = wall.nsecsElapsed();
+        tickGapMs.append(double(elapsedNs - lastTickNs) / 1e6);
+        lastTickNs = elapsedNs;
+        const qint64 due = std::min(total, qint64(double(rate) * double(elapsedNs) / 1e9));
         QList<TrackedTransaction> batch;
-        batch.reserve(perFrame);
-        const qint64 at = clock.utcNow().toMSecsSinceEpoch();
-        for (int i = 0; i < perFrame; ++i) {
+        batch.reserve(due - transitions);
+        const qint64 at = Clock::system()->utcNow().toMSecsSinceEpoch();
+        for (; transitions < due; ++transitions) {
             TrackedTransaction& r = records[random.bounded(cards)];
             r.state = nextState(r.state, random);
             r.stateSinceMs = at;
@@ -226,61 +262,67 @@ int main(int argc, char* argv[])
                 ++r.attempts;
             batch.append(r);
         }
-        QElapsedTimer update;
-        update.start();
-        tracker.restore(batch);
-        view.model()->flush();
-        if (!batch.isEmpty())
-            updateTimes.append(double(update.nsecsElapsed()) / 1e3 / double(batch.size()));
-        transitions += batch.size();
-
-        QCoreApplication::processEvents(); // the poll's I/O, posted layouts and updates
-        QElapsedTimer paint;
-        paint.start();
-        const QPixmap shot = view.grab();
-        frameTimes.append(double(paint.nsecsElapsed()) / 1e6);
-        // What a screen repaint costs when ages tick: the four lists' cards, nothing else.
-        QElapsedTimer cardsPaint;
-        cardsPaint.start();
-        for (int c = 0; c < boardColumnCount; ++c) {
-            QWidget* viewport = view.list(BoardColumn(c))->viewport();
-            if (canvas.size() != viewport->size())
-                canvas = QImage(viewport->size(), QImage::Format_ARGB32_Premultiplied);
-            viewport->render(&canvas);
+        if (!batch.isEmpty()) {
+            QElapsedTimer update;
+            update.start();
+            tracker.restore(batch);
+            view.model()->flush(); // what the model's zero timer would do next, timed here
+            updateUs.append(double(update.nsecsElapsed()) / 1e3 / double(batch.size()));
         }
-        cardTimes.append(double(cardsPaint.nsecsElapsed()) / 1e6);
-    }
+        if (elapsedNs >= qint64(seconds) * 1'000'000'000)
+            QCoreApplication::quit();
+    });
+    QTimer pollTimer;
+    QObject::connect(&pollTimer, &QTimer::timeout, [&] {
+        if (polling) {
+            ++skippedPolls;
+            return;
+        }
+        polling = true;
+        polls.push_back(pollOnce(&tracker, solanaNetwork, &polling, &pollMs));
+    });
+    wall.start();
+    ticks.start(tickMs);
+    pollTimer.start(1000);
+    QCoreApplication::exec();
+    const double wallSeconds = double(wall.nsecsElapsed()) / 1e9;
+    ticks.stop();
+    pollTimer.stop();
+    app.window = nullptr;
     while (polling)
         QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
 
     int shown = 0;
     for (int c = 0; c < boardColumnCount; ++c)
         shown += view.count(BoardColumn(c));
-    std::printf("cards %d (shown %d), frames %lld, transitions %lld (%d/s), resets %lld\n", cards,
-                shown, qint64(frameTimes.size()), transitions, rate, resets);
+    std::printf("cards %d (shown %d), %.2f s of wall clock, transitions %lld (%.0f/s, due every "
+                "%d ms), resets %lld\n",
+                cards, shown, wallSeconds, transitions, double(transitions) / wallSeconds, tickMs,
+                resets);
     std::printf("columns: pending %d, confirmed %d, finalized %d, failed %d\n",
                 view.count(BoardColumn::Pending), view.count(BoardColumn::Confirmed),
                 view.count(BoardColumn::Finalized), view.count(BoardColumn::Failed));
     std::printf("build (restore + model + view + first grab): %.1f ms\n", buildMs);
-    std::printf("frame (grab 1920x1080): p50 %.2f ms, p95 %.2f ms, max %.2f ms\n",
-                percentile(frameTimes, 0.5), percentile(frameTimes, 0.95),
-                percentile(frameTimes, 1.0));
-    std::printf("cards only (render of the four list viewports): p50 %.2f ms, p95 %.2f ms, max "
-                "%.2f ms\n",
-                percentile(cardTimes, 0.5), percentile(cardTimes, 0.95),
-                percentile(cardTimes, 1.0));
+    std::printf("paints of the 1920x1080 window: %lld (%.1f/s), p50 %.2f ms, p95 %.2f ms, max "
+                "%.2f ms, %.1f %% of the wall clock\n",
+                qint64(app.paintMs.size()), double(app.paintMs.size()) / wallSeconds,
+                percentile(app.paintMs, 0.5), percentile(app.paintMs, 0.95),
+                percentile(app.paintMs, 1.0), 100.0 * sum(app.paintMs) / 1e3 / wallSeconds);
+    std::printf("gap between %d ms ticks: p50 %.2f ms, p95 %.2f ms, max %.2f ms\n", tickMs,
+                percentile(tickGapMs, 0.5), percentile(tickGapMs, 0.95),
+                percentile(tickGapMs, 1.0));
     std::printf("model update per transition: p50 %.2f us, p95 %.2f us, max %.2f us\n",
-                percentile(updateTimes, 0.5), percentile(updateTimes, 0.95),
-                percentile(updateTimes, 1.0));
+                percentile(updateUs, 0.5), percentile(updateUs, 0.95), percentile(updateUs, 1.0));
     std::printf("poll of the Solana network (%lld cards, the unfinished ones asked) over "
-                "loopback: p50 %.1f ms, max %.1f ms (%lld polls)\n",
+                "loopback: p50 %.1f ms, max %.1f ms (%lld polls, %d skipped: one still running)\n",
                 qint64(tracker.transactions(solanaNetwork).size()), percentile(pollMs, 0.5),
-                percentile(pollMs, 1.0), qint64(pollMs.size()));
-    double load[3] = {0, 0, 0};
-    if (getloadavg(load, 3) > 0)
-        std::printf("machine load average at the end: %.2f (%d cores)\n", load[0],
-                    QThread::idealThreadCount());
-    std::printf("RSS: %ld MB before the board, %ld MB with it, peak %ld MB\n", rssBefore / 1024,
-                rssBuilt / 1024, peakRssKb() / 1024);
-    return resets == 0 && shown == cards ? 0 : 1;
+                percentile(pollMs, 1.0), qint64(pollMs.size()), skippedPolls);
+    std::printf("block height seen by the tracker: %lld values, %lld -> %lld\n",
+                qint64(heights.size()), heights.value(0), heights.value(heights.size() - 1));
+    std::printf("RSS: %.1f MiB before the board, %.1f MiB with it, peak %.1f MiB\n",
+                double(rssBefore) / 1024.0, double(rssBuilt) / 1024.0,
+                double(statusKb("VmHWM:")) / 1024.0);
+    simulator.closeWriteChannel();
+    simulator.waitForFinished(5000);
+    return resets == 0 && shown == cards && heights.size() > 1 ? 0 : 1;
 }
