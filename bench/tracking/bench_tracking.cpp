@@ -4,11 +4,13 @@
 // cluster served by tracking_simnodes in another process. Then the same ids are asked through
 // the same pool and router with getSignatureStatuses, parsed but neither merged nor stored: 256
 // a call, 128 a call, and one call per signature. For each: HTTP requests, bytes on the wire
-// (counted by the simulator's relays: request line, headers and bodies, both directions), wall
+// and connections (counted by the simulator's relays: request line, headers and bodies, both
+// directions; the connections that carried a request, and how many of them were new), wall
 // time, and CPU time of this process: the main thread (JSON-RPC building and parsing, routing,
 // the tracker's merge; waiting on the network costs it nothing) and every other thread by name
 // (Qt's HTTP thread, the store's writer). The tracker's round is split where it hands its
 // merged changes to the store. BENCH_TRACKING_DIRECT=1 asks the nodes without the relays.
+#include "benchcontext.h"
 #include "config/configloader.h"
 #include "pool/networkpool.h"
 #include "pool/poolmanager.h"
@@ -94,13 +96,20 @@ public:
         const tracking::StoreAck ack = co_await m_inner->save(records, events);
         co_return ack;
     }
-    QCoro::Task<tracking::StoreAck> beginAttempt(tracking::AttemptRecord attempt) override
+    QCoro::Task<tracking::SendsSeen> lookAtSends(QString txId, qint64 nowMs) override
     {
-        return m_inner->beginAttempt(attempt);
+        return m_inner->lookAtSends(txId, nowMs);
     }
-    QCoro::Task<tracking::StoreAck> finishAttempt(tracking::AttemptRecord attempt) override
+    QCoro::Task<tracking::SendClaim> claimSend(tracking::AttemptRecord attempt,
+                                               qint64 seenAttemptId, qint64 nowMs) override
     {
-        return m_inner->finishAttempt(attempt);
+        return m_inner->claimSend(attempt, seenAttemptId, nowMs);
+    }
+    QCoro::Task<tracking::StoreAck> finishAttempt(tracking::AttemptRecord attempt,
+                                                  QList<tracking::TrackedTransaction> records,
+                                                  QList<IncidentEvent> events) override
+    {
+        return m_inner->finishAttempt(attempt, records, events);
     }
 
     const QElapsedTimer* clock = nullptr;
@@ -154,7 +163,8 @@ struct Measure
 {
     QString what;
     qint64 requestsSeen = 0; // HTTP requests that reached the nodes
-    qint64 connections = 0;
+    qint64 connections = 0;  // that carried a request, kept open from before or new
+    qint64 newConnections = 0;
     qint64 requestBytes = 0;
     qint64 responseBytes = 0;
     double wallMs = 0;
@@ -196,6 +206,7 @@ Measure measure(Simulator& sim, const QString& what, Work work)
     const QJsonObject counters = sim.command("counters");
     out.requestsSeen = counters.value(QStringLiteral("requests")).toInteger();
     out.connections = counters.value(QStringLiteral("connections")).toInteger();
+    out.newConnections = counters.value(QStringLiteral("newConnections")).toInteger();
     out.requestBytes = counters.value(QStringLiteral("requestBytes")).toInteger();
     out.responseBytes = counters.value(QStringLiteral("responseBytes")).toInteger();
     out.simCpuMs = counters.value(QStringLiteral("cpuMs")).toDouble();
@@ -242,12 +253,12 @@ QCoro::Task<OneByOne> askInChunks(std::shared_ptr<NetworkPool> pool, QStringList
 
 void print(const Measure& m)
 {
-    std::printf("  %-26s %6lld req %4lld conn %10.1f KiB up %10.1f KiB down %9.1f ms wall "
-                "%8.1f ms main-thread CPU %8.1f ms other threads (%s), simulator %.1f ms CPU\n"
+    std::printf("  %-26s %6lld req %3lld conn (%lld new) %10.1f KiB up %10.1f KiB down %9.1f ms "
+                "wall %8.1f ms main-thread CPU %8.1f ms other threads (%s), simulator %.1f ms CPU\n"
                 "      %s\n",
-                qPrintable(m.what), m.requestsSeen, m.connections, double(m.requestBytes) / 1024,
-                double(m.responseBytes) / 1024, m.wallMs, m.mainCpuMs, m.otherCpuMs,
-                qPrintable(m.threads), m.simCpuMs, qPrintable(m.detail));
+                qPrintable(m.what), m.requestsSeen, m.connections, m.newConnections,
+                double(m.requestBytes) / 1024, double(m.responseBytes) / 1024, m.wallMs,
+                m.mainCpuMs, m.otherCpuMs, qPrintable(m.threads), m.simCpuMs, qPrintable(m.detail));
     std::fflush(stdout);
 }
 
@@ -258,6 +269,7 @@ int main(int argc, char* argv[])
     QCoreApplication app(argc, argv);
     const int count = argc > 1 ? QString::fromLocal8Bit(argv[1]).toInt() : 10'000;
     const int rounds = std::max(1, argc > 2 ? QString::fromLocal8Bit(argv[2]).toInt() : 3);
+    bench::printContext();
     QTemporaryDir dir;
     if (!dir.isValid())
         qFatal("no temporary directory");
@@ -303,7 +315,8 @@ int main(int argc, char* argv[])
     std::printf("bench_tracking: %d pending Solana transactions, %d simulated nodes on loopback "
                 "(another process, %s), setup %.1f s\n",
                 count, pool->nodeCount(),
-                toNodes ? "asked directly: bytes not counted" : "behind byte-counting relays",
+                toNodes ? "asked directly: bytes and connections not counted"
+                        : "behind byte-counting relays",
                 double(setup.elapsed()) / 1e3);
 
     // The tracker's round, then the same ids asked (and parsed, nothing merged or stored) at

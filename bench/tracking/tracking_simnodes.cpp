@@ -6,8 +6,9 @@
 // (recent, near expiry, expired), writes them to RECORDS_FILE as JSON lines, and serves NODES
 // (default 3) simulated nodes behind byte-counting TCP relays. Prints the configuration that
 // points at the relays as one JSON line and the one that points at the nodes themselves as
-// another, then answers on stdin: "counters" prints one JSON line
-// (HTTP requests the nodes served and the bytes that crossed the relays, headers included),
+// another, then answers on stdin: "counters" prints one JSON line (HTTP requests the nodes
+// served; the connections, new or kept open, that carried a request through the relays and
+// those of them the relays accepted; the bytes that crossed the relays, headers included),
 // "reset" zeroes them; end of input quits.
 #include "chain/codec/base64.h"
 #include "chain/solana/solanatransaction.h"
@@ -26,6 +27,7 @@
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <cstdio>
+#include <memory>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -34,7 +36,7 @@ using namespace switchyard;
 namespace {
 
 // Forwards every connection to one node and counts what crosses it in each direction: the
-// bytes on the wire, request line, headers and bodies alike.
+// bytes on the wire, request line, headers and bodies alike, and the connections.
 class Relay : public QObject
 {
 public:
@@ -47,13 +49,23 @@ public:
     }
 
     quint16 port() const { return m_server.serverPort(); }
+    void resetCounters()
+    {
+        requestBytes = responseBytes = accepted = used = 0;
+        ++m_generation;
+    }
     qint64 requestBytes = 0;
     qint64 responseBytes = 0;
+    qint64 accepted = 0;
+    // A client keeps its connections open from one measurement to the next: the ones that
+    // carried a request since the reset, whenever they were accepted.
+    qint64 used = 0;
 
 private:
     void accept()
     {
         while (QTcpSocket* client = m_server.nextPendingConnection()) {
+            ++accepted;
             auto* upstream = new QTcpSocket(client);
             upstream->connectToHost(QHostAddress::LocalHost, m_target);
             if (!upstream->waitForConnected(5000))
@@ -61,7 +73,12 @@ private:
             // Forwarding must not add Nagle's wait to what it measures.
             client->setSocketOption(QAbstractSocket::LowDelayOption, 1);
             upstream->setSocketOption(QAbstractSocket::LowDelayOption, 1);
-            connect(client, &QTcpSocket::readyRead, upstream, [this, client, upstream] {
+            auto usedIn = std::make_shared<quint64>(0);
+            connect(client, &QTcpSocket::readyRead, upstream, [this, client, upstream, usedIn] {
+                if (*usedIn != m_generation) {
+                    *usedIn = m_generation;
+                    ++used;
+                }
                 const QByteArray data = client->readAll();
                 requestBytes += data.size();
                 upstream->write(data);
@@ -81,6 +98,7 @@ private:
 
     QTcpServer m_server;
     quint16 m_target;
+    quint64 m_generation = 1;
 };
 
 struct Signed
@@ -229,16 +247,17 @@ int main(int argc, char* argv[])
                 for (sim::SimulatedNode* node : nodes)
                     node->resetCounters();
                 for (const auto& relay : relays)
-                    relay->requestBytes = relay->responseBytes = 0;
+                    relay->resetCounters();
                 cpuAtReset = processCpuMs();
                 std::printf("{}\n");
             } else if (command == "counters") {
-                qint64 requests = 0, connections = 0, requestBytes = 0, responseBytes = 0;
-                for (const sim::SimulatedNode* node : nodes) {
+                qint64 requests = 0, connections = 0, newConnections = 0, requestBytes = 0,
+                       responseBytes = 0;
+                for (const sim::SimulatedNode* node : nodes)
                     requests += node->requestCount();
-                    connections += node->connectionCount();
-                }
                 for (const auto& relay : relays) {
+                    connections += relay->used;
+                    newConnections += relay->accepted;
                     requestBytes += relay->requestBytes;
                     responseBytes += relay->responseBytes;
                 }
@@ -246,6 +265,7 @@ int main(int argc, char* argv[])
                             QJsonDocument(
                                 QJsonObject{{QStringLiteral("requests"), requests},
                                             {QStringLiteral("connections"), connections},
+                                            {QStringLiteral("newConnections"), newConnections},
                                             {QStringLiteral("requestBytes"), requestBytes},
                                             {QStringLiteral("responseBytes"), responseBytes},
                                             {QStringLiteral("cpuMs"), processCpuMs() - cpuAtReset}})
