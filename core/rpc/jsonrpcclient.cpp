@@ -1,5 +1,7 @@
 #include "jsonrpcclient.h"
 
+#include "rpc/nodetextredaction.h"
+
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -9,6 +11,7 @@
 #include <QNetworkReply>
 #include <QThreadStorage>
 #include <QTimer>
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <qcoronetworkreply.h>
@@ -77,22 +80,41 @@ struct ReplyDeleter
 };
 using ReplyPtr = std::unique_ptr<QNetworkReply, ReplyDeleter>;
 
-std::optional<qint64> parseRetryAfter(const QByteArray& header)
+struct RetryAfter
+{
+    qint64 ms = 0;
+    bool capped = false;
+};
+
+RetryAfter cappedRetryAfter(qint64 ms)
+{
+    if (ms > maxRetryAfterMs)
+        return {maxRetryAfterMs, true};
+    return {std::max<qint64>(0, ms), false};
+}
+
+std::optional<RetryAfter> parseRetryAfter(const QByteArray& header)
 {
     const QByteArray text = header.trimmed();
     if (text.isEmpty())
         return std::nullopt;
-    bool isNumber = false;
-    const qint64 seconds = text.toLongLong(&isNumber);
-    if (isNumber)
-        return seconds < 0 ? std::nullopt : std::optional<qint64>(seconds * 1000);
+    if (std::all_of(text.cbegin(), text.cend(), [](char c) { return c >= '0' && c <= '9'; })) {
+        // Digit by digit, stopping past the cap: any number of digits, no overflow.
+        qint64 seconds = 0;
+        for (const char digit : text) {
+            seconds = seconds * 10 + (digit - '0');
+            if (seconds > maxRetryAfterMs / 1000)
+                return RetryAfter{maxRetryAfterMs, true};
+        }
+        return cappedRetryAfter(seconds * 1000);
+    }
     // An HTTP date (RFC 9110: IMF-fixdate), e.g. "Wed, 21 Oct 2026 07:28:00 GMT".
     QDateTime when = QLocale::c().toDateTime(QString::fromLatin1(text),
                                              QStringLiteral("ddd, dd MMM yyyy HH:mm:ss 'GMT'"));
     if (!when.isValid())
         return std::nullopt;
     when.setTimeSpec(Qt::UTC);
-    return std::max<qint64>(0, QDateTime::currentDateTimeUtc().msecsTo(when));
+    return cappedRetryAfter(QDateTime::currentDateTimeUtc().msecsTo(when));
 }
 
 TransportFailure transportFailure(QNetworkReply::NetworkError error, bool timedOut,
@@ -179,7 +201,11 @@ JsonRpcClient::JsonRpcClient(QString nodeName, QUrl url, QList<HttpHeader> heade
     , m_nodeName(std::move(nodeName))
     , m_url(std::move(url))
     , m_headers(std::move(headers))
-{}
+{
+    m_scrubber.addUrl(m_url);
+    for (const HttpHeader& header : std::as_const(m_headers))
+        m_scrubber.addHeaderValue(header.value);
+}
 
 JsonRpcClient::JsonRpcClient(const NodeConfig& node, QObject* parent)
     : JsonRpcClient(node.name, node.url, node.headers, parent)
@@ -275,7 +301,11 @@ QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool m
     } else if (status.isValid() && (status.toInt() < 200 || status.toInt() > 299)) {
         HttpFailure failure;
         failure.status = status.toInt();
-        failure.retryAfterMs = parseRetryAfter(reply->rawHeader(QByteArrayLiteral("Retry-After")));
+        if (const auto retryAfter =
+                parseRetryAfter(reply->rawHeader(QByteArrayLiteral("Retry-After")))) {
+            failure.retryAfterMs = retryAfter->ms;
+            failure.retryAfterCapped = retryAfter->capped;
+        }
         failure.bodySnippet = QString::fromUtf8(received.left(200)).simplified();
         exchange.body = failure;
     } else if (error != QNetworkReply::NoError) {
@@ -293,6 +323,7 @@ QCoro::Task<RpcReply> JsonRpcClient::call(RpcRequest request, QDeadlineTimer dea
         QJsonDocument(requestObject(request, id)).toJson(QJsonDocument::Compact);
     // Nothing after the co_await touches `this`: the pool may retire a client mid-call.
     const QString nodeName = m_nodeName;
+    const SecretScrubber scrubber = m_scrubber;
     const Exchange exchange = co_await post(body, request.mayRepeat, deadline);
 
     RpcReply reply;
@@ -322,7 +353,7 @@ QCoro::Task<RpcReply> JsonRpcClient::call(RpcRequest request, QDeadlineTimer dea
             },
             exchange.body);
     }
-    co_return reply;
+    co_return withNodeTextsRedacted(std::move(reply), scrubber);
 }
 
 QCoro::Task<QList<RpcReply>> JsonRpcClient::callBatch(QList<RpcRequest> requests,
@@ -336,6 +367,7 @@ QCoro::Task<QList<RpcReply>> JsonRpcClient::callBatch(QList<RpcRequest> requests
         batch.append(requestObject(request, ids.last()));
     }
     const QString nodeName = m_nodeName;
+    const SecretScrubber scrubber = m_scrubber;
     const bool mayRepeat = std::all_of(requests.cbegin(), requests.cend(),
                                        [](const RpcRequest& request) { return request.mayRepeat; });
     const Exchange exchange =
@@ -361,7 +393,7 @@ QCoro::Task<QList<RpcReply>> JsonRpcClient::callBatch(QList<RpcRequest> requests
                     setAll(failure);
             },
             exchange.body);
-        co_return replies;
+        co_return withNodeTextsRedacted(std::move(replies), scrubber);
     }
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(*bytes, &parseError);
@@ -369,7 +401,7 @@ QCoro::Task<QList<RpcReply>> JsonRpcClient::callBatch(QList<RpcRequest> requests
         setAll(MalformedReply{MalformedKind::NotJson, QStringLiteral("%1 at offset %2")
                                                           .arg(parseError.errorString())
                                                           .arg(parseError.offset)});
-        co_return replies;
+        co_return withNodeTextsRedacted(std::move(replies), scrubber);
     }
     if (!document.isArray()) {
         // A server that cannot do batches answers with one error object for the whole batch.
@@ -381,7 +413,7 @@ QCoro::Task<QList<RpcReply>> JsonRpcClient::callBatch(QList<RpcRequest> requests
         else
             setAll(MalformedReply{MalformedKind::NotJsonRpc2,
                                   QStringLiteral("a batch needs an array in answer")});
-        co_return replies;
+        co_return withNodeTextsRedacted(std::move(replies), scrubber);
     }
     const QJsonArray answers = document.array();
     for (qsizetype i = 0; i < replies.size(); ++i)
@@ -393,7 +425,7 @@ QCoro::Task<QList<RpcReply>> JsonRpcClient::callBatch(QList<RpcRequest> requests
         if (index >= 0)
             replies[index].outcome = responseOutcome(answer, ids[index]);
     }
-    co_return replies;
+    co_return withNodeTextsRedacted(std::move(replies), scrubber);
 }
 
 } // namespace switchyard

@@ -79,7 +79,10 @@ struct Describer
     {
         QString text = QStringLiteral("HTTP %1").arg(h.status);
         if (h.retryAfterMs)
-            text += QStringLiteral(" (retry after %1 s)").arg(double(*h.retryAfterMs) / 1000.0);
+            text += QStringLiteral(" (retry after %1 s%2)")
+                        .arg(double(*h.retryAfterMs) / 1000.0)
+                        .arg(h.retryAfterCapped ? QStringLiteral(", the longest Switchyard waits")
+                                                : QString());
         return text;
     }
     QString operator()(const TransportFailure& t) const

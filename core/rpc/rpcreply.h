@@ -22,11 +22,17 @@ struct RpcError // the node answered with a JSON-RPC error object: the answer ab
     QJsonValue data;
 };
 
+// The longest a Retry-After keeps a node out: a node may ask for years (by mistake or on
+// purpose), but a cool-down the operator cannot see the end of is an outage we made ourselves.
+constexpr qint64 maxRetryAfterMs = 10 * 60 * 1000;
+
 struct HttpFailure // a non-2xx HTTP status
 {
     int status = 0;
-    std::optional<qint64> retryAfterMs; // from Retry-After (seconds or HTTP date)
-    QString bodySnippet;                // the start of the body, for the operator
+    // From Retry-After (seconds or HTTP date), at most maxRetryAfterMs.
+    std::optional<qint64> retryAfterMs;
+    QString bodySnippet;           // the start of the body, for the operator
+    bool retryAfterCapped = false; // the node asked for longer than maxRetryAfterMs
 };
 
 enum class TransportFailureKind

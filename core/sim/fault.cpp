@@ -57,6 +57,8 @@ std::optional<QString> validateFault(const Fault& fault)
             return QStringLiteral("TooManyRequests needs retryAfterSeconds >= 0, got %1")
                 .arg(fault.retryAfterSeconds);
         }
+        if (fault.retryAfterText.contains('\r') || fault.retryAfterText.contains('\n'))
+            return QStringLiteral("TooManyRequests needs retryAfterText on one line");
         break;
     case FaultKind::OversizedBody:
         if (fault.bodyBytes <= 0)

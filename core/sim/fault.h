@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QByteArray>
 #include <QString>
 #include <QStringList>
 #include <optional>
@@ -40,6 +41,9 @@ struct Fault
     // Empty: every request. Otherwise only requests calling one of these methods (for a batch:
     // any of its calls); other requests are answered normally. Request-level kinds only.
     QStringList methods = QStringList();
+    // Sent as the Retry-After value instead of retryAfterSeconds when not empty: for values a
+    // hostile node may send (huge numbers, far-off HTTP dates) that an int cannot carry.
+    QByteArray retryAfterText = QByteArray();
 
     bool operator==(const Fault&) const = default;
 };

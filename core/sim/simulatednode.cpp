@@ -285,11 +285,11 @@ void SimulatedNode::answer(HttpConnection& connection, const JsonRpcMessage& mes
 {
     switch (kind) {
     case FaultKind::TooManyRequests: {
-        HttpResponse response =
-            HttpResponse::text(429, "rate limited: retry after " +
-                                        QByteArray::number(m_fault.retryAfterSeconds) + " seconds");
-        response.headers.append(
-            HttpHeaderField{"Retry-After", QByteArray::number(m_fault.retryAfterSeconds)});
+        const QByteArray retryAfter = m_fault.retryAfterText.isEmpty()
+                                          ? QByteArray::number(m_fault.retryAfterSeconds)
+                                          : m_fault.retryAfterText;
+        HttpResponse response = HttpResponse::text(429, "rate limited: retry after " + retryAfter);
+        response.headers.append(HttpHeaderField{"Retry-After", retryAfter});
         connection.respond(response);
         return;
     }

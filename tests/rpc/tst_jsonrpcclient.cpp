@@ -422,6 +422,49 @@ private Q_SLOTS:
                  MalformedKind::MissingBatchElement);
     }
 
+    // A Retry-After is the node's wish, not an order: it is read without overflow and never
+    // keeps a node out longer than maxRetryAfterMs.
+    void retryAfterIsSaturatedAndCapped_data()
+    {
+        QTest::addColumn<QByteArray>("header");
+        QTest::addColumn<qint64>("expectedMs");
+        QTest::addColumn<bool>("capped");
+        QTest::newRow("two minutes") << QByteArray("120") << qint64(120'000) << false;
+        QTest::newRow("the cap itself")
+            << QByteArray::number(maxRetryAfterMs / 1000) << maxRetryAfterMs << false;
+        QTest::newRow("a billion seconds") << QByteArray("999999999") << maxRetryAfterMs << true;
+        QTest::newRow("largest 64-bit number")
+            << QByteArray("9223372036854775807") << maxRetryAfterMs << true;
+        QTest::newRow("beyond 64 bits")
+            << QByteArray("99999999999999999999999999") << maxRetryAfterMs << true;
+        QTest::newRow("a date in 2099")
+            << QByteArray("Thu, 01 Jan 2099 00:00:00 GMT") << maxRetryAfterMs << true;
+        QTest::newRow("a date in the past")
+            << QByteArray("Wed, 21 Oct 2015 07:28:00 GMT") << qint64(0) << false;
+    }
+
+    void retryAfterIsSaturatedAndCapped()
+    {
+        QFETCH(QByteArray, header);
+        QFETCH(qint64, expectedMs);
+        QFETCH(bool, capped);
+        Fault tooMany = faultOf(FaultKind::TooManyRequests);
+        tooMany.retryAfterText = header;
+        QString error;
+        QVERIFY2(m_node->setFault(tooMany, &error), qPrintable(error));
+
+        const RpcReply reply = callNow(*m_client, getSlot);
+        QCOMPARE(reply.outcomeClass(), OutcomeClass::HttpStatus);
+        const auto& http = std::get<HttpFailure>(reply.outcome);
+        QCOMPARE(http.retryAfterMs, std::optional<qint64>(expectedMs));
+        QCOMPARE(http.retryAfterCapped, capped);
+        const QString expectedText =
+            QStringLiteral("HTTP 429 (retry after %1 s%2)")
+                .arg(expectedMs / 1000)
+                .arg(capped ? QStringLiteral(", the longest Switchyard waits") : QString());
+        QCOMPARE(reply.describe(), expectedText);
+    }
+
     void describeIsOneReadableLine()
     {
         QVERIFY(m_node->setFault(faultOf(FaultKind::TooManyRequests, 2)));
