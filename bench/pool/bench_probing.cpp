@@ -4,6 +4,7 @@
 // --bare replaces the prober with the least a QNetworkAccessManager client can do on the same
 // schedule (the same batch posted to every node each second, at most 32 at once, the answer
 // read and dropped): the floor under the prober on this machine.
+#include "benchcontext.h"
 #include "config/configloader.h"
 #include "pool/poolmanager.h"
 #include "util/clock.h"
@@ -102,6 +103,7 @@ int main(int argc, char* argv[])
     const int seconds = argc > 1 ? QString::fromLocal8Bit(argv[1]).toInt() : 60;
     const QString nodes = argc > 2 ? QString::fromLocal8Bit(argv[2]) : QStringLiteral("200");
     const bool bare = argc > 3 && QByteArray(argv[3]) == "--bare";
+    bench::printContext();
 
     QProcess simulator;
     simulator.start(QCoreApplication::applicationDirPath() + QStringLiteral("/simnodes"), {nodes});
@@ -139,6 +141,7 @@ int main(int argc, char* argv[])
     double firstRss = 0;
     double peakRss = 0;
     double totalCpu = 0;
+    int samples = 0;
     QTimer sample;
     sample.setInterval(10'000);
     QObject::connect(&sample, &QTimer::timeout, [&] {
@@ -150,13 +153,14 @@ int main(int argc, char* argv[])
             firstRss = rss;
         peakRss = std::max(peakRss, rss);
         totalCpu += cpu - lastCpu;
-        std::printf("%8lld %10.1f %12.2f %10.1f\n", now / 1000,
+        std::printf("%8lld %10.1f %12.2f %10.1f\n", (now + 500) / 1000,
                     double(probes - lastProbes) / (double(now - lastWall) / 1000.0), share, rss);
         std::fflush(stdout);
         lastCpu = cpu;
         lastWall = now;
         lastProbes = probes;
-        if (now >= seconds * 1000LL)
+        // Counted, not read from the clock: a sample a few ms early would add ten seconds.
+        if (++samples * 10 >= seconds)
             QCoreApplication::quit();
     });
     if (bare) {

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The pool: router overhead per call against a bare QNetworkAccessManager post, then 200 nodes
+# probed every second by the prober and by the bare floor (CPU and memory). The nodes are served
+# by simnodes in a process of its own. About 2.5 minutes with the defaults; on a shared machine
+# hold the build lock for the whole run:
+#   /work/bin/locked bench/pool/run.sh [CALLS] [PROBING_SECONDS] [NODES]
+# Environment: SWITCHYARD_BENCH_BUILD_DIR (default <repo>/build-bench, configured Release),
+#   BENCH_JOBS (build jobs, 1).
+set -euo pipefail
+
+calls=${1:-2000}
+seconds=${2:-60}
+nodes=${3:-200}
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+build=${SWITCHYARD_BENCH_BUILD_DIR:-$root/build-bench}
+
+mkdir -p "$build"
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSWITCHYARD_BENCH=ON \
+    >"$build/configure.log" 2>&1 || { cat "$build/configure.log" >&2; exit 1; }
+cmake --build "$build" -j"${BENCH_JOBS:-1}" --target bench_router bench_probing simnodes \
+    >"$build/build.log" 2>&1 || { tail -n 40 "$build/build.log" >&2; exit 1; }
+"$build/bench/bench_router" "$calls"
+echo
+"$build/bench/bench_probing" "$seconds" "$nodes"
+echo
+"$build/bench/bench_probing" "$seconds" "$nodes" --bare
