@@ -1,8 +1,10 @@
 // Decoding throughput on the shared fixtures, in the same terms as decode/peers.mjs: from the
 // text a user pastes (base64 / 0x hex) to the transaction id, with and without the signature
 // work (Solana: every ed25519 signature verified; EVM: sender recovered and checksummed).
-// Prints one "MODE TX_PER_SECOND" line per mode.
+// Prints one "MODE TX_PER_SECOND" line per mode; `bench_decode --context` prints how it was
+// built, the machine's load and the libraries' versions instead.
 
+#include "benchcontext.h"
 #include "chain/codec/base64.h"
 #include "chain/codec/hex.h"
 #include "chain/evm/evmtransaction.h"
@@ -13,9 +15,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-
 #include <cstdio>
 #include <functional>
+#include <sodium.h>
 
 using namespace switchyard::chain;
 
@@ -94,8 +96,14 @@ qsizetype evmDecode(const QString& text, bool recover)
 int main(int argc, char* argv[])
 {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: bench_decode FIXTURES_DIR [SECONDS_PER_MODE]\n");
+        std::fprintf(stderr, "usage: bench_decode FIXTURES_DIR [SECONDS_PER_MODE] | --context\n");
         return 2;
+    }
+    if (QByteArray(argv[1]) == "--context") {
+        switchyard::bench::printContext(
+            {{"libsodium", QString::fromLatin1(sodium_version_string())},
+             {"libsecp256k1 (pkg-config)", QStringLiteral(SWITCHYARD_SECP256K1_VERSION)}});
+        return 0;
     }
     const QString dir = QString::fromLocal8Bit(argv[1]);
     const double seconds = argc > 2 ? std::atof(argv[2]) : 3.0;

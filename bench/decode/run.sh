@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Decoding throughput, switchyard's decoders against what a user would script instead
 # (@solana/kit and ethers v6 under Node), on this machine in one go. Prints a table.
-#   bench/decode/run.sh [SECONDS_PER_MODE] [ROUNDS]
 # Each round runs both sides once, alternating; the best round of each side is kept, so a
-# neighbour's burst of load on a shared machine does not decide the ratio.
-# Environment: SWITCHYARD_BENCH_BUILD_DIR (default <repo>/build-bench),
+# neighbour's burst of load on a shared machine does not decide the ratio. About 1.5 minutes
+# with the defaults; on a shared machine hold the build lock for the whole run:
+#   /work/bin/locked bench/decode/run.sh [SECONDS_PER_MODE] [ROUNDS]
+# Environment: SWITCHYARD_BENCH_BUILD_DIR (default <repo>/build-bench, configured Release),
 #   SWITCHYARD_FIXTURES_DIR (default <repo>/tests/fixtures), BENCH_JOBS (build jobs, 1).
 set -euo pipefail
 
@@ -15,12 +16,20 @@ build=${SWITCHYARD_BENCH_BUILD_DIR:-$root/build-bench}
 fixtures=${SWITCHYARD_FIXTURES_DIR:-$root/tests/fixtures}
 
 mkdir -p "$build"
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >"$build/configure.log" 2>&1 \
-    || { cat "$build/configure.log" >&2; exit 1; }
-cmake --build "$build" -j"${BENCH_JOBS:-1}" --target bench_decode >/dev/null
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSWITCHYARD_BENCH=ON \
+    >"$build/configure.log" 2>&1 || { cat "$build/configure.log" >&2; exit 1; }
+cmake --build "$build" -j"${BENCH_JOBS:-1}" --target bench_decode \
+    >"$build/build.log" 2>&1 || { tail -n 40 "$build/build.log" >&2; exit 1; }
 if [[ ! -d "$root/bench/node_modules/@solana/kit" || ! -d "$root/bench/node_modules/ethers" ]]; then
     (cd "$root/bench" && npm ci --no-audit --no-fund >/dev/null)
 fi
+
+node_version=$(node --version)
+kit_version=$(node -p "require('$root/bench/node_modules/@solana/kit/package.json').version")
+ethers_version=$(node -p "require('$root/bench/node_modules/ethers/package.json').version")
+"$build/bench/bench_decode" --context
+echo "peers: @solana/kit $kit_version, ethers $ethers_version, Node $node_version"
+echo "fixtures: $fixtures"
 
 declare -A ours peers
 keep_best() { # keep_best ARRAY_NAME < "MODE VALUE" lines
@@ -35,14 +44,10 @@ for ((round = 1; round <= rounds; round++)); do
     keep_best peers < <(node "$root/bench/decode/peers.mjs" "$fixtures" "$seconds")
 done
 
-node_version=$(node --version)
-kit_version=$(node -p "require('$root/bench/node_modules/@solana/kit/package.json').version")
-ethers_version=$(node -p "require('$root/bench/node_modules/ethers/package.json').version")
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1fx", a / b }'; }
 
 echo
 echo "Decoding throughput, transactions/s (best of $rounds rounds of ${seconds}s, one thread)"
-echo "peers: @solana/kit $kit_version, ethers $ethers_version, Node $node_version"
 printf '%-44s %12s %12s %8s\n' "what" "switchyard" "peer" "ratio"
 row() { printf '%-44s %12s %12s %8s\n' "$1" "${ours[$2]}" "${peers[$3]}" "$(ratio "${ours[$2]}" "${peers[$3]}")"; }
 row "Solana decode (base64 -> id)"               solana-decode solana-decode
