@@ -13,5 +13,6 @@ build=${SWITCHYARD_BENCH_BUILD_DIR:-$root/build-bench}
 mkdir -p "$build"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSWITCHYARD_BENCH=ON \
     >"$build/configure.log" 2>&1 || { cat "$build/configure.log" >&2; exit 1; }
-cmake --build "$build" -j"${BENCH_JOBS:-1}" --target bench_pool_model >/dev/null
+cmake --build "$build" -j"${BENCH_JOBS:-1}" --target bench_pool_model \
+    >"$build/build.log" 2>&1 || { tail -n 40 "$build/build.log" >&2; exit 1; }
 "$build/bench/pool-model/bench_pool_model" "$polls"
