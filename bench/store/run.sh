@@ -16,5 +16,6 @@ command -v sqlite3 >/dev/null || { echo "run.sh: the sqlite3 command line is nee
 mkdir -p "$build" "$dir"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSWITCHYARD_BENCH=ON \
     >"$build/configure.log" 2>&1 || { cat "$build/configure.log" >&2; exit 1; }
-cmake --build "$build" -j"${BENCH_JOBS:-1}" --target bench_store >/dev/null
+cmake --build "$build" -j"${BENCH_JOBS:-1}" --target bench_store \
+    >"$build/build.log" 2>&1 || { tail -n 40 "$build/build.log" >&2; exit 1; }
 "$build/bench/store/bench_store" "$events" "$dir"
