@@ -65,7 +65,10 @@ private:
     QByteArray m_lastRequest;
 };
 
-RpcReply callNow(JsonRpcClient& client, RpcRequest request, int deadlineMs = 5000)
+// A deadline no answering node reaches on a loaded machine: only spent when a test fails.
+constexpr int kAnswerDeadlineMs = 30'000;
+
+RpcReply callNow(JsonRpcClient& client, RpcRequest request, int deadlineMs = kAnswerDeadlineMs)
 {
     return QCoro::waitFor(client.call(std::move(request), QDeadlineTimer(deadlineMs)));
 }
@@ -202,7 +205,9 @@ private Q_SLOTS:
         QString error;
         QVERIFY2(m_node->setFault(fault, &error), qPrintable(error));
 
-        const RpcReply reply = callNow(*m_client, getSlot, 1500);
+        // Short only where the node never answers: the deadline is all that ends the call.
+        const RpcReply reply =
+            callNow(*m_client, getSlot, kind == FaultKind::NeverAnswer ? 1500 : kAnswerDeadlineMs);
         QCOMPARE(reply.outcomeClass(), expectedClass);
         QCOMPARE(reply.node, QStringLiteral("alpha"));
         switch (expectedClass) {
@@ -270,14 +275,18 @@ private Q_SLOTS:
     {
         Fault slow;
         slow.kind = FaultKind::Delay;
-        slow.delayMs = 400;
+        // Far past the deadline, so that however late a loaded machine runs the deadline's
+        // timer, the node's answer cannot come first.
+        slow.delayMs = 30'000;
         QVERIFY(m_node->setFault(slow));
         const RpcReply late = callNow(*m_client, getSlot, 150);
         QCOMPARE(late.outcomeClass(), OutcomeClass::Transport);
         QCOMPARE(std::get<TransportFailure>(late.outcome).kind, TransportFailureKind::Timeout);
-        QVERIFY2(late.latencyMs < 400, "the deadline, not the node, ends the call");
+        QVERIFY2(late.latencyMs < slow.delayMs, "the deadline, not the node, ends the call");
 
-        const RpcReply inTime = callNow(*m_client, getSlot, 5000);
+        slow.delayMs = 400;
+        QVERIFY(m_node->setFault(slow));
+        const RpcReply inTime = callNow(*m_client, getSlot, kAnswerDeadlineMs);
         QCOMPARE(inTime.outcomeClass(), OutcomeClass::Result);
         QVERIFY(inTime.latencyMs >= 400);
     }
@@ -392,7 +401,7 @@ private Q_SLOTS:
                                                 {QStringLiteral("getBlockHeight"), {}},
                                                 {QStringLiteral("eth_blockNumber"), {}},
                                                 {QStringLiteral("getGenesisHash"), {}}},
-                                               QDeadlineTimer(5000)));
+                                               QDeadlineTimer(kAnswerDeadlineMs)));
         QCOMPARE(replies.size(), 4);
         QCOMPARE(replies[0].result().toInteger(), m_node->slot());
         QCOMPARE(replies[1].result().toInteger(), m_node->blockHeight());
@@ -405,7 +414,7 @@ private Q_SLOTS:
     {
         QVERIFY(m_node->setFault(faultOf(FaultKind::ServiceUnavailable)));
         const QList<RpcReply> replies = QCoro::waitFor(m_client->callBatch(
-            {getSlot, {QStringLiteral("getBlockHeight"), {}}}, QDeadlineTimer(5000)));
+            {getSlot, {QStringLiteral("getBlockHeight"), {}}}, QDeadlineTimer(kAnswerDeadlineMs)));
         QCOMPARE(replies.size(), 2);
         for (const RpcReply& reply : replies)
             QCOMPARE(std::get<HttpFailure>(reply.outcome).status, 503);
@@ -416,7 +425,7 @@ private Q_SLOTS:
         FixedBodyServer server(R"([{"jsonrpc":"2.0","id":1,"result":10}])");
         JsonRpcClient client(QStringLiteral("partial"), server.url(), {});
         const QList<RpcReply> replies = QCoro::waitFor(client.callBatch(
-            {getSlot, {QStringLiteral("getBlockHeight"), {}}}, QDeadlineTimer(5000)));
+            {getSlot, {QStringLiteral("getBlockHeight"), {}}}, QDeadlineTimer(kAnswerDeadlineMs)));
         QCOMPARE(replies[0].result().toInteger(), 10);
         QCOMPARE(std::get<MalformedReply>(replies[1].outcome).kind,
                  MalformedKind::MissingBatchElement);
