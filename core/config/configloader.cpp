@@ -3,6 +3,7 @@
 #include "config/envtemplate.h"
 #include "config/redaction.h"
 
+#include <QDeadlineTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -10,18 +11,27 @@
 #include <QJsonParseError>
 #include <QLocale>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QStandardPaths>
 #include <QStringList>
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
+#include <fcntl.h>
 #include <limits>
 #include <optional>
+#include <poll.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace switchyard {
 
 namespace {
 
 constexpr qint64 maxFileSize = 4 * 1024 * 1024;
+constexpr qint64 readChunkBytes = 64 * 1024;
+constexpr int pipeTimeoutMs = 5000;
 // JSON numbers are doubles: integers above 2^53 would silently change on the way in.
 constexpr qint64 maxExactInteger = (qint64(1) << 53) - 1;
 constexpr qint64 maxInt = std::numeric_limits<int>::max();
@@ -787,6 +797,86 @@ void Validator::headers(const QJsonObject& object, const QString& path, NodeConf
     }
 }
 
+struct ConfigFileRead
+{
+    QByteArray text;
+    QString error; // why there is no text
+};
+
+QString tooLarge(const QString& got)
+{
+    return QStringLiteral("expected a config file of at most %1 MiB, got %2")
+        .arg(maxFileSize / (1024 * 1024))
+        .arg(got);
+}
+
+QString systemError(const QString& what, int error)
+{
+    return what + QString::fromLocal8Bit(std::strerror(error));
+}
+
+// What `fd` gives until its end, at most maxFileSize + 1 bytes whatever it is. A pipe or device
+// ends when its writer closes it: it gets pipeTimeoutMs for the whole of it, so a named pipe
+// nobody writes to or a device that never ends cannot hold the command forever. `kind` names
+// it for the error ("a named pipe"); empty for a regular file, which never makes us wait.
+ConfigFileRead readBounded(int fd, const QString& kind)
+{
+    ConfigFileRead read;
+    const QDeadlineTimer deadline(kind.isEmpty() ? QDeadlineTimer(QDeadlineTimer::Forever)
+                                                 : QDeadlineTimer(pipeTimeoutMs));
+    for (;;) {
+        pollfd ready{fd, POLLIN, 0};
+        const int polled =
+            ::poll(&ready, 1, deadline.isForever() ? -1 : int(deadline.remainingTime()));
+        if (polled < 0 && errno == EINTR)
+            continue;
+        if (polled < 0)
+            return {{}, systemError(QStringLiteral("cannot read: "), errno)};
+        if (polled == 0) {
+            return {{},
+                    QStringLiteral("%1 that did not end within %2 s; expected a file that can "
+                                   "be read to its end")
+                        .arg(kind)
+                        .arg(pipeTimeoutMs / 1000)};
+        }
+        const qsizetype at = read.text.size();
+        const qint64 want = std::min<qint64>(readChunkBytes, maxFileSize + 1 - at);
+        read.text.resize(at + want);
+        const ssize_t got = ::read(fd, read.text.data() + at, size_t(want));
+        const int readError = errno;
+        read.text.resize(at + std::max<ssize_t>(got, 0));
+        if (got < 0 && (readError == EINTR || readError == EAGAIN))
+            continue;
+        if (got < 0)
+            return {{}, systemError(QStringLiteral("cannot read: "), readError)};
+        if (got == 0)
+            return read;
+        if (read.text.size() > maxFileSize)
+            return {{}, tooLarge(QStringLiteral("more than %1 bytes").arg(maxFileSize))};
+    }
+}
+
+ConfigFileRead readConfigFile(const QString& path)
+{
+    // Without O_NONBLOCK, opening a named pipe waits for a writer, with no way to give up.
+    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return {{}, systemError(QStringLiteral("cannot open: "), errno)};
+    const auto closer = qScopeGuard([fd] { ::close(fd); });
+    struct stat status = {};
+    if (::fstat(fd, &status) != 0)
+        return {{}, systemError(QStringLiteral("cannot read: "), errno)};
+    if (S_ISDIR(status.st_mode))
+        return {{}, QStringLiteral("a directory; expected a JSON file")};
+    if (S_ISREG(status.st_mode)) {
+        if (status.st_size > maxFileSize)
+            return {{}, tooLarge(QStringLiteral("%1 bytes").arg(status.st_size))};
+        return readBounded(fd, QString());
+    }
+    return readBounded(fd, S_ISFIFO(status.st_mode) ? QStringLiteral("a named pipe")
+                                                    : QStringLiteral("a device"));
+}
+
 int lineOf(const QByteArray& text, qsizetype offset)
 {
     return int(std::count(text.cbegin(), text.cbegin() + offset, '\n')) + 1;
@@ -836,24 +926,10 @@ ConfigResult loadConfigText(const QByteArray& text, const QString& sourceName,
 
 ConfigResult loadConfigFile(const QString& path, const QProcessEnvironment& env)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        return ConfigResult::failure(
-            {{path, 0, 0, QString(), QStringLiteral("cannot open: ") + file.errorString()}});
-    }
-    if (file.size() > maxFileSize) {
-        return ConfigResult::failure({{path, 0, 0, QString(),
-                                       QStringLiteral("expected a config file under %1 MiB, got "
-                                                      "%2 bytes")
-                                           .arg(maxFileSize / (1024 * 1024))
-                                           .arg(file.size())}});
-    }
-    const QByteArray text = file.readAll();
-    if (file.error() != QFileDevice::NoError) {
-        return ConfigResult::failure(
-            {{path, 0, 0, QString(), QStringLiteral("cannot read: ") + file.errorString()}});
-    }
-    return loadConfigText(text, path, env);
+    const ConfigFileRead read = readConfigFile(path);
+    if (!read.error.isEmpty())
+        return ConfigResult::failure({{path, 0, 0, QString(), read.error}});
+    return loadConfigText(read.text, path, env);
 }
 
 QString defaultConfigPath()

@@ -9,6 +9,16 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <fcntl.h>
+#include <optional>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <thread>
+#include <unistd.h>
 
 using namespace switchyard;
 
@@ -108,6 +118,10 @@ private Q_SLOTS:
 
     void loadsFromFile();
     void missingFileIsAnError();
+    void endlessDeviceIsReadOnlyToTheLimit();
+    void namedPipeWithoutWriterIsRefusedInTime();
+    void namedPipeIsReadToItsEnd();
+    void directoryIsRefused();
     void defaultPathIsInAppConfigLocation();
 
     void saveAndLoadRoundTrip();
@@ -675,6 +689,77 @@ void TestConfig::missingFileIsAnError()
     QVERIFY(!result.ok());
     QVERIFY2(result.errorText().startsWith(path + ": cannot open: "),
              qPrintable(result.errorText()));
+}
+
+// A device that never ends (a node like /dev/zero, made here rather than touching the system's):
+// reading stops one byte past the limit, so memory stays near 4 MiB instead of growing forever.
+void TestConfig::endlessDeviceIsReadOnlyToTheLimit()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath("zero");
+    QVERIFY2(::mknod(QFile::encodeName(path).constData(), S_IFCHR | 0600, makedev(1, 5)) == 0,
+             std::strerror(errno));
+    const ConfigResult result = loadConfigFile(path, {});
+    QVERIFY(!result.ok());
+    QCOMPARE(result.errors().size(), 1);
+    QCOMPARE(result.errorText(),
+             path + ": expected a config file of at most 4 MiB, got more than 4194304 bytes");
+}
+
+void TestConfig::namedPipeWithoutWriterIsRefusedInTime()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath("fifo");
+    QVERIFY(::mkfifo(QFile::encodeName(path).constData(), 0600) == 0);
+    std::optional<ConfigResult> result;
+    std::atomic<bool> done = false;
+    std::thread loader([&] {
+        result = loadConfigFile(path, {});
+        done = true;
+    });
+    const bool cameBack = QTest::qWaitFor([&] { return done.load(); }, 30'000);
+    if (!cameBack) // a writer that closes at once releases a loader waiting for one
+        ::close(::open(QFile::encodeName(path).constData(), O_WRONLY));
+    loader.join();
+    QVERIFY2(cameBack, "the load waited for a writer that never came");
+    QVERIFY(!result->ok());
+    QCOMPARE(result->errorText(),
+             path + ": a named pipe that did not end within 5 s; expected a file that can be "
+                    "read to its end");
+}
+
+// What `--config <(envsubst < template.json)` hands over: a pipe whose writer closes it.
+void TestConfig::namedPipeIsReadToItsEnd()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath("fifo");
+    QVERIFY(::mkfifo(QFile::encodeName(path).constData(), 0600) == 0);
+    std::thread writer([&] {
+        const int fd = ::open(QFile::encodeName(path).constData(), O_WRONLY);
+        // In two pieces with a pause, as a process producing it would.
+        const qsizetype half = contractExample.size() / 2;
+        [[maybe_unused]] ssize_t written = ::write(fd, contractExample.constData(), size_t(half));
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        written =
+            ::write(fd, contractExample.constData() + half, size_t(contractExample.size() - half));
+        ::close(fd);
+    });
+    const ConfigResult result = loadConfigFile(path, exampleEnv());
+    writer.join();
+    QVERIFY2(result.ok(), qPrintable(result.errorText()));
+    QCOMPARE(result.config().networks.size(), 2);
+}
+
+void TestConfig::directoryIsRefused()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const ConfigResult result = loadConfigFile(dir.path(), {});
+    QVERIFY(!result.ok());
+    QCOMPARE(result.errorText(), dir.path() + ": a directory; expected a JSON file");
 }
 
 void TestConfig::defaultPathIsInAppConfigLocation()
