@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The pending-transaction board: 10,000 cards, 1,000 transitions a second and a moving block
 # height for ten seconds of wall clock while the board is shown offscreen at 1920x1080; paint
-# time, event-loop gaps, update cost, poll time, RSS. About 15 seconds with the defaults; on a
-# shared machine hold the build lock for the whole run:
-#   /work/bin/locked bench/board/run.sh [CARDS] [SECONDS] [TRANSITIONS_PER_SECOND]
+# time, event-loop gaps, update cost, poll time, RSS. About 15 seconds with the defaults; run it
+# on an otherwise idle machine:
+#   bench/board/run.sh [CARDS] [SECONDS] [TRANSITIONS_PER_SECOND]
 # Environment: SWITCHYARD_BENCH_BUILD_DIR (default <repo>/build-bench, configured Release),
 #   BENCH_JOBS (build jobs, 1).
 set -euo pipefail

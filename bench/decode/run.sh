@@ -3,8 +3,8 @@
 # (@solana/kit and ethers v6 under Node), on this machine in one go. Prints a table.
 # Each round runs both sides once, alternating; the best round of each side is kept, so a
 # neighbour's burst of load on a shared machine does not decide the ratio. About 1.5 minutes
-# with the defaults; on a shared machine hold the build lock for the whole run:
-#   /work/bin/locked bench/decode/run.sh [SECONDS_PER_MODE] [ROUNDS]
+# with the defaults; run it on an otherwise idle machine:
+#   bench/decode/run.sh [SECONDS_PER_MODE] [ROUNDS]
 # Environment: SWITCHYARD_BENCH_BUILD_DIR (default <repo>/build-bench, configured Release),
 #   SWITCHYARD_FIXTURES_DIR (default <repo>/tests/fixtures), BENCH_JOBS (build jobs, 1).
 set -euo pipefail

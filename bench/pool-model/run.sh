@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Merge cost of the node table for a 200-node poll, and that no poll resets the model.
-# A few seconds; on a shared machine hold the build lock for the whole run:
-#   /work/bin/locked bench/pool-model/run.sh [POLLS]
+# A few seconds; run it on an otherwise idle machine:
+#   bench/pool-model/run.sh [POLLS]
 # Environment: SWITCHYARD_BENCH_BUILD_DIR (default <repo>/build-bench, configured Release),
 #   BENCH_JOBS (build jobs, 1).
 set -euo pipefail

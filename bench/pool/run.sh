@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The pool: router overhead per call against a bare QNetworkAccessManager post, then 200 nodes
 # probed every second by the prober and by the bare floor (CPU and memory). The nodes are served
-# by simnodes in a process of its own. About 2.5 minutes with the defaults; on a shared machine
-# hold the build lock for the whole run:
-#   /work/bin/locked bench/pool/run.sh [CALLS] [PROBING_SECONDS] [NODES]
+# by simnodes in a process of its own. About 2.5 minutes with the defaults; on a
+# run it on an otherwise idle machine:
+#   bench/pool/run.sh [CALLS] [PROBING_SECONDS] [NODES]
 # Environment: SWITCHYARD_BENCH_BUILD_DIR (default <repo>/build-bench, configured Release),
 #   BENCH_JOBS (build jobs, 1).
 set -euo pipefail

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The timeline over one million events: insert rate, first page, tx lookup, CSV export against
 # the sqlite3 command line (time, bytes written and peak RSS, each exporter in its own process).
-# About a minute once built; on a shared machine hold the build lock for the whole run:
-#   /work/bin/locked bench/store/run.sh [EVENTS] [DIR]
+# About a minute once built; run it on an otherwise idle machine:
+#   bench/store/run.sh [EVENTS] [DIR]
 # Environment: SWITCHYARD_BENCH_BUILD_DIR (default <repo>/build-bench, configured Release),
 #   BENCH_JOBS (build jobs, 1).
 set -euo pipefail

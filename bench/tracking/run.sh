@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # One tracker poll round over pending Solana transactions against the simulator (in its own
 # process, behind byte-counting relays), then the same ids one getSignatureStatuses call each.
-# About a minute with the defaults; on a shared machine hold the build lock for the whole run:
-#   /work/bin/locked bench/tracking/run.sh [COUNT] [ROUNDS]
+# About a minute with the defaults; run it on an otherwise idle machine:
+#   bench/tracking/run.sh [COUNT] [ROUNDS]
 # Environment: SWITCHYARD_BENCH_BUILD_DIR (default <repo>/build-bench, configured Release),
 #   BENCH_JOBS (build jobs, 1).
 set -euo pipefail
