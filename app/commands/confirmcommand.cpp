@@ -224,6 +224,10 @@ int runConfirm(const QStringList& arguments)
     SqlTrackingStore trackingStore(&writer);
     TransactionTracker tracker(&pools, &trackingStore, Clock::system());
     tracker.restore({*record});
+    // A write the store refused: the run goes on (nothing of it is kept), and the exit says so.
+    QStringList notStored;
+    QObject::connect(&tracker, &TransactionTracker::notStored,
+                     [&notStored](const IncidentEvent& event) { notStored << event.message; });
     ConfirmationRun run(&tracker, &pools, id);
 
     QObject::connect(&run, &ConfirmationRun::answered, [&out](const LookupAnswer& answer) {
@@ -238,6 +242,7 @@ int runConfirm(const QStringList& arguments)
     out.evidence(gate.evidence);
 
     QString steps;
+    QString refusedSend; // a send refused for a reason the operator must act on
     if (parser.isSet(rebroadcastOption)) {
         if (!gate.maySend()) {
             out.print(QStringLiteral("send"),
@@ -281,7 +286,11 @@ int runConfirm(const QStringList& arguments)
                                {QStringLiteral("outcome"), attempt.outcome}});
                 if (sent.attempts.isEmpty())
                     out.print(QStringLiteral("send"), sent.message,
-                              {{QStringLiteral("sent"), false}});
+                              {{QStringLiteral("sent"), false},
+                               {QStringLiteral("result"), sendResultKey(sent.result)}});
+                if (sent.result == SendReport::Result::WrongChain ||
+                    sent.result == SendReport::Result::StoreFailed)
+                    refusedSend = sent.message;
                 steps =
                     sent.attempts.isEmpty()
                         ? QStringLiteral("not sent: %1").arg(sent.message)
@@ -316,6 +325,11 @@ int runConfirm(const QStringList& arguments)
         return fail(
             ConfirmError,
             QStringLiteral("the outcome was not written to %1: %2").arg(dbPath, written.error));
+    if (!refusedSend.isEmpty())
+        return fail(ConfirmError, refusedSend);
+    if (!notStored.isEmpty())
+        return fail(ConfirmError,
+                    QStringLiteral("%1: %2").arg(dbPath, notStored.join(QLatin1String("; "))));
     return exitCodeFor(outcome);
 }
 

@@ -65,6 +65,9 @@ StoreSession::StoreSession(std::unique_ptr<store::Database> database, PoolManage
     // The commit shows the tracker's events; an announcement reads whatever has committed.
     connect(m_tracker, &tracking::TransactionTracker::incident, m_timeline,
             &TimelineModel::refreshHead);
+    // Shown, not stored: the store just refused it.
+    connect(m_tracker, &tracking::TransactionTracker::notStored, m_timeline,
+            &TimelineModel::appendLive);
     restoreTracker(clock);
     m_poller = new tracking::TrackingPoller(m_tracker, pools, clock, this);
     m_poller->start();

@@ -212,13 +212,14 @@ WriteError insertAttempt(QSqlDatabase& db, const SendAttempt& attempt, qint64* i
 {
     QSqlQuery query(db);
     query.prepare(QStringLiteral("INSERT INTO send_attempts (tx_id, time_ms, node, outcome, "
-                                 "detail, height) VALUES (?, ?, ?, ?, ?, ?)"));
+                                 "detail, height, holder) VALUES (?, ?, ?, ?, ?, ?, ?)"));
     query.addBindValue(text(attempt.txId));
     query.addBindValue(attempt.timeMs);
     query.addBindValue(text(attempt.node));
     query.addBindValue(text(attempt.outcome));
     query.addBindValue(text(attempt.detail));
     query.addBindValue(integerOrNull(attempt.height));
+    query.addBindValue(textOrNull(attempt.holder));
     if (!query.exec())
         return WriteError::fromSql(
             QStringLiteral("cannot store a send attempt of %1").arg(attempt.txId),
@@ -301,8 +302,8 @@ ReadResult<QList<SendAttempt>> attemptsOf(const QSqlDatabase& db, const QString&
     ReadResult<QList<SendAttempt>> result;
     QSqlQuery query(db);
     query.setForwardOnly(true);
-    query.prepare(QStringLiteral("SELECT id, tx_id, time_ms, node, outcome, detail, height "
-                                 "FROM send_attempts WHERE tx_id = ? ORDER BY time_ms, id"));
+    query.prepare(QStringLiteral("SELECT id, tx_id, time_ms, node, outcome, detail, height, "
+                                 "holder FROM send_attempts WHERE tx_id = ? ORDER BY time_ms, id"));
     query.addBindValue(text(txId));
     if (!query.exec()) {
         result.error = readError(QStringLiteral("the send attempts of %1").arg(txId), query);
@@ -317,6 +318,7 @@ ReadResult<QList<SendAttempt>> attemptsOf(const QSqlDatabase& db, const QString&
         attempt.outcome = query.value(4).toString();
         attempt.detail = query.value(5).toString();
         attempt.height = optionalInteger(query.value(6));
+        attempt.holder = query.value(7).toString();
         result.value.append(attempt);
     }
     return result;

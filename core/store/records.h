@@ -76,6 +76,7 @@ struct SendAttempt
     QString outcome;
     QString detail;
     std::optional<qint64> height;
+    QString holder; // the process that claimed it (tracking/claimholder.h); empty: none recorded
 };
 
 // The states a tracked transaction never leaves (tracking::isTerminal's), as stored. Schema v4

@@ -131,6 +131,17 @@ QList<Migration> buildMigrations()
         },
     });
 
+    list.append(Migration{
+        6,
+        QStringLiteral("who holds a send in flight"),
+        {
+            // A send is claimed by storing its attempt as "sending" with the process that sends
+            // it; another process that finds the claim open can tell whether that one still
+            // runs (resources/docs/design.md, "Across processes").
+            QStringLiteral("ALTER TABLE send_attempts ADD COLUMN holder TEXT"),
+        },
+    });
+
     return list;
 }
 

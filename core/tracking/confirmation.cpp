@@ -180,11 +180,18 @@ GateDecision decideGate(const TrackedTransaction& record, const LookupReport& lo
         break;
     }
 
-    if (sendInFlight)
+    if (!lookup.storeError.isEmpty())
+        return gateFor(Gate::NoEvidence,
+                       QStringLiteral("The store failed, so nothing is decided and nothing is "
+                                      "sent. It stays pending."),
+                       {lookup.storeError});
+    if (sendInFlight || !lookup.sendInFlight.isEmpty())
         return gateFor(Gate::SendInFlight,
                        QStringLiteral("A send of these bytes is under way: wait for its answer "
                                       "before sending again."),
-                       {});
+                       lookup.sendInFlight.isEmpty()
+                           ? QStringList()
+                           : QStringList{QStringLiteral("sent by %1").arg(lookup.sendInFlight)});
     if (lookup.noEligibleNode || !lookup.answered) {
         QStringList evidence;
         if (!lookup.message.isEmpty())

@@ -45,7 +45,8 @@ struct GateDecision
 
 QString gateKey(Gate gate); // "open", "landed", "seen-by-network", ...
 
-// The gate for `record` (its state after the lookup) given the tracker's lookup of it.
+// The gate for `record` (its state after the lookup) given the tracker's lookup of it;
+// `sendInFlight` says this process is sending it (the lookup says whether another one is).
 GateDecision decideGate(const TrackedTransaction& record, const LookupReport& lookup,
                         bool sendInFlight);
 

@@ -3,7 +3,10 @@
 #include "store/database.h"
 #include "store/records.h"
 #include "store/storewriter.h"
+#include "tracking/claimholder.h"
+#include "tracking/decisions.h"
 
+#include <QDateTime>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <memory>
@@ -26,6 +29,107 @@ void countAttempts(TrackedTransaction& record, int attempts, const QString& last
     // its node: the transaction is in an unknown state, not merely imported.
     if (lastOutcome == QLatin1String("sending") && record.state == TxState::Imported)
         record.state = TxState::TransportUnknown;
+}
+
+// The attempts that count against a look: every one but those that certainly never reached a
+// node (refused before sending, or not delivered).
+const QString mayHaveReachedANode = QStringLiteral("outcome NOT IN ('not-sent', 'not-delivered')");
+
+store::WriteError saveRecords(QSqlDatabase& db, const QList<store::StoredTransaction>& rows,
+                              const QList<IncidentEvent>& events)
+{
+    store::TransactionSaver saver(db);
+    for (const store::StoredTransaction& row : rows) {
+        if (store::WriteError error = saver.save(row); error.isError())
+            return error;
+    }
+    store::EventInserter inserter(db);
+    for (const IncidentEvent& event : events) {
+        if (store::WriteError error = inserter.insert(event); error.isError())
+            return error;
+    }
+    return {};
+}
+
+IncidentEvent claimEvent(const TrackedTransaction& record, qint64 nowMs, IncidentEvent::Kind kind,
+                         const QString& node, const QString& message)
+{
+    IncidentEvent event;
+    event.time = QDateTime::fromMSecsSinceEpoch(nowMs, Qt::UTC);
+    event.severity = IncidentEvent::Severity::Warning;
+    event.kind = kind;
+    event.network = record.network;
+    event.node = node;
+    event.method = record.family == ChainFamily::Solana ? QStringLiteral("sendTransaction")
+                                                        : QStringLiteral("eth_sendRawTransaction");
+    event.txId = record.id;
+    event.message = message;
+    return event;
+}
+
+// Closes the sends of `txId` still stored as "sending" whose process has ended: that send may
+// have reached its node and no answer will ever come, so it is an unclear send, and an Imported
+// transaction becomes Transport unknown. Names a running holder in `inFlight`.
+store::WriteError closeEndedClaims(QSqlDatabase& db, const QString& txId, qint64 nowMs,
+                                   ClosedClaims* closed, QString* inFlight)
+{
+    QSqlQuery open(db);
+    open.prepare(QStringLiteral("SELECT id, node, holder FROM send_attempts "
+                                "WHERE tx_id = ? AND outcome = 'sending' ORDER BY id"));
+    open.addBindValue(txId);
+    if (!open.exec())
+        return store::WriteError::fromSql(QStringLiteral("cannot read the sends of %1").arg(txId),
+                                          open.lastError());
+    QList<std::pair<QString, QString>> ended; // node, why
+    QSqlQuery close(db);
+    close.prepare(QStringLiteral(
+        "UPDATE send_attempts SET outcome = ?, detail = ? WHERE id = ? AND outcome = 'sending'"));
+    while (open.next()) {
+        const QString holder = open.value(2).toString();
+        if (holderLiveness(holder) != HolderLiveness::Ended) {
+            if (inFlight->isEmpty())
+                *inFlight = describeHolder(holder);
+            continue;
+        }
+        const QString why = QStringLiteral("%1, which sent it, ended before an answer came")
+                                .arg(describeHolder(holder));
+        close.addBindValue(sendOutcomeKey(SendOutcome::Unclear));
+        close.addBindValue(why);
+        close.addBindValue(open.value(0).toLongLong());
+        if (!close.exec())
+            return store::WriteError::fromSql(
+                QStringLiteral("cannot close an unanswered send of %1").arg(txId),
+                close.lastError());
+        ended.append({open.value(1).toString(), why});
+    }
+    if (ended.isEmpty())
+        return {};
+
+    const auto row = store::readTransaction(db, txId);
+    if (!row.ok())
+        return row.error;
+    QString error;
+    std::optional<TrackedTransaction> record =
+        row.value ? fromStored(*row.value, &error) : std::nullopt;
+    if (!record)
+        return error.isEmpty() ? QStringLiteral("%1 has sends but no record").arg(txId) : error;
+    for (const auto& [node, why] : ended) {
+        closed->events.append(
+            claimEvent(*record, nowMs, IncidentEvent::Kind::Rebroadcast, node,
+                       QStringLiteral("sent to %1: unclear (%2)").arg(node, why)));
+        const TxState next = stateAfterSend(record->state, SendOutcome::Unclear);
+        if (next == record->state)
+            continue;
+        record->state = next;
+        record->stateSinceMs = nowMs;
+        record->lastNode = node;
+        record->lastHeight.reset();
+        closed->events.append(
+            claimEvent(*record, nowMs, IncidentEvent::Kind::TransactionState, node,
+                       QStringLiteral("%1 per %2: %3").arg(txStateWord(next), node, why)));
+    }
+    closed->record = record;
+    return saveRecords(db, {toStored(*record)}, closed->events);
 }
 
 } // namespace
@@ -65,85 +169,146 @@ void SqlTrackingStore::resumeSettled()
         waiting.resume();
 }
 
+quint64 SqlTrackingStore::submit(std::function<store::WriteError(QSqlDatabase&)> job)
+{
+    return m_writer ? m_writer->submit(std::move(job)) : 0;
+}
+
+QCoro::Task<QString> SqlTrackingStore::outcomeOf(quint64 ticket)
+{
+    if (ticket == 0)
+        co_return QStringLiteral("the store is closed");
+    QPointer<SqlTrackingStore> self(this);
+    co_await settled(ticket);
+    if (!self || !m_writer)
+        co_return QStringLiteral("the store closed before the write settled");
+    co_return m_rejected.take(ticket);
+}
+
 QCoro::Task<StoreAck> SqlTrackingStore::save(QList<TrackedTransaction> records,
                                              QList<IncidentEvent> events)
 {
-    if (!m_writer)
-        co_return StoreAck{QStringLiteral("the store is closed"), 0};
     if (records.isEmpty() && events.isEmpty())
         co_return StoreAck{};
     QList<store::StoredTransaction> rows;
     for (const TrackedTransaction& record : records)
         rows.append(toStored(record));
-    const quint64 ticket = m_writer->submit([rows, events](QSqlDatabase& db) -> store::WriteError {
-        store::TransactionSaver saver(db);
-        for (const store::StoredTransaction& row : rows) {
-            if (store::WriteError error = saver.save(row); error.isError())
-                return error;
-        }
-        store::EventInserter inserter(db);
-        for (const IncidentEvent& event : events) {
-            if (store::WriteError error = inserter.insert(event); error.isError())
-                return error;
-        }
-        return {};
-    });
-    QPointer<SqlTrackingStore> self(this);
-    co_await settled(ticket);
-    if (!self || !m_writer)
-        co_return StoreAck{QStringLiteral("the store closed before the write settled"), 0};
-    co_return StoreAck{m_rejected.take(ticket), 0};
+    // Submitted in a statement of its own: GCC 12 destroys a temporary of a co_await
+    // expression twice, and the job's captures with it.
+    const quint64 ticket =
+        submit([rows, events](QSqlDatabase& db) { return saveRecords(db, rows, events); });
+    const QString error = co_await outcomeOf(ticket);
+    co_return StoreAck{error, 0};
 }
 
-QCoro::Task<StoreAck> SqlTrackingStore::beginAttempt(AttemptRecord attempt)
+QCoro::Task<SendsSeen> SqlTrackingStore::lookAtSends(QString txId, qint64 nowMs)
 {
-    if (!m_writer)
-        co_return StoreAck{QStringLiteral("the store is closed"), 0};
-    auto rowId = std::make_shared<qint64>(0);
-    store::SendAttempt row;
-    row.txId = attempt.txId;
-    row.timeMs = attempt.timeMs;
-    row.node = attempt.node;
-    row.outcome = attempt.outcome;
-    row.detail = attempt.detail;
-    row.height = attempt.height;
-    const quint64 ticket = m_writer->submit(
-        [row, rowId](QSqlDatabase& db) { return store::insertAttempt(db, row, rowId.get()); });
-    QPointer<SqlTrackingStore> self(this);
-    co_await settled(ticket);
-    if (!self || !m_writer)
-        co_return StoreAck{QStringLiteral("the store closed before the write settled"), 0};
-    // The row id was written on the writer thread before it acknowledged the ticket.
-    co_return StoreAck{m_rejected.take(ticket), *rowId};
-}
-
-QCoro::Task<StoreAck> SqlTrackingStore::finishAttempt(AttemptRecord attempt)
-{
-    if (!m_writer)
-        co_return StoreAck{QStringLiteral("the store is closed"), 0};
-    const quint64 ticket = m_writer->submit([attempt](QSqlDatabase& db) -> store::WriteError {
+    // Written on the writer thread before it acknowledged the ticket, read after.
+    auto seen = std::make_shared<SendsSeen>();
+    const quint64 ticket = submit([txId, nowMs, seen](QSqlDatabase& db) {
+        *seen = {}; // a batch that is retried runs its jobs again
+        if (store::WriteError error =
+                closeEndedClaims(db, txId, nowMs, &seen->closed, &seen->inFlight);
+            error.isError())
+            return error;
         QSqlQuery query(db);
-        query.prepare(QStringLiteral(
-            "UPDATE send_attempts SET outcome = ?, detail = ?, height = ? WHERE id = ?"));
+        query.prepare(QStringLiteral("SELECT MAX(id) FROM send_attempts WHERE tx_id = ? AND %1")
+                          .arg(mayHaveReachedANode));
+        query.addBindValue(txId);
+        if (!query.exec() || !query.next())
+            return store::WriteError::fromSql(
+                QStringLiteral("cannot read the sends of %1").arg(txId), query.lastError());
+        seen->lastAttemptId = query.value(0).toLongLong();
+        return store::WriteError();
+    });
+    const QString refused = co_await outcomeOf(ticket);
+    if (!refused.isEmpty())
+        co_return SendsSeen{refused, 0, {}, {}};
+    co_return *seen;
+}
+
+QCoro::Task<SendClaim> SqlTrackingStore::claimSend(AttemptRecord attempt, qint64 seenAttemptId,
+                                                   qint64 nowMs)
+{
+    auto claim = std::make_shared<SendClaim>();
+    const quint64 ticket = submit([attempt, seenAttemptId, nowMs,
+                                   claim](QSqlDatabase& db) -> store::WriteError {
+        *claim = {};
+        QString inFlight;
+        if (store::WriteError error =
+                closeEndedClaims(db, attempt.txId, nowMs, &claim->closed, &inFlight);
+            error.isError())
+            return error;
+        if (claim->closed.record) {
+            claim->refusal = QStringLiteral("a send of it by a process that ended was never "
+                                            "answered; it is Transport unknown now, and another "
+                                            "send needs a new look at its status");
+            return {};
+        }
+        if (!inFlight.isEmpty()) {
+            claim->refusal =
+                QStringLiteral("a send of it is in flight (%1): wait for its answer").arg(inFlight);
+            return {};
+        }
+        QSqlQuery newer(db);
+        newer.prepare(QStringLiteral("SELECT node FROM send_attempts WHERE tx_id = ? AND id > ? "
+                                     "AND %1 ORDER BY id DESC LIMIT 1")
+                          .arg(mayHaveReachedANode));
+        newer.addBindValue(attempt.txId);
+        newer.addBindValue(seenAttemptId);
+        if (!newer.exec())
+            return store::WriteError::fromSql(
+                QStringLiteral("cannot read the sends of %1").arg(attempt.txId), newer.lastError());
+        if (newer.next()) {
+            claim->refusal = QStringLiteral("it was sent to %1 after its status was looked up: "
+                                            "another send needs a new look")
+                                 .arg(newer.value(0).toString());
+            return {};
+        }
+        store::SendAttempt row;
+        row.txId = attempt.txId;
+        row.timeMs = attempt.timeMs;
+        row.node = attempt.node;
+        row.outcome = QStringLiteral("sending");
+        row.detail = attempt.detail;
+        row.height = attempt.height;
+        row.holder = thisProcessAsHolder();
+        return store::insertAttempt(db, row, &claim->rowId);
+    });
+    const QString refused = co_await outcomeOf(ticket);
+    if (!refused.isEmpty())
+        co_return SendClaim{refused, 0, {}, {}};
+    co_return *claim;
+}
+
+QCoro::Task<StoreAck> SqlTrackingStore::finishAttempt(AttemptRecord attempt,
+                                                      QList<TrackedTransaction> records,
+                                                      QList<IncidentEvent> events)
+{
+    QList<store::StoredTransaction> rows;
+    for (const TrackedTransaction& record : records)
+        rows.append(toStored(record));
+    const quint64 ticket = submit([attempt, rows, events](QSqlDatabase& db) -> store::WriteError {
+        QSqlQuery query(db);
+        query.prepare(QStringLiteral("UPDATE send_attempts SET outcome = ?, detail = ?, "
+                                     "height = ? WHERE id = ? AND outcome = 'sending'"));
         query.addBindValue(attempt.outcome);
         query.addBindValue(attempt.detail);
         query.addBindValue(integerOrNull(attempt.height));
         query.addBindValue(attempt.rowId);
         if (!query.exec())
             return store::WriteError::fromSql(
-                QStringLiteral("cannot finish a send attempt of %1").arg(attempt.txId),
+                QStringLiteral("cannot store the answer %1 gave about %2")
+                    .arg(attempt.node, attempt.txId),
                 query.lastError());
         if (query.numRowsAffected() != 1)
-            return QStringLiteral("no send attempt %1 of %2 to finish")
+            return QStringLiteral("no open send attempt %1 of %2 to finish")
                 .arg(attempt.rowId)
                 .arg(attempt.txId);
-        return {};
+        return saveRecords(db, rows, events);
     });
-    QPointer<SqlTrackingStore> self(this);
-    co_await settled(ticket);
-    if (!self || !m_writer)
-        co_return StoreAck{QStringLiteral("the store closed before the write settled"), 0};
-    co_return StoreAck{m_rejected.take(ticket), attempt.rowId};
+    const QString error = co_await outcomeOf(ticket);
+    co_return StoreAck{error, attempt.rowId};
 }
 
 store::StoredTransaction toStored(const TrackedTransaction& record)

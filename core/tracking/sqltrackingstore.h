@@ -5,12 +5,15 @@
 #include <QHash>
 #include <QObject>
 #include <QPointer>
+#include <QSqlDatabase>
 #include <coroutine>
+#include <functional>
 #include <map>
 
 namespace switchyard::store {
 class Database;
 class StoreWriter;
+struct WriteError;
 struct StoredTransaction;
 } // namespace switchyard::store
 
@@ -18,7 +21,9 @@ namespace switchyard::tracking {
 
 // The tracker's records in the Switchyard store (tables `transactions`, `send_attempts`,
 // `events`), written through the StoreWriter: each call is one job, so a record and its
-// events commit together, and it resumes once the writer acknowledged the job's ticket.
+// events commit together, and it resumes once the writer acknowledged the job's ticket. A job
+// runs in the writer's write transaction (BEGIN IMMEDIATE on SQLite), so what it reads cannot
+// change before it commits: the send claim holds across processes.
 class SqlTrackingStore final : public QObject, public TrackingStore
 {
     Q_OBJECT
@@ -27,8 +32,11 @@ public:
 
     QCoro::Task<StoreAck> save(QList<TrackedTransaction> records,
                                QList<IncidentEvent> events) override;
-    QCoro::Task<StoreAck> beginAttempt(AttemptRecord attempt) override;
-    QCoro::Task<StoreAck> finishAttempt(AttemptRecord attempt) override;
+    QCoro::Task<SendsSeen> lookAtSends(QString txId, qint64 nowMs) override;
+    QCoro::Task<SendClaim> claimSend(AttemptRecord attempt, qint64 seenAttemptId,
+                                     qint64 nowMs) override;
+    QCoro::Task<StoreAck> finishAttempt(AttemptRecord attempt, QList<TrackedTransaction> records,
+                                        QList<IncidentEvent> events) override;
 
 private:
     // Resumes the caller once `ticket` is settled (or the writer is gone). Its own waiter list
@@ -44,6 +52,10 @@ private:
     };
     Settled settled(quint64 ticket) { return {this, ticket}; }
     void resumeSettled();
+    // The job's ticket; 0 when the store is closed.
+    quint64 submit(std::function<store::WriteError(QSqlDatabase&)> job);
+    // Resumes once `ticket` is settled, with why it was refused (empty: stored).
+    QCoro::Task<QString> outcomeOf(quint64 ticket);
 
     QPointer<store::StoreWriter> m_writer;
     QHash<quint64, QString> m_rejected; // ticket -> why, until its caller reads it

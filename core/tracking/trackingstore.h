@@ -19,7 +19,7 @@ struct AttemptRecord
     QString txId;
     qint64 timeMs = 0; // UTC ms since the epoch
     QString node;
-    QString outcome; // "sending", then a sendOutcomeKey()
+    QString outcome; // "sending", then a sendOutcomeKey() or "not-sent"
     QString detail;
     std::optional<qint64> height;
 };
@@ -32,8 +32,39 @@ struct StoreAck
     bool ok() const { return error.isEmpty(); }
 };
 
+// Claims of processes that ended with their send open, closed as unclear sends: the record as
+// it is stored now (Transport unknown when it was Imported) and the events stored with it.
+struct ClosedClaims
+{
+    std::optional<TrackedTransaction> record;
+    QList<IncidentEvent> events;
+};
+
+// What the store holds about the sends of one transaction when a look at its status begins. A
+// send may follow that look only while nothing newer is stored (claimSend).
+struct SendsSeen
+{
+    QString error;            // the store failed: no send may follow this look
+    qint64 lastAttemptId = 0; // the newest attempt that may have reached a node; 0: none
+    QString inFlight;         // a running process holds a send of it ("process 1234"); empty: none
+    ClosedClaims closed;
+};
+
+struct SendClaim
+{
+    QString error;    // the store failed: nothing may be sent
+    qint64 rowId = 0; // the attempt that holds the claim; 0: refused, `refusal` says why
+    QString refusal;
+    ClosedClaims closed;
+
+    bool claimed() const { return error.isEmpty() && rowId > 0; }
+};
+
 // Where the tracker keeps its records. Every call resumes only once the write is durable (or
-// refused): the tracker sends nothing before the record it sends is stored.
+// refused): the tracker sends nothing before the record it sends is stored, and announces
+// nothing before the store has it. Several processes may share one store: the send rules that
+// hold across them are kept here, each in one write transaction
+// (resources/docs/design.md, "Across processes").
 class TrackingStore
 {
 public:
@@ -42,8 +73,16 @@ public:
     // Inserts or replaces the records and appends the events, all in one transaction.
     virtual QCoro::Task<StoreAck> save(QList<TrackedTransaction> records,
                                        QList<IncidentEvent> events) = 0;
-    virtual QCoro::Task<StoreAck> beginAttempt(AttemptRecord attempt) = 0; // rowId in the ack
-    virtual QCoro::Task<StoreAck> finishAttempt(AttemptRecord attempt) = 0;
+    // What a look at `txId` starts from. Claims whose process ended are closed first.
+    virtual QCoro::Task<SendsSeen> lookAtSends(QString txId, qint64 nowMs) = 0;
+    // Stores `attempt` as "sending", held by this process, unless a send of it is open or one
+    // that may have reached a node was stored after `seenAttemptId` (what the look saw).
+    virtual QCoro::Task<SendClaim> claimSend(AttemptRecord attempt, qint64 seenAttemptId,
+                                             qint64 nowMs) = 0;
+    // Finishes a claimed attempt with its outcome, together with what it changed.
+    virtual QCoro::Task<StoreAck> finishAttempt(AttemptRecord attempt,
+                                                QList<TrackedTransaction> records,
+                                                QList<IncidentEvent> events) = 0;
 };
 
 } // namespace switchyard::tracking

@@ -75,6 +75,55 @@ QString stateMessage(TxState to, const QString& node, std::optional<qint64> heig
     return text;
 }
 
+// The chain a send must reach, the transaction's own, in the words a node answers with.
+struct ChainIdentity
+{
+    QString method;      // what a node is asked
+    QString unit;        // "chain id", "genesis hash"
+    QString expected;    // the answer of the transaction's chain
+    QString description; // where that expectation comes from
+};
+
+ChainIdentity chainIdentity(const TrackedTransaction& record,
+                            const chain::DecodedTransaction& decoded, const NetworkConfig& network)
+{
+    if (record.family == ChainFamily::Solana) // the bytes name a blockhash, not a cluster
+        return {QStringLiteral("getGenesisHash"), QStringLiteral("genesis hash"),
+                network.genesisHash,
+                QStringLiteral("it is tracked on %1, genesis hash %2")
+                    .arg(network.name, network.genesisHash)};
+    const auto& transaction = std::get<chain::evm::Transaction>(decoded.details);
+    if (transaction.chainId)
+        return {
+            QStringLiteral("eth_chainId"), QStringLiteral("chain id"),
+            QString::number(*transaction.chainId),
+            QStringLiteral("the transaction is signed for chain id %1").arg(*transaction.chainId)};
+    return {QStringLiteral("eth_chainId"), QStringLiteral("chain id"),
+            QString::number(network.chainId),
+            QStringLiteral("the transaction names no chain and it is tracked on %1, chain id %2")
+                .arg(network.name)
+                .arg(network.chainId)};
+}
+
+// What a node says it serves, in the form of ChainIdentity::expected; nullopt (and `error`)
+// when it did not say.
+std::optional<QString> servedIdentity(const RpcReply& reply, const ChainIdentity& identity,
+                                      QString* error)
+{
+    if (!reply.isResult()) {
+        *error = reply.describe();
+        return std::nullopt;
+    }
+    if (identity.method == QLatin1String("getGenesisHash")) {
+        if (reply.result().isString() && !reply.result().toString().isEmpty())
+            return reply.result().toString();
+    } else if (const auto number = hexNumber(reply.result())) {
+        return QString::number(*number);
+    }
+    *error = QStringLiteral("%1 is not a %2").arg(identity.method, identity.unit);
+    return std::nullopt;
+}
+
 IncidentEvent::Severity severityOf(TxState state)
 {
     if (isFailed(state))
@@ -97,6 +146,12 @@ QString sendResultKey(SendReport::Result result)
         return QStringLiteral("no-status-node");
     case SendReport::Result::NoSendNode:
         return QStringLiteral("no-send-node");
+    case SendReport::Result::AnotherSend:
+        return QStringLiteral("another-send");
+    case SendReport::Result::WrongChain:
+        return QStringLiteral("wrong-chain");
+    case SendReport::Result::StoreFailed:
+        return QStringLiteral("store-failed");
     case SendReport::Result::Attempted:
         return QStringLiteral("attempted");
     }
@@ -505,8 +560,9 @@ TransactionTracker::lookUpEvm(std::shared_ptr<NetworkPool> pool, QStringList ids
                 report.inPool = true;
                 report.seen.level = StatusObservation::Level::Processed;
             }
-            if (needsSenderAndNonce(record) && learnSenderAndNonce(m_records[chunk[i]], found))
-                learned.append(m_records[chunk[i]]);
+            TrackedTransaction learning = record;
+            if (needsSenderAndNonce(record) && learnSenderAndNonce(learning, found))
+                learned.append(learning);
             if (!record.sender.isEmpty() && record.nonce) {
                 const QString key = record.sender.toLower();
                 if (minedNonce.contains(key))
@@ -528,12 +584,23 @@ TransactionTracker::lookUpEvm(std::shared_ptr<NetworkPool> pool, QStringList ids
         }
     }
     if (!learned.isEmpty()) {
-        // Kept, so that supersession can be judged after a restart too.
+        // Kept, so that supersession can be judged after a restart too; and only once stored.
         const StoreAck saved = co_await m_store->save(learned, QList<IncidentEvent>());
-        if (self && !saved.ok())
-            qWarning("switchyard: the sender and nonce learned for %lld watched transactions "
-                     "were not stored: %s",
-                     static_cast<long long>(learned.size()), qPrintable(saved.error));
+        if (!self)
+            co_return reports;
+        if (!saved.ok()) {
+            reportNotStored(learned.constFirst(), IncidentEvent::Kind::TransactionState,
+                            QStringLiteral("the sender and nonce learned for %1 watched "
+                                           "transactions: %2")
+                                .arg(learned.size())
+                                .arg(saved.error));
+        } else {
+            for (const TrackedTransaction& record : learned) {
+                TrackedTransaction& kept = m_records[record.id];
+                kept.sender = record.sender;
+                kept.nonce = record.nonce;
+            }
+        }
     }
     co_return reports;
 }
@@ -592,7 +659,9 @@ QCoro::Task<PollReport> TransactionTracker::poll(QString network)
             }
         }
     }
-    report.transitions = co_await apply(changes);
+    const Applied applied = co_await apply(changes);
+    report.transitions = applied.transitions;
+    report.storeError = applied.storeError;
     co_return report;
 }
 
@@ -613,6 +682,19 @@ QCoro::Task<LookupReport> TransactionTracker::lookUp(QString id)
         co_return report;
     }
     const bool solana = known->family == ChainFamily::Solana;
+    // Before any node is asked: a send that leaves after this point is one this look cannot
+    // have seen, and the claim of the next send checks for it.
+    const SendsSeen sends = co_await m_store->lookAtSends(id, nowMs());
+    if (!self)
+        co_return {};
+    if (!sends.error.isEmpty()) {
+        LookupReport report;
+        report.storeError =
+            QStringLiteral("the store could not be read for its sends: %1").arg(sends.error);
+        reportNotStored(m_records[id], IncidentEvent::Kind::TransactionState, report.storeError);
+        co_return report;
+    }
+    keepClosed(sends.closed);
     int requests = 0;
     const QStringList ids{id};
     QHash<QString, LookupReport> reports;
@@ -623,6 +705,8 @@ QCoro::Task<LookupReport> TransactionTracker::lookUp(QString id)
     if (!self)
         co_return {};
     LookupReport report = reports.value(id);
+    report.sendsSeenUpTo = sends.lastAttemptId;
+    report.sendInFlight = sends.inFlight;
     const TrackedTransaction& record = m_records[id];
     const QString method = solana ? QStringLiteral("getSignatureStatuses")
                                   : QStringLiteral("eth_getTransactionReceipt");
@@ -647,21 +731,23 @@ QCoro::Task<LookupReport> TransactionTracker::lookUp(QString id)
                      : QStringLiteral("seen in a node's pool")});
         }
     }
-    co_await apply(changes);
+    const Applied applied = co_await apply(changes);
+    report.storeError = applied.storeError;
     co_return report;
 }
 
-QCoro::Task<int> TransactionTracker::apply(QList<Change> changes)
+QCoro::Task<TransactionTracker::Applied> TransactionTracker::apply(QList<Change> changes)
 {
     QList<TrackedTransaction> records;
     QList<IncidentEvent> events;
-    QList<std::pair<TrackedTransaction, StateTransition>> announced;
+    QList<StateTransition> transitions;
     const qint64 now = nowMs();
     for (const Change& change : changes) {
-        const auto found = m_records.find(change.id);
-        if (found == m_records.end() || found->state == change.to || isTerminal(found->state))
+        const auto found = m_records.constFind(change.id);
+        if (found == m_records.cend() || found->state == change.to || isTerminal(found->state))
             continue;
-        TrackedTransaction& record = *found;
+        // A copy: the tracker keeps it only once the store has it.
+        TrackedTransaction record = *found;
         const StateTransition transition{
             record.state, change.to, change.node, change.height,
             stateMessage(change.to, change.node, change.height, change.message)};
@@ -685,21 +771,67 @@ QCoro::Task<int> TransactionTracker::apply(QList<Change> changes)
         records.append(record);
         events.append(event(record, IncidentEvent::Kind::TransactionState, severityOf(change.to),
                             change.node, change.method, change.height, transition.message));
-        announced.append({record, transition});
+        transitions.append(transition);
     }
     if (records.isEmpty())
-        co_return 0;
+        co_return Applied{};
     QPointer<TransactionTracker> self(this);
     const StoreAck ack = co_await m_store->save(records, events);
     if (!self)
-        co_return 0;
-    if (!ack.ok())
-        qWarning("tracking: state changes not stored: %s", qPrintable(ack.error));
-    for (const auto& [record, transition] : announced)
-        Q_EMIT transitioned(record, transition);
+        co_return Applied{};
+    if (!ack.ok()) {
+        QStringList proved;
+        for (qsizetype i = 0; i < records.size(); ++i)
+            proved.append(
+                QStringLiteral("%1 %2").arg(records[i].shortId(), txStateWord(transitions[i].to)));
+        const QString what = QStringLiteral("state changes not stored (%1): %2")
+                                 .arg(proved.join(QLatin1String(", ")), ack.error);
+        reportNotStored(records.constFirst(), IncidentEvent::Kind::TransactionState, what);
+        co_return Applied{0, what};
+    }
+    for (qsizetype i = 0; i < records.size(); ++i) {
+        keep(records[i]);
+        Q_EMIT transitioned(m_records[records[i].id], transitions[i]);
+    }
     for (const IncidentEvent& e : events)
         Q_EMIT incident(e);
-    co_return int(records.size());
+    co_return Applied{int(records.size()), {}};
+}
+
+void TransactionTracker::keep(const TrackedTransaction& record)
+{
+    const auto known = m_records.find(record.id);
+    if (known == m_records.end()) {
+        m_records.insert(record.id, record);
+        return;
+    }
+    const int attempts = known->attempts;
+    *known = record;
+    known->attempts = attempts;
+}
+
+void TransactionTracker::keepClosed(const ClosedClaims& closed)
+{
+    if (!closed.record)
+        return;
+    const auto known = m_records.constFind(closed.record->id);
+    const TxState from = known == m_records.cend() ? closed.record->state : known->state;
+    keep(*closed.record);
+    const TrackedTransaction& record = m_records[closed.record->id];
+    if (record.state != from)
+        Q_EMIT transitioned(record,
+                            StateTransition{from, record.state, record.lastNode, std::nullopt,
+                                            closed.events.constLast().message});
+    for (const IncidentEvent& e : closed.events)
+        Q_EMIT incident(e);
+}
+
+void TransactionTracker::reportNotStored(const TrackedTransaction& record, IncidentEvent::Kind kind,
+                                         const QString& what)
+{
+    qWarning("tracking: %s", qPrintable(what));
+    Q_EMIT notStored(event(record, kind, IncidentEvent::Severity::Critical, {}, {}, std::nullopt,
+                           QStringLiteral("not stored: ") + what));
 }
 
 // ---- Sending ----------------------------------------------------------------------------------
@@ -781,12 +913,25 @@ QCoro::Task<SendReport> TransactionTracker::sendChecked(QString id)
         report.message = QStringLiteral("network %1 is not configured").arg(record.network);
         co_return report;
     }
+    const ChainIdentity identity = chainIdentity(record, *verified, pool->config());
 
     // Look before sending: found means follow it, never send again.
     const LookupReport look = co_await lookUp(id);
     if (!self)
         co_return report;
     report.state = m_records[id].state;
+    if (!look.storeError.isEmpty()) {
+        report.result = SendReport::Result::StoreFailed;
+        report.message = QStringLiteral("nothing sent: %1").arg(look.storeError);
+        co_return report;
+    }
+    if (!look.sendInFlight.isEmpty()) {
+        report.result = SendReport::Result::AnotherSend;
+        report.message =
+            QStringLiteral("a send of it is in flight (%1): nothing sent; wait for its answer")
+                .arg(look.sendInFlight);
+        co_return report;
+    }
     if (!maySend(report.state)) {
         report.result = SendReport::Result::StatusFound;
         report.message = QStringLiteral("the status lookup shows it %1: nothing sent")
@@ -838,31 +983,89 @@ QCoro::Task<SendReport> TransactionTracker::sendChecked(QString id)
         request.params = QJsonArray{chain::hexEncode(*record.wire)};
     }
 
-    report.result = SendReport::Result::Attempted;
     for (const int index : order) {
         PoolNode& node = pool->node(index);
         AttemptRecord attempt;
         attempt.txId = id;
         attempt.timeMs = nowMs();
         attempt.node = node.config.name;
-        attempt.outcome = QStringLiteral("sending");
-        const StoreAck begun = co_await m_store->beginAttempt(attempt);
+        // One send across every process on the store: claimed there, or not sent.
+        const SendClaim claim = co_await m_store->claimSend(attempt, look.sendsSeenUpTo, nowMs());
         if (!self)
             co_return report;
-        if (!begun.ok()) {
+        keepClosed(claim.closed);
+        if (!claim.error.isEmpty()) {
+            report.result = SendReport::Result::StoreFailed;
             report.message =
-                QStringLiteral("the attempt could not be stored, nothing sent: ") + begun.error;
+                QStringLiteral("the send could not be claimed in the store, nothing sent: %1")
+                    .arg(claim.error);
+            reportNotStored(m_records[id], IncidentEvent::Kind::Rebroadcast, report.message);
             break;
         }
-        attempt.rowId = begun.rowId;
+        if (!claim.claimed()) {
+            report.result = SendReport::Result::AnotherSend;
+            report.message = QStringLiteral("nothing sent: %1").arg(claim.refusal);
+            break;
+        }
+        attempt.rowId = claim.rowId;
+        attempt.outcome = QStringLiteral("not-sent");
         if (!maySend(m_records[id].state)) {
+            report.result = SendReport::Result::StatusFound;
             report.message = QStringLiteral("it became %1 meanwhile: nothing sent")
                                  .arg(txStateWord(m_records[id].state));
-            attempt.outcome = QStringLiteral("not-sent");
-            co_await m_store->finishAttempt(attempt);
+            const StoreAck finished = co_await m_store->finishAttempt(
+                attempt, QList<TrackedTransaction>(), QList<IncidentEvent>());
+            if (self && !finished.ok()) {
+                report.result = SendReport::Result::StoreFailed;
+                report.message +=
+                    QStringLiteral("; closing its claim was not stored: ") + finished.error;
+                reportNotStored(m_records[id], IncidentEvent::Kind::Rebroadcast, report.message);
+            }
+            break;
+        }
+
+        // Right before the bytes go out: the node must serve the transaction's own chain,
+        // whatever the last probe or the configuration says now.
+        const RpcRequest ask{identity.method, QJsonValue::Undefined};
+        const RpcReply answer =
+            co_await node.client->call(ask, QDeadlineTimer(m_options.statusDeadlineMs));
+        if (!self)
+            co_return report;
+        QString unanswered;
+        const std::optional<QString> serves = servedIdentity(answer, identity, &unanswered);
+        if (!serves || *serves != identity.expected) {
+            const bool wrongChain = serves.has_value();
+            attempt.detail =
+                wrongChain ? QStringLiteral("%1 answers %2 %3, but %4")
+                                 .arg(attempt.node, identity.unit, *serves, identity.description)
+                           : QStringLiteral("%1 did not say which chain it serves (%2)")
+                                 .arg(attempt.node, unanswered);
+            QList<IncidentEvent> events;
+            if (wrongChain)
+                events.append(event(m_records[id], IncidentEvent::Kind::IdentityMismatch,
+                                    IncidentEvent::Severity::Critical, attempt.node, ask.method,
+                                    std::nullopt,
+                                    QStringLiteral("not sent: %1").arg(attempt.detail)));
+            const StoreAck finished =
+                co_await m_store->finishAttempt(attempt, QList<TrackedTransaction>(), events);
             if (!self)
                 co_return report;
-            break;
+            report.message = QStringLiteral("nothing sent: %1").arg(attempt.detail);
+            if (!finished.ok()) {
+                report.result = SendReport::Result::StoreFailed;
+                report.message += QStringLiteral("; this was not stored: ") + finished.error;
+                reportNotStored(m_records[id], IncidentEvent::Kind::Rebroadcast, report.message);
+                break;
+            }
+            for (const IncidentEvent& e : events)
+                Q_EMIT incident(e);
+            if (wrongChain) {
+                report.result = SendReport::Result::WrongChain;
+                break;
+            }
+            if (report.attempts.isEmpty())
+                report.result = SendReport::Result::NoSendNode;
+            continue; // it never got the bytes: the next send node may be asked
         }
 
         Q_EMIT attemptStarted(id, attempt.node);
@@ -872,49 +1075,63 @@ QCoro::Task<SendReport> TransactionTracker::sendChecked(QString id)
             co_return report;
         pool->recordCallAttempt(index, reply, routingVerdict(reply));
         const SendClassification outcome = classifySend(record.family, reply, id);
-        Q_EMIT attemptFinished(id, attempt.node, outcome.outcome);
-
         attempt.outcome = sendOutcomeKey(outcome.outcome);
         attempt.detail = outcome.detail;
-        co_await m_store->finishAttempt(attempt);
-        if (!self)
-            co_return report;
-        report.attempts.append(attempt);
-        report.outcome = outcome.outcome;
 
-        TrackedTransaction& current = m_records[id];
-        ++current.attempts;
-        if (outcome.outcome != SendOutcome::NotDelivered && !current.firstSentMs)
-            current.firstSentMs = attempt.timeMs;
-        const TxState next = stateAfterSend(current.state, outcome.outcome);
+        // What the answer changes is stored with it, in one transaction, before any of it is
+        // kept or announced.
+        TrackedTransaction updated = m_records[id];
+        const TxState from = updated.state;
+        const TxState next = stateAfterSend(from, outcome.outcome);
+        if (outcome.outcome != SendOutcome::NotDelivered && !updated.firstSentMs)
+            updated.firstSentMs = attempt.timeMs;
+        updated.lastNode = attempt.node;
         const QString words =
             QStringLiteral("sent to %1: %2 (%3)")
                 .arg(attempt.node, sendOutcomeKey(outcome.outcome), outcome.detail);
-        const IncidentEvent sent = event(current, IncidentEvent::Kind::Rebroadcast,
-                                         outcome.outcome == SendOutcome::Accepted ||
-                                                 outcome.outcome == SendOutcome::NetworkHasIt
-                                             ? IncidentEvent::Severity::Info
-                                             : IncidentEvent::Severity::Warning,
-                                         attempt.node, request.method, std::nullopt, words);
-        if (next != current.state) {
-            QList<Change> changes;
-            changes.append(Change{
-                id, next, attempt.node, request.method, std::nullopt, std::nullopt, {}, words});
-            co_await apply(changes);
-        } else {
-            current.lastNode = attempt.node;
-            const QList<TrackedTransaction> records{current};
-            const StoreAck saved = co_await m_store->save(records, {});
-            if (self && !saved.ok())
-                qWarning("tracking: attempt count not stored: %s", qPrintable(saved.error));
+        // (Appended, not braced: GCC 12 cannot keep a braced list's array in a coroutine frame.)
+        QList<IncidentEvent> events;
+        events.append(event(updated, IncidentEvent::Kind::Rebroadcast,
+                            outcome.outcome == SendOutcome::Accepted ||
+                                    outcome.outcome == SendOutcome::NetworkHasIt
+                                ? IncidentEvent::Severity::Info
+                                : IncidentEvent::Severity::Warning,
+                            attempt.node, request.method, std::nullopt, words));
+        std::optional<StateTransition> transition;
+        if (next != from) {
+            transition = StateTransition{from, next, attempt.node, std::nullopt,
+                                         stateMessage(next, attempt.node, std::nullopt, words)};
+            updated.state = next;
+            updated.stateSinceMs = nowMs();
+            updated.lastHeight.reset();
+            events.append(event(updated, IncidentEvent::Kind::TransactionState, severityOf(next),
+                                attempt.node, request.method, std::nullopt, transition->message));
         }
+        QList<TrackedTransaction> changed;
+        changed.append(updated);
+        const StoreAck finished = co_await m_store->finishAttempt(attempt, changed, events);
         if (!self)
             co_return report;
-        Q_EMIT incident(sent);
-        const QList<IncidentEvent> sentEvents{sent};
-        co_await m_store->save({}, sentEvents);
-        if (!self)
-            co_return report;
+        if (!finished.ok()) {
+            report.result = SendReport::Result::StoreFailed;
+            report.outcome = outcome.outcome;
+            report.message = QStringLiteral("%1 answered %2, but the store refused to record it: "
+                                            "%3")
+                                 .arg(attempt.node, attempt.outcome, finished.error);
+            reportNotStored(m_records[id], IncidentEvent::Kind::Rebroadcast, report.message);
+            break;
+        }
+        const int attempts = m_records[id].attempts + 1;
+        keep(updated);
+        m_records[id].attempts = attempts;
+        report.result = SendReport::Result::Attempted;
+        report.attempts.append(attempt);
+        report.outcome = outcome.outcome;
+        Q_EMIT attemptFinished(id, attempt.node, outcome.outcome);
+        if (transition)
+            Q_EMIT transitioned(m_records[id], *transition);
+        for (const IncidentEvent& e : events)
+            Q_EMIT incident(e);
 
         if (outcome.outcome == SendOutcome::NotDelivered)
             continue; // it never reached that node: the next one may be asked

@@ -53,6 +53,11 @@ struct LookupReport
     bool blockHeightNodeHealthy = false;
     std::optional<quint64> minedNonce;
     QString message;
+    // Single lookups (lookUp) also read the store's sends of it before asking any node: a send
+    // may follow this look only while nothing newer is stored (TrackingStore::claimSend).
+    qint64 sendsSeenUpTo = 0;
+    QString sendInFlight; // a running process holds a send of it ("process 1234")
+    QString storeError;   // the store failed: nothing may be decided on this look
 };
 
 struct PollReport
@@ -61,6 +66,7 @@ struct PollReport
     int requests = 0;     // HTTP requests made (batches count once)
     int transitions = 0;
     bool noEligibleNode = false;
+    QString storeError; // the store refused the round's changes: none is kept or announced
 };
 
 struct SendReport
@@ -71,6 +77,10 @@ struct SendReport
         StatusFound,  // not sent: the lookup found it; the state follows the lookup
         NoStatusNode, // not sent: nobody could be asked for its status first
         NoSendNode,   // not sent: no send node eligible
+        AnotherSend,  // not sent: a send of it is in flight, or one left since the look (any
+                      // process on the store)
+        WrongChain,   // not sent: the send node answers for another chain than the transaction's
+        StoreFailed,  // the store refused a write: not sent, or its answer is not recorded
         Attempted,    // sent to one or more nodes, one at a time; see `outcome`
     };
     Result result = Result::Refused;
@@ -92,9 +102,11 @@ struct TrackResult
 
 // Keeps the tracked transactions, looks their status up through the pool's status nodes, and
 // sends (or rebroadcasts) their identical bytes under the write rules of resources/docs/design.md
-// ("Writes"). Every state change is stored with its event (kind TransactionState, the node and
-// slot that proved it) in one transaction, then announced; every send to a node is stored before
-// it leaves and after it returns, and announced as a Rebroadcast event. The events are stored
+// ("Writes", "Across processes"). Every state change is stored with its event (kind
+// TransactionState, the node and slot that proved it) in one transaction, and only then kept
+// and announced; every send to a node is claimed in the store before it leaves and stored with
+// what it changed after it returns, then announced as a Rebroadcast event. A write the store
+// refuses changes nothing here and is announced by `notStored` only. The events are stored
 // here: do not store the `incident` signal's events again.
 class TransactionTracker : public QObject
 {
@@ -122,9 +134,11 @@ public:
     QCoro::Task<LookupReport> lookUp(QString id);
 
     // Looks the status up first, then sends the identical bytes to one send node at a time
-    // (the next only when the request certainly never reached the previous one). Refused for
-    // a watch-only id, after Expired or Superseded, once landed, when the stored bytes no
-    // longer match the id, and while another send of the same id is in flight.
+    // (the next only when the request certainly never reached the previous one), each after
+    // the store granted the claim and the node answered for the transaction's own chain.
+    // Refused for a watch-only id, after Expired or Superseded, once landed, when the stored
+    // bytes no longer match the id, and while another send of the same id is in flight or has
+    // left since the look, in this process or another one on the same store.
     QCoro::Task<SendReport> send(QString id);
     bool isSendInFlight(const QString& id) const { return m_sending.contains(id); }
     // Stores one event about a tracked transaction (e.g. what a confirmation run came to), then
@@ -147,6 +161,9 @@ Q_SIGNALS:
     void attemptFinished(const QString& id, const QString& node, SendOutcome outcome);
     // A status node gave a new Solana block height for `network` (blockHeight() has it now).
     void blockHeightObserved(const QString& network, qint64 height);
+    // The store refused a write the tracker needed; nothing of it was kept or announced. The
+    // event says what was not stored (to be shown, never stored).
+    void notStored(const IncidentEvent& event);
 
 private:
     struct Change
@@ -165,8 +182,19 @@ private:
                                                            QStringList ids, int* requests);
     QCoro::Task<QHash<QString, LookupReport>>
     lookUpEvm(std::shared_ptr<NetworkPool> pool, QStringList ids, bool askPool, int* requests);
-    // Applies the state changes, stores them with their events, then announces them.
-    QCoro::Task<int> apply(QList<Change> changes);
+    struct Applied
+    {
+        int transitions = 0;
+        QString storeError;
+    };
+    // Stores the state changes with their events; once stored, keeps and announces them.
+    QCoro::Task<Applied> apply(QList<Change> changes);
+    // Keeps `record` as the store now has it (attempts are counted here, not stored with it).
+    void keep(const TrackedTransaction& record);
+    // Keeps and announces what closing a dead process's send changed (already stored).
+    void keepClosed(const ClosedClaims& closed);
+    void reportNotStored(const TrackedTransaction& record, IncidentEvent::Kind kind,
+                         const QString& what);
     QCoro::Task<SendReport> sendChecked(QString id);
     IncidentEvent event(const TrackedTransaction& record, IncidentEvent::Kind kind,
                         IncidentEvent::Severity severity, const QString& node,

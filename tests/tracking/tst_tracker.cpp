@@ -544,8 +544,7 @@ private Q_SLOTS:
         attempt.txId = id;
         attempt.timeMs = 1;
         attempt.node = QStringLiteral("a");
-        attempt.outcome = QStringLiteral("sending");
-        QVERIFY(QCoro::waitFor(f.trackingStore->beginAttempt(attempt)).ok());
+        QVERIFY(QCoro::waitFor(f.trackingStore->claimSend(attempt, 0, 1)).claimed());
         QString error;
         const auto loaded = loadTransaction(*f.database, id, &error);
         QVERIFY2(loaded, qPrintable(error));

@@ -1,0 +1,238 @@
+// Several switchyard processes on one store at once, as an operator's scripts and the dashboard
+// run them: one send of one transaction however many `confirm --rebroadcast` race, and a send
+// whose process was killed ends Transport unknown.
+#include "commandrunner.h"
+#include "config/configwriter.h"
+#include "trackingfixture.h"
+
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QPointer>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTest>
+#include <QTimer>
+#include <memory>
+
+using namespace switchyard;
+using namespace switchyard::testing;
+using namespace switchyard::tracking;
+
+namespace {
+
+// Forwards HTTP JSON-RPC to one simulated node, and holds every eth_sendRawTransaction for
+// `holdMs` before it goes on: a send has left its process but the node does not have it yet,
+// so no look can find it there. Counts the sends that came through.
+class HoldingRelay : public QObject
+{
+public:
+    HoldingRelay(QUrl upstream, int holdMs)
+        : m_upstream(std::move(upstream))
+        , m_holdMs(holdMs)
+    {
+        connect(&m_server, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket* socket = m_server.nextPendingConnection()) {
+                socket->setParent(this);
+                connect(socket, &QTcpSocket::readyRead, this, [this, socket] { serve(socket); });
+                connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
+            }
+        });
+    }
+
+    bool listen() { return m_server.listen(QHostAddress::LocalHost); }
+    QUrl url() const
+    {
+        return QUrl(QStringLiteral("http://127.0.0.1:%1/").arg(m_server.serverPort()));
+    }
+    int sends() const { return m_sends; }
+
+private:
+    // One request at a time per connection, as HTTP/1.1 without pipelining sends them.
+    void serve(QTcpSocket* socket)
+    {
+        if (socket->property("busy").toBool())
+            return;
+        QByteArray buffer = socket->property("buffer").toByteArray() + socket->readAll();
+        const qsizetype headEnd = buffer.indexOf("\r\n\r\n");
+        qsizetype length = 0;
+        for (const QByteArray& line : buffer.left(headEnd).split('\n')) {
+            if (line.toLower().startsWith("content-length:"))
+                length = line.mid(15).trimmed().toLongLong();
+        }
+        if (headEnd < 0 || buffer.size() < headEnd + 4 + length) {
+            socket->setProperty("buffer", buffer);
+            return;
+        }
+        const QByteArray body = buffer.mid(headEnd + 4, length);
+        socket->setProperty("buffer", buffer.mid(headEnd + 4 + length));
+        socket->setProperty("busy", true);
+        const QPointer<QTcpSocket> client(socket);
+        const auto forward = [this, client, body] {
+            QNetworkRequest request(m_upstream);
+            request.setHeader(QNetworkRequest::ContentTypeHeader,
+                              QStringLiteral("application/json"));
+            request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
+            QNetworkReply* reply = m_network.post(request, body);
+            connect(reply, &QNetworkReply::finished, this, [this, client, reply] {
+                reply->deleteLater();
+                if (!client)
+                    return;
+                const QByteArray answer = reply->readAll();
+                const int status =
+                    reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+                client->write("HTTP/1.1 " + QByteArray::number(status ? status : 502) +
+                              " Relayed\r\nContent-Type: application/json\r\nContent-Length: " +
+                              QByteArray::number(answer.size()) + "\r\n\r\n" + answer);
+                client->setProperty("busy", false);
+                serve(client);
+            });
+        };
+        if (body.contains("eth_sendRawTransaction")) {
+            ++m_sends;
+            QTimer::singleShot(m_holdMs, this, forward);
+        } else {
+            forward();
+        }
+    }
+
+    QUrl m_upstream;
+    int m_holdMs;
+    QTcpServer m_server;
+    QNetworkAccessManager m_network;
+    int m_sends = 0;
+};
+
+// The switchyard executable, started and left running (runSwitchyard waits for one).
+std::unique_ptr<QProcess> startSwitchyard(const QStringList& arguments)
+{
+    auto process = std::make_unique<QProcess>();
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    static const QTemporaryDir runtimeDir;
+    environment.insert(QStringLiteral("XDG_RUNTIME_DIR"), runtimeDir.path());
+    process->setProcessEnvironment(environment);
+    process->start(QStringLiteral(SWITCHYARD_BINARY), arguments);
+    process->closeWriteChannel();
+    return process;
+}
+
+QString writeFile(const QString& path, const QByteArray& contents)
+{
+    QFile file(path);
+    if (file.open(QIODevice::WriteOnly))
+        file.write(contents);
+    return path;
+}
+
+// The configuration of the fixture's network, with every node's address replaced by `url`.
+QString writeConfig(const TrackingFixture& f, const QUrl& url = {})
+{
+    Config config = f.pools.config;
+    for (NodeConfig& node : config.networks.first().nodes) {
+        if (url.isEmpty())
+            continue;
+        node.url = url;
+        node.urlTemplate = url.toString();
+    }
+    return writeFile(f.dir.filePath(QStringLiteral("config.json")), configToJson(config));
+}
+
+QString describe(QProcess& process)
+{
+    return QStringLiteral("exit %1\n%2%3")
+        .arg(process.exitCode())
+        .arg(QString::fromUtf8(process.readAllStandardOutput()),
+             QString::fromUtf8(process.readAllStandardError()));
+}
+
+} // namespace
+
+class TestAcrossProcesses : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    // Five operators press "rebroadcast" at once: every process looks, finds nothing, and would
+    // send; the store lets exactly one of them.
+    void racingConfirmsSendOnce()
+    {
+        TrackingFixture f(ChainFamily::Evm, {QStringLiteral("e")});
+        QVERIFY(f.start());
+        HoldingRelay relay(f.pools.simNode(QStringLiteral("e"))->url(), 3000);
+        QVERIFY(relay.listen());
+        const QString id = f.trackEvm(f.signEvm(0, 10)).id;
+        const QStringList arguments{
+            QStringLiteral("confirm"),       id,
+            QStringLiteral("--rebroadcast"), QStringLiteral("--yes"),
+            QStringLiteral("--wait"),        QStringLiteral("0"),
+            QStringLiteral("--config"),      writeConfig(f, relay.url()),
+            QStringLiteral("--db"),          f.dir.filePath(QStringLiteral("store.db"))};
+        std::vector<std::unique_ptr<QProcess>> processes;
+        for (int i = 0; i < 5; ++i)
+            processes.push_back(startSwitchyard(arguments));
+        for (const auto& process : processes)
+            QTRY_VERIFY_WITH_TIMEOUT(process->state() == QProcess::NotRunning, 60'000);
+        QString outputs;
+        for (const auto& process : processes) {
+            outputs += describe(*process) + QLatin1Char('\n');
+            QVERIFY2(process->exitStatus() == QProcess::NormalExit, qPrintable(outputs));
+            QVERIFY2(process->exitCode() == 0 || process->exitCode() == 1, qPrintable(outputs));
+        }
+        QVERIFY2(relay.sends() == 1,
+                 qPrintable(QStringLiteral("%1 sends\n%2").arg(relay.sends()).arg(outputs)));
+        QCOMPARE(f.totalSends(id), 1);
+        int sent = 0;
+        for (const store::SendAttempt& attempt : f.storedAttempts(id))
+            sent += attempt.outcome != QLatin1String("not-sent") ? 1 : 0;
+        QCOMPARE(sent, 1);
+    }
+
+    // The process holding the send is killed while its node has not answered. The next process
+    // finds the dead claim and closes it as Transport unknown, and sends nothing on that look; a
+    // later run looks again and may send.
+    void killedSenderEndsTransportUnknown()
+    {
+        TrackingFixture f(ChainFamily::Evm, {QStringLiteral("e")});
+        QVERIFY(f.start());
+        sim::SimulatedNode* node = f.pools.simNode(QStringLiteral("e"));
+        sim::Fault silent = faultOf(sim::FaultKind::NeverAnswer);
+        silent.methods = {QStringLiteral("eth_sendRawTransaction")};
+        QVERIFY(node->setFault(silent));
+        const QString id = f.trackEvm(f.signEvm(0, 20)).id;
+        const QStringList common{QStringLiteral("--config"), writeConfig(f), QStringLiteral("--db"),
+                                 f.dir.filePath(QStringLiteral("store.db"))};
+
+        const std::unique_ptr<QProcess> holder = startSwitchyard(
+            QStringList{QStringLiteral("confirm"), id, QStringLiteral("--rebroadcast"),
+                        QStringLiteral("--yes"), QStringLiteral("--wait"), QStringLiteral("0")} +
+            common);
+        QTRY_COMPARE_WITH_TIMEOUT(f.totalSends(id), 1, 30'000);
+        const qint64 pid = holder->processId();
+        holder->kill(); // SIGKILL: no chance to write anything more
+        QVERIFY(holder->waitForFinished(10'000));
+        QVERIFY(f.evm().dropPending(id)); // and the network lost it
+        node->clearFault();
+
+        const CommandRun look = runSwitchyard(QStringList{QStringLiteral("confirm"), id} + common);
+        QVERIFY2(look.exitCode == 1, QByteArray(look.out + look.err).constData());
+        QCOMPARE(f.totalSends(id), 1);
+        const QList<store::SendAttempt> attempts = f.storedAttempts(id);
+        QCOMPARE(attempts.size(), 1);
+        QCOMPARE(attempts[0].outcome, QStringLiteral("unclear"));
+        QVERIFY2(attempts[0].detail.contains(QString::number(pid)), qPrintable(attempts[0].detail));
+        QCOMPARE(f.stored(id)->state, QStringLiteral("transport-unknown"));
+        const QStringList states = f.storedEvents(id, QStringLiteral("transaction-state"));
+        QVERIFY2(states.last().startsWith(QStringLiteral("Transport unknown")),
+                 qPrintable(states.join(QLatin1Char('\n'))));
+
+        const CommandRun again = runSwitchyard(
+            QStringList{QStringLiteral("confirm"), id, QStringLiteral("--rebroadcast"),
+                        QStringLiteral("--yes"), QStringLiteral("--wait"), QStringLiteral("0")} +
+            common);
+        QVERIFY2(again.exitCode == 1, QByteArray(again.out + again.err).constData());
+        QCOMPARE(f.totalSends(id), 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAcrossProcesses)
+#include "tst_acrossprocesses.moc"
