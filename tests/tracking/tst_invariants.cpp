@@ -291,6 +291,10 @@ private:
             node->clearFault();
             node->setStaleBy(0);
         }
+        // The campaign's 250 ms probe timeout keeps its faults cheap; settling needs every
+        // node's answer, which a loaded machine may give later than that.
+        m_f.pools.config.probe.timeoutMs = 10'000;
+        m_f.pools.apply();
         for (int i = 0; i < 6; ++i)
             m_f.pools.advanceAndTick(m_f.pools.config.probe.recoveryIntervalMs);
         m_f.pools.cluster.advance(m_family == ChainFamily::Solana ? 400 : 8);
