@@ -1,8 +1,8 @@
 #include "redaction.h"
 
 #include <QRegularExpression>
+#include <QSet>
 #include <QStringList>
-#include <QUrlQuery>
 #include <algorithm>
 
 namespace switchyard {
@@ -11,24 +11,25 @@ namespace {
 
 constexpr qsizetype minimumSecretLength = 4;
 
-bool isHexDigit(char16_t c)
+// Versions, protocols, chains and networks: what provider URLs show around a key, never the key.
+// Kept short on purpose; resources/docs/configuration.md lists it for users.
+const QSet<QString>& harmlessWords()
 {
-    return (c >= u'0' && c <= u'9') || (c >= u'a' && c <= u'f') || (c >= u'A' && c <= u'F');
-}
-
-bool isUuid(QStringView token)
-{
-    static const QRegularExpression uuid(QStringLiteral(
-        "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"));
-    return uuid.match(token).hasMatch();
-}
-
-bool isCredentialName(const QString& name)
-{
-    static const QRegularExpression credential(
-        QStringLiteral("key|token|secret|auth|pass|pwd|sig|cred|session|access"),
-        QRegularExpression::CaseInsensitiveOption);
-    return credential.match(name).hasMatch();
+    static const QSet<QString> words{
+        QStringLiteral("v1"),      QStringLiteral("v2"),       QStringLiteral("v3"),
+        QStringLiteral("v4"),      QStringLiteral("rpc"),      QStringLiteral("jsonrpc"),
+        QStringLiteral("api"),     QStringLiteral("http"),     QStringLiteral("https"),
+        QStringLiteral("ws"),      QStringLiteral("wss"),      QStringLiteral("ext"),
+        QStringLiteral("bc"),      QStringLiteral("c"),        QStringLiteral("ogrpc"),
+        QStringLiteral("eth"),     QStringLiteral("ethereum"), QStringLiteral("solana"),
+        QStringLiteral("sol"),     QStringLiteral("mainnet"),  QStringLiteral("testnet"),
+        QStringLiteral("devnet"),  QStringLiteral("beta"),     QStringLiteral("sepolia"),
+        QStringLiteral("holesky"), QStringLiteral("hoodi"),    QStringLiteral("goerli"),
+        QStringLiteral("polygon"), QStringLiteral("arbitrum"), QStringLiteral("optimism"),
+        QStringLiteral("base"),    QStringLiteral("bsc"),      QStringLiteral("avalanche"),
+        QStringLiteral("avax"),
+    };
+    return words;
 }
 
 QString decodedPart(const QString& encoded)
@@ -36,42 +37,31 @@ QString decodedPart(const QString& encoded)
     return QUrl::fromPercentEncoding(encoded.toUtf8());
 }
 
-QString redactedHost(const QString& hostAndPort)
+bool isHarmlessPart(const QString& encoded)
 {
-    if (hostAndPort.startsWith(u'['))
-        return hostAndPort; // IPv6 literal: an address, not a credential
-    const qsizetype colon = hostAndPort.lastIndexOf(u':');
-    const QString host = colon < 0 ? hostAndPort : hostAndPort.left(colon);
-    const QString port = colon < 0 ? QString() : hostAndPort.mid(colon);
-    QStringList labels = host.split(u'.');
-    for (QString& label : labels) {
-        if (looksLikeSecretToken(decodedPart(label)))
-            label = redactionMark();
-    }
-    return labels.join(u'.') + port;
+    return isHarmlessUrlWord(decodedPart(encoded));
 }
 
 QString redactedPath(const QString& path)
 {
     QStringList segments = path.split(u'/');
     for (QString& segment : segments) {
-        if (looksLikeSecretToken(decodedPart(segment)))
+        if (!segment.isEmpty() && !isHarmlessPart(segment))
             segment = redactionMark();
     }
     return segments.join(u'/');
 }
 
+// Names stay: they say what a value is ("api-key", "network"), a value says which.
 QString redactedQuery(const QString& query)
 {
     QStringList items = query.split(u'&');
     for (QString& item : items) {
         const qsizetype equals = item.indexOf(u'=');
-        if (equals >= 0) {
-            if (equals + 1 < item.size())
-                item = item.left(equals + 1) + redactionMark();
-        } else if (looksLikeSecretToken(decodedPart(item))) {
-            item = redactionMark();
-        }
+        const QString value = equals < 0 ? item : item.mid(equals + 1);
+        if (value.isEmpty() || isHarmlessPart(value))
+            continue;
+        item = equals < 0 ? redactionMark() : item.left(equals + 1) + redactionMark();
     }
     return items.join(u'&');
 }
@@ -83,41 +73,18 @@ QString redactionMark()
     return QStringLiteral("\u2022\u2022\u2022");
 }
 
-bool looksLikeSecretToken(QStringView token)
+bool isHarmlessUrlWord(QStringView word)
 {
-    if (token.size() < 16)
+    if (word.isEmpty())
         return false;
-    if (isUuid(token))
+    const QString lower = word.toString().toLower();
+    if (harmlessWords().contains(lower))
         return true;
-    qsizetype upper = 0;
-    qsizetype lower = 0;
-    qsizetype digits = 0;
-    bool allHex = true;
-    bool base64url = true;
-    for (const QChar ch : token) {
-        const char16_t c = ch.unicode();
-        if (c >= u'A' && c <= u'Z')
-            ++upper;
-        else if (c >= u'a' && c <= u'z')
-            ++lower;
-        else if (c >= u'0' && c <= u'9')
-            ++digits;
-        else if (c == u'-' || c == u'_')
-            ;
-        else if (c == u'.' || c == u'~' || c == u'+' || c == u'=')
-            base64url = false;
-        else
-            return false; // spaces, '%', ':' ... this is text, not a token
-        allHex = allHex && isHexDigit(c);
-    }
-    if (allHex)
-        return true;
-    const qsizetype letters = upper + lower;
-    if (letters > 0 && digits > 0)
-        return true;
-    // Random base58/base64url without digits still flips case all the time; CamelCase words
-    // have one capital per word.
-    return base64url && token.size() >= 20 && upper * 4 >= letters && lower * 4 >= letters;
+    static const QRegularExpression joints(QStringLiteral("[-_]"));
+    const QStringList parts = lower.split(joints);
+    return parts.size() > 1 && std::all_of(parts.cbegin(), parts.cend(), [](const QString& part) {
+               return harmlessWords().contains(part);
+           });
 }
 
 QString redactedUrlText(const QString& text)
@@ -139,7 +106,7 @@ QString redactedUrlText(const QString& text)
         result += QStringLiteral("//");
         if (at >= 0)
             result += redactionMark() + u'@';
-        result += redactedHost(authority.mid(at + 1));
+        result += authority.mid(at + 1); // host and port: where it goes, not who is asking
     }
     result += redactedPath(match.captured(3));
     if (match.capturedStart(4) >= 0)
@@ -157,15 +124,14 @@ QString redactedUrl(const QUrl& url)
     return redactedUrlText(url.toString(QUrl::RemoveFragment));
 }
 
-QString redactedHeaderValue(const QByteArray& name, const QByteArray& value)
+QString redactedHeaderValue(const QByteArray& value)
 {
-    Q_UNUSED(name); // kept so a later allow-list of harmless headers needs no caller change
     return value.isEmpty() ? QString() : redactionMark();
 }
 
 QString redactedHeader(const QByteArray& name, const QByteArray& value)
 {
-    return QString::fromLatin1(name) + QStringLiteral(": ") + redactedHeaderValue(name, value);
+    return QString::fromLatin1(name) + QStringLiteral(": ") + redactedHeaderValue(value);
 }
 
 QString redactedHeader(const HttpHeader& header)
@@ -202,38 +168,46 @@ void SecretScrubber::addUrl(const QUrl& url)
         add(url.toString(options), redacted);
         add(url.toString(options | QUrl::RemoveFragment), redacted);
         add(url.toDisplayString(options), redacted);
-        // A value is hidden in its context ("user:pw@", "name=value") always, and on its own
-        // only when it looks like a credential: "?cluster=devnet" must not blank out "devnet"
-        // in every message.
         if (!url.userInfo(options).isEmpty())
             add(url.userInfo(options) + u'@', redactionMark() + u'@');
+        // Split while the delimiters are still encoded, then each part in every form.
+        addUrlParts(url.path(options), url.query(options), url.fragment(options));
     }
     for (const Options options :
          {Options(QUrl::PrettyDecoded), Options(QUrl::FullyEncoded), Options(QUrl::FullyDecoded)}) {
         add(url.password(options), redactionMark());
-        if (looksLikeSecretToken(url.userName(options)))
-            add(url.userName(options), redactionMark());
+        add(url.userName(options), redactionMark());
+    }
+}
 
-        const QUrlQuery query(url);
-        for (const auto& [name, value] : query.queryItems(options)) {
-            if (value.isEmpty()) {
-                if (looksLikeSecretToken(name))
-                    add(name, redactionMark());
+void SecretScrubber::addUrlParts(const QString& path, const QString& query, const QString& fragment)
+{
+    const auto addHidden = [this](const QString& part) {
+        if (part.isEmpty() || isHarmlessPart(part))
+            return;
+        add(part, redactionMark());
+        add(decodedPart(part), redactionMark());
+    };
+    for (const QString& segment : path.split(u'/'))
+        addHidden(segment);
+    if (!query.isEmpty()) {
+        for (const QString& item : query.split(u'&')) {
+            const qsizetype equals = item.indexOf(u'=');
+            if (equals < 0) {
+                addHidden(item);
                 continue;
             }
-            add(name + u'=' + value, name + u'=' + redactionMark());
-            if (looksLikeSecretToken(value) || isCredentialName(name))
-                add(value, redactionMark());
-        }
-        for (const QString& segment : url.path(options).split(u'/')) {
-            if (looksLikeSecretToken(decodedPart(segment)))
-                add(segment, redactionMark());
+            const QString name = item.left(equals);
+            const QString value = item.mid(equals + 1);
+            if (value.isEmpty() || isHarmlessPart(value))
+                continue;
+            add(item, name + u'=' + redactionMark());
+            add(decodedPart(name) + u'=' + decodedPart(value),
+                decodedPart(name) + u'=' + redactionMark());
+            addHidden(value);
         }
     }
-    for (const QString& label : url.host().split(u'.')) {
-        if (looksLikeSecretToken(label))
-            add(label, redactionMark());
-    }
+    addHidden(fragment);
 }
 
 void SecretScrubber::addHeaderValue(const QByteArray& value)

@@ -1,5 +1,7 @@
 #include "jsonrpcclient.h"
 
+#include "rpc/nodetextredaction.h"
+
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -199,7 +201,11 @@ JsonRpcClient::JsonRpcClient(QString nodeName, QUrl url, QList<HttpHeader> heade
     , m_nodeName(std::move(nodeName))
     , m_url(std::move(url))
     , m_headers(std::move(headers))
-{}
+{
+    m_scrubber.addUrl(m_url);
+    for (const HttpHeader& header : std::as_const(m_headers))
+        m_scrubber.addHeaderValue(header.value);
+}
 
 JsonRpcClient::JsonRpcClient(const NodeConfig& node, QObject* parent)
     : JsonRpcClient(node.name, node.url, node.headers, parent)
@@ -317,6 +323,7 @@ QCoro::Task<RpcReply> JsonRpcClient::call(RpcRequest request, QDeadlineTimer dea
         QJsonDocument(requestObject(request, id)).toJson(QJsonDocument::Compact);
     // Nothing after the co_await touches `this`: the pool may retire a client mid-call.
     const QString nodeName = m_nodeName;
+    const SecretScrubber scrubber = m_scrubber;
     const Exchange exchange = co_await post(body, request.mayRepeat, deadline);
 
     RpcReply reply;
@@ -346,7 +353,7 @@ QCoro::Task<RpcReply> JsonRpcClient::call(RpcRequest request, QDeadlineTimer dea
             },
             exchange.body);
     }
-    co_return reply;
+    co_return withNodeTextsRedacted(std::move(reply), scrubber);
 }
 
 QCoro::Task<QList<RpcReply>> JsonRpcClient::callBatch(QList<RpcRequest> requests,
@@ -360,6 +367,7 @@ QCoro::Task<QList<RpcReply>> JsonRpcClient::callBatch(QList<RpcRequest> requests
         batch.append(requestObject(request, ids.last()));
     }
     const QString nodeName = m_nodeName;
+    const SecretScrubber scrubber = m_scrubber;
     const bool mayRepeat = std::all_of(requests.cbegin(), requests.cend(),
                                        [](const RpcRequest& request) { return request.mayRepeat; });
     const Exchange exchange =
@@ -385,7 +393,7 @@ QCoro::Task<QList<RpcReply>> JsonRpcClient::callBatch(QList<RpcRequest> requests
                     setAll(failure);
             },
             exchange.body);
-        co_return replies;
+        co_return withNodeTextsRedacted(std::move(replies), scrubber);
     }
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(*bytes, &parseError);
@@ -393,7 +401,7 @@ QCoro::Task<QList<RpcReply>> JsonRpcClient::callBatch(QList<RpcRequest> requests
         setAll(MalformedReply{MalformedKind::NotJson, QStringLiteral("%1 at offset %2")
                                                           .arg(parseError.errorString())
                                                           .arg(parseError.offset)});
-        co_return replies;
+        co_return withNodeTextsRedacted(std::move(replies), scrubber);
     }
     if (!document.isArray()) {
         // A server that cannot do batches answers with one error object for the whole batch.
@@ -405,7 +413,7 @@ QCoro::Task<QList<RpcReply>> JsonRpcClient::callBatch(QList<RpcRequest> requests
         else
             setAll(MalformedReply{MalformedKind::NotJsonRpc2,
                                   QStringLiteral("a batch needs an array in answer")});
-        co_return replies;
+        co_return withNodeTextsRedacted(std::move(replies), scrubber);
     }
     const QJsonArray answers = document.array();
     for (qsizetype i = 0; i < replies.size(); ++i)
@@ -417,7 +425,7 @@ QCoro::Task<QList<RpcReply>> JsonRpcClient::callBatch(QList<RpcRequest> requests
         if (index >= 0)
             replies[index].outcome = responseOutcome(answer, ids[index]);
     }
-    co_return replies;
+    co_return withNodeTextsRedacted(std::move(replies), scrubber);
 }
 
 } // namespace switchyard

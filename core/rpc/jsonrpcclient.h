@@ -1,6 +1,7 @@
 #pragma once
 
 #include "config/config.h"
+#include "config/redaction.h"
 #include "rpc/rpcreply.h"
 
 #include <QDeadlineTimer>
@@ -56,6 +57,7 @@ private:
     QString m_nodeName;
     QUrl m_url;
     QList<HttpHeader> m_headers;
+    SecretScrubber m_scrubber; // this node's URL and headers, out of every text it sends back
     qint64 m_maxResponseBytes = defaultMaxResponseBytes;
     qint64 m_lastId = 0;
 };

@@ -1,6 +1,7 @@
 // The switchyard executable as scripts and monitoring systems use it: options, exit codes,
 // one-line errors, and `check` against simulated nodes on loopback.
 #include "commandrunner.h"
+#include "secreturls.h"
 #include "sim/simulatedcluster.h"
 #include "sim/simulatednode.h"
 #include "util/clock.h"
@@ -266,6 +267,53 @@ private Q_SLOTS:
                 QVERIFY2(run.out.contains("api-key=•••"), run.out.constData());
         }
         qunsetenv("SY_TEST_KEY");
+    }
+
+    // A key however short or plain, in any part of the URL, and echoed back by the node in
+    // its error, is never printed: not in the URL, not in the error.
+    void checkNeverPrintsKeys_data()
+    {
+        QTest::addColumn<QString>("pattern");
+        QTest::addColumn<QStringList>("secrets");
+        for (const SecretUrl& url : secretUrls())
+            QTest::newRow(url.style) << url.pattern << url.secrets;
+    }
+
+    void checkNeverPrintsKeys()
+    {
+        QFETCH(QString, pattern);
+        QFETCH(QStringList, secrets);
+        ManualClock clock;
+        SimulatedCluster cluster(ChainFamily::Solana, QStringLiteral("local"), &clock);
+        SimulatedNode* node = cluster.addNode(QStringLiteral("keyed"));
+        const QUrl url = secretUrlFor(pattern, node->url());
+        Fault echo;
+        echo.kind = FaultKind::ErrorResponse;
+        echo.errorMessage = echoedError(url, secrets);
+        QVERIFY(node->setFault(echo));
+        const QJsonObject object{
+            {QStringLiteral("networks"),
+             QJsonArray{QJsonObject{
+                 {QStringLiteral("name"), QStringLiteral("local")},
+                 {QStringLiteral("family"), QStringLiteral("solana")},
+                 {QStringLiteral("genesisHash"), cluster.genesisHash()},
+                 {QStringLiteral("nodes"),
+                  QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("keyed")},
+                                         {QStringLiteral("url"), url.toString()}}}}}}}};
+        const QString path =
+            writeFile(m_dir, QStringLiteral("keyed.json"), QJsonDocument(object).toJson());
+        for (const bool json : {false, true}) {
+            QStringList arguments{QStringLiteral("check"), QStringLiteral("--config"), path};
+            if (json)
+                arguments.append(QStringLiteral("--json"));
+            const CommandRun run = runSwitchyard(arguments);
+            QCOMPARE(run.exitCode, 2);
+            const QString printed = QString::fromUtf8(run.out + run.err);
+            QVERIFY2(leakedSecret(printed, secrets).isEmpty(), qPrintable(printed));
+            if (json)
+                QVERIFY2(printed.contains(QStringLiteral("invalid key for http://")),
+                         qPrintable(printed));
+        }
     }
 
     void checkUnknownNetworkIsUnknown()

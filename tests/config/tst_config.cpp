@@ -412,7 +412,7 @@ void TestConfig::semanticErrors_data()
         << solana(R"("explorer": "https://explorer.solana.com/tx/", )" + oneNode)
         << "networks[0].explorer"
         << "expected an http or https URL containing {id}, got "
-           "\"https://explorer.solana.com/tx/\"";
+           "\"https://explorer.solana.com/•••/\""; // redacted like every URL in a message
     QTest::newRow("explorer not web")
         << solana(R"("explorer": "ftp://x/{id}", )" + oneNode) << "networks[0].explorer"
         << "expected an http or https URL containing {id}";

@@ -2,6 +2,7 @@
 // simulator, with time driven by a manual clock.
 #include "pool/router.h"
 #include "poolfixture.h"
+#include "secreturls.h"
 
 using namespace switchyard;
 using namespace switchyard::sim;
@@ -146,6 +147,43 @@ private Q_SLOTS:
             }
         }
         QVERIFY(mismatchReported);
+    }
+
+    // What a node echoes (its URL, its key) reaches neither its health, its shown URL, nor the
+    // events the timeline keeps.
+    void keysNeverReachHealthOrEvents_data()
+    {
+        QTest::addColumn<QString>("pattern");
+        QTest::addColumn<QStringList>("secrets");
+        for (const SecretUrl& url : secretUrls())
+            QTest::newRow(url.style) << url.pattern << url.secrets;
+    }
+
+    void keysNeverReachHealthOrEvents()
+    {
+        QFETCH(QString, pattern);
+        QFETCH(QStringList, secrets);
+        PoolFixture fixture(ChainFamily::Solana, {a});
+        NodeConfig& node = fixture.network.nodes.first();
+        node.url = secretUrlFor(pattern, node.url);
+        node.urlTemplate = node.url.toString();
+        Fault echo = faultOf(FaultKind::ErrorResponse);
+        echo.errorMessage = echoedError(node.url, secrets);
+        QVERIFY(fixture.simNode(a)->setFault(echo));
+        QSignalSpy incidents(&fixture.manager, &PoolManager::incident);
+        fixture.apply();
+        fixture.probeAll();
+        QCOMPARE(fixture.state(a), NodeState::Unhealthy);
+
+        const PoolNode& probed = fixture.pool()->node(0);
+        QStringList outputs{probed.displayUrl, probed.health.lastError()};
+        QVERIFY2(probed.health.lastError().contains(QStringLiteral("invalid key for")),
+                 qPrintable(probed.health.lastError()));
+        for (const QList<QVariant>& signal : std::as_const(incidents))
+            outputs << signal.first().value<IncidentEvent>().message;
+        QVERIFY(incidents.size() > 0);
+        for (const QString& output : std::as_const(outputs))
+            QVERIFY2(leakedSecret(output, secrets).isEmpty(), qPrintable(output));
     }
 
     void wrongChainIdIsWrongNetwork()

@@ -54,15 +54,40 @@ FieldErrorLabel* addField(QFormLayout* form, const QString& label, QWidget* edit
     return error;
 }
 
-bool containsLiteralSecret(const QString& templateText)
+namespace {
+
+const QRegularExpression& variableReference()
 {
     static const QRegularExpression variable(QStringLiteral(R"(\$\{[A-Za-z_][A-Za-z0-9_]*\})"));
-    static const QRegularExpression separators(QStringLiteral(R"([/?&=:@.#+~%,;\s]+)"));
+    return variable;
+}
+
+} // namespace
+
+bool urlHoldsLiteralSecret(const QString& templateText)
+{
+    // With the ${NAME} references taken out, whatever the redacted form still hides was
+    // written out in the file.
     QString literal = templateText;
-    literal.remove(variable);
-    const QStringList tokens = literal.split(separators, Qt::SkipEmptyParts);
-    return std::any_of(tokens.begin(), tokens.end(),
-                       [](const QString& token) { return looksLikeSecretToken(token); });
+    literal.remove(variableReference());
+    return redactedUrlText(literal) != literal;
+}
+
+bool headerHoldsLiteralSecret(const QString& templateText)
+{
+    // "Bearer ${TOKEN}": an authentication scheme word, then references only.
+    static const QRegularExpression space(QStringLiteral(R"(\s+)"));
+    const QStringList words = templateText.split(space, Qt::SkipEmptyParts);
+    for (qsizetype i = 0; i < words.size(); ++i) {
+        QString literal = words[i];
+        literal.remove(variableReference());
+        const bool schemeWord =
+            i == 0 && words.size() > 1 &&
+            std::all_of(literal.cbegin(), literal.cend(), [](QChar c) { return c.isLetter(); });
+        if (!literal.isEmpty() && !schemeWord)
+            return true;
+    }
+    return false;
 }
 
 } // namespace switchyard::ui

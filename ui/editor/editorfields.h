@@ -28,8 +28,11 @@ private:
 // Adds "label: editor" to `form` with an error line under the editor; returns the error line.
 FieldErrorLabel* addField(QFormLayout* form, const QString& label, QWidget* editor);
 
-// True when template text (a URL or header value, ${NAME} allowed) carries a credential written
-// out in full rather than through a variable: such text is masked unless being edited.
-bool containsLiteralSecret(const QString& templateText);
+// True when template text (${NAME} allowed) carries a value written out in full that is shown
+// as ••• (a path segment or query value that is not a harmless word, user info; for a header,
+// anything but the scheme word and references) rather than through a variable: such text is
+// masked unless being edited.
+bool urlHoldsLiteralSecret(const QString& templateText);
+bool headerHoldsLiteralSecret(const QString& templateText);
 
 } // namespace switchyard::ui

@@ -36,8 +36,8 @@ public:
     QString displayText(const QVariant& value, const QLocale& locale) const override
     {
         const QString text = value.toString();
-        return containsLiteralSecret(text) ? redactionMark()
-                                           : QStyledItemDelegate::displayText(value, locale);
+        return headerHoldsLiteralSecret(text) ? redactionMark()
+                                              : QStyledItemDelegate::displayText(value, locale);
     }
 };
 
@@ -232,7 +232,7 @@ void NodeForm::updatePreview()
     const QString text = m_url->text();
     m_preview->setText(text.isEmpty() ? QStringLiteral("—") : redactedUrlText(text));
     // A key typed out in full stays hidden unless the field is being edited.
-    const bool literalSecret = containsLiteralSecret(text);
+    const bool literalSecret = urlHoldsLiteralSecret(text);
     m_url->setEchoMode(literalSecret && !m_url->hasFocus() ? QLineEdit::PasswordEchoOnEdit
                                                            : QLineEdit::Normal);
     QStringList notes;
