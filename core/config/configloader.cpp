@@ -1,6 +1,7 @@
 #include "configloader.h"
 
 #include "config/envtemplate.h"
+#include "config/jsonsourcemap.h"
 #include "config/redaction.h"
 
 #include <QDeadlineTimer>
@@ -53,7 +54,7 @@ const QStringList commitments = {QStringLiteral("processed"), QStringLiteral("co
 
 QString quoted(const QString& text)
 {
-    return u'"' + text + u'"';
+    return u'"' + escapedForMessage(text) + u'"';
 }
 
 QString quotedList(const QStringList& items)
@@ -62,22 +63,6 @@ QString quotedList(const QStringList& items)
     for (const QString& item : items)
         quotedItems << quoted(item);
     return quotedItems.join(QStringLiteral(", "));
-}
-
-QString childPath(const QString& path, const QString& key)
-{
-    static const QRegularExpression plain(QStringLiteral("^[A-Za-z_][A-Za-z0-9_-]*$"));
-    if (!plain.match(key).hasMatch()) {
-        QString escaped = key;
-        escaped.replace(u'\\', QStringLiteral("\\\\")).replace(u'"', QStringLiteral("\\\""));
-        return path + QStringLiteral("[\"") + escaped + QStringLiteral("\"]");
-    }
-    return path.isEmpty() ? key : path + u'.' + key;
-}
-
-QString itemPath(const QString& path, qsizetype index)
-{
-    return path + u'[' + QString::number(index) + u']';
 }
 
 QString numberText(double value)
@@ -258,13 +243,123 @@ QString syntaxMessage(const QJsonParseError& error, const QByteArray& text, qsiz
     return error.errorString();
 }
 
+int lineOf(const QByteArray& text, qsizetype offset)
+{
+    return int(std::count(text.cbegin(), text.cbegin() + offset, '\n')) + 1;
+}
+
+int columnOf(const QByteArray& text, qsizetype offset)
+{
+    // lastIndexOf(c, -1) would search from the end, not from before the start.
+    const qsizetype lineStart = offset > 0 ? text.lastIndexOf('\n', offset - 1) + 1 : 0;
+    // Count characters, not bytes: editors show columns in characters.
+    return int(QString::fromUtf8(text.mid(lineStart, offset - lineStart)).size()) + 1;
+}
+
+// The integer a JSON number literal stands for, judged on its digits: QJsonDocument's double
+// cannot tell 9007199254740993 from 9007199254740992, nor 1.00000000000000001 from 1.
+struct LiteralInteger
+{
+    enum class Kind
+    {
+        Integer,
+        Fraction,
+        OutOfRange, // beyond qint64; value is the end of the range on its side
+    };
+    Kind kind = Kind::Integer;
+    qint64 value = 0;
+};
+
+LiteralInteger integerOfLiteral(const QByteArray& literal)
+{
+    const auto isDigit = [](char c) {
+        return c >= '0' && c <= '9';
+    };
+    qsizetype i = 0;
+    const bool negative = literal.startsWith('-');
+    if (negative)
+        ++i;
+    QByteArray digits;
+    qint64 exponent = 0;
+    for (; i < literal.size() && isDigit(literal.at(i)); ++i)
+        digits += literal.at(i);
+    if (i < literal.size() && literal.at(i) == '.') {
+        for (++i; i < literal.size() && isDigit(literal.at(i)); ++i, --exponent)
+            digits += literal.at(i);
+    }
+    if (i < literal.size() && (literal.at(i) == 'e' || literal.at(i) == 'E')) {
+        ++i;
+        const bool negativeExponent = i < literal.size() && literal.at(i) == '-';
+        if (i < literal.size() && (literal.at(i) == '-' || literal.at(i) == '+'))
+            ++i;
+        qint64 written = 0;
+        for (; i < literal.size() && isDigit(literal.at(i)); ++i)
+            written = std::min<qint64>(written * 10 + (literal.at(i) - '0'), maxFileSize);
+        exponent += negativeExponent ? -written : written;
+    }
+    while (digits.startsWith('0'))
+        digits.remove(0, 1);
+    while (digits.endsWith('0')) {
+        digits.chop(1);
+        ++exponent;
+    }
+    if (digits.isEmpty())
+        return {};
+    if (exponent < 0)
+        return {LiteralInteger::Kind::Fraction, 0};
+    const LiteralInteger outOfRange{LiteralInteger::Kind::OutOfRange,
+                                    negative ? std::numeric_limits<qint64>::min()
+                                             : std::numeric_limits<qint64>::max()};
+    if (digits.size() + exponent > std::numeric_limits<qint64>::digits10 + 1)
+        return outOfRange;
+    digits.append(exponent, '0');
+    qint64 value = 0;
+    for (const char digit : std::as_const(digits)) {
+        if (value > (std::numeric_limits<qint64>::max() - (digit - '0')) / 10)
+            return outOfRange;
+        value = value * 10 + (digit - '0');
+    }
+    return {LiteralInteger::Kind::Integer, negative ? -value : value};
+}
+
+// The port of an http(s) URL when it is one no connection can use: QUrl takes 0 as a port and
+// rejects anything above 65535 without saying that the port is why.
+std::optional<QString> unusablePort(const QString& url)
+{
+    const qsizetype schemeEnd = url.indexOf(QLatin1String("://"));
+    if (schemeEnd < 0)
+        return std::nullopt;
+    const qsizetype start = schemeEnd + 3;
+    qsizetype end = start;
+    while (end < url.size() && url.at(end) != u'/' && url.at(end) != u'?' && url.at(end) != u'#')
+        ++end;
+    QStringView authority = QStringView(url).mid(start, end - start);
+    authority = authority.mid(authority.lastIndexOf(u'@') + 1);
+    const qsizetype hostEnd = authority.startsWith(u'[') ? authority.indexOf(u']') : 0;
+    const qsizetype colon = authority.indexOf(u':', std::max<qsizetype>(hostEnd, 0));
+    if (colon < 0)
+        return std::nullopt;
+    const QStringView port = authority.mid(colon + 1);
+    if (port.isEmpty() ||
+        !std::all_of(port.begin(), port.end(), [](QChar c) { return c.isDigit(); }))
+        return std::nullopt;
+    QStringView significant = port;
+    while (significant.startsWith(u'0'))
+        significant = significant.mid(1);
+    if (significant.isEmpty() || significant.size() > 5 || significant.toInt() > 65535)
+        return port.toString();
+    return std::nullopt;
+}
+
 // Turns parsed JSON into a Config, collecting every problem instead of stopping at the first.
 class Validator
 {
 public:
-    Validator(const QString& sourceName, const QProcessEnvironment& env,
-              MissingVariables missingVariables)
+    Validator(const QString& sourceName, const QByteArray& json, const JsonSourceMap& sourceMap,
+              const QProcessEnvironment& env, MissingVariables missingVariables)
         : m_source(sourceName)
+        , m_json(json)
+        , m_sourceMap(sourceMap)
         , m_env(env)
         , m_missingVariables(missingVariables)
     {}
@@ -283,7 +378,10 @@ private:
     }
     void wrongType(const QString& path, const QString& expected, const QJsonValue& value)
     {
-        wrongType(path, expected, describe(value));
+        // A number as written: its double may differ (9007199254740993 reads as ...992).
+        const QByteArray literal = value.isDouble() ? m_sourceMap.numberText(path) : QByteArray();
+        wrongType(path, expected,
+                  literal.isEmpty() ? describe(value) : QString::fromLatin1(literal));
     }
     void wrongType(const QString& path, const QString& expected, const QString& got)
     {
@@ -313,6 +411,8 @@ private:
     ProbeConfig probe(const QJsonValue& value, const QString& path);
 
     QString m_source;
+    const QByteArray& m_json;
+    const JsonSourceMap& m_sourceMap;
     QProcessEnvironment m_env;
     MissingVariables m_missingVariables;
     QList<ConfigError> m_errors;
@@ -329,7 +429,7 @@ void Validator::checkKeys(const QJsonObject& object, const QString& path,
         QString message = QStringLiteral("unknown key");
         if (!suggestion.isEmpty())
             message += QStringLiteral(" (did you mean %1?)").arg(quoted(suggestion));
-        error(childPath(path, it.key()),
+        error(jsonChildPath(path, it.key()),
               message + QStringLiteral("; expected one of: ") + allowed.join(QStringLiteral(", ")));
     }
 }
@@ -339,7 +439,7 @@ std::optional<QString> Validator::string(const QJsonObject& object, const QStrin
                                          bool required)
 {
     const QJsonValue value = object.value(key);
-    const QString keyPath = childPath(path, key);
+    const QString keyPath = jsonChildPath(path, key);
     if (value.isUndefined()) {
         if (required)
             missing(keyPath, expected);
@@ -361,7 +461,7 @@ std::optional<QString> Validator::name(const QJsonObject& object, const QString&
     if (!text)
         return std::nullopt;
     if (text->trimmed().isEmpty() || text->trimmed() != *text) {
-        error(childPath(path, QStringLiteral("name")),
+        error(jsonChildPath(path, QStringLiteral("name")),
               QStringLiteral("expected %1 without leading or trailing spaces, got %2")
                   .arg(expected, quoted(*text)));
         return std::nullopt;
@@ -375,18 +475,26 @@ std::optional<qint64> Validator::integer(const QJsonObject& object, const QStrin
     const QJsonValue value = object.value(key);
     if (value.isUndefined())
         return std::nullopt;
+    const QString keyPath = jsonChildPath(path, key);
     QString expected = minimum > 0    ? QStringLiteral("a positive integer")
                        : minimum == 0 ? QStringLiteral("a non-negative integer")
                                       : QStringLiteral("an integer");
-    const double number = value.toDouble();
-    if (value.isDouble() && number == std::floor(number) && number > double(maximum))
-        expected += QStringLiteral(" up to ") + QString::number(maximum);
-    if (!value.isDouble() || number != std::floor(number) || number < double(minimum) ||
-        number > double(maximum)) {
-        wrongType(childPath(path, key), expected, value);
+    if (!value.isDouble()) {
+        wrongType(keyPath, expected, value);
         return std::nullopt;
     }
-    return value.toInteger();
+    QByteArray literal = m_sourceMap.numberText(keyPath);
+    if (literal.isEmpty())
+        literal = QByteArray::number(value.toDouble(), 'g', 17);
+    const LiteralInteger number = integerOfLiteral(literal);
+    const bool fraction = number.kind == LiteralInteger::Kind::Fraction;
+    if (!fraction && number.value > maximum)
+        expected += QStringLiteral(" up to ") + QString::number(maximum);
+    if (fraction || number.value < minimum || number.value > maximum) {
+        wrongType(keyPath, expected, QString::fromLatin1(literal));
+        return std::nullopt;
+    }
+    return number.value;
 }
 
 std::optional<bool> Validator::boolean(const QJsonObject& object, const QString& key,
@@ -396,7 +504,7 @@ std::optional<bool> Validator::boolean(const QJsonObject& object, const QString&
     if (value.isUndefined())
         return std::nullopt;
     if (!value.isBool()) {
-        wrongType(childPath(path, key), QStringLiteral("true or false"), value);
+        wrongType(jsonChildPath(path, key), QStringLiteral("true or false"), value);
         return std::nullopt;
     }
     return value.toBool();
@@ -407,8 +515,9 @@ void Validator::onlyFor(const QJsonObject& object, const QString& key, const QSt
 {
     if (!object.contains(key))
         return;
-    error(childPath(path, key), QStringLiteral("only applies to %1 networks%2")
-                                    .arg(familyName(family), hint.isEmpty() ? hint : u"; " + hint));
+    error(jsonChildPath(path, key),
+          QStringLiteral("only applies to %1 networks%2")
+              .arg(familyName(family), hint.isEmpty() ? hint : u"; " + hint));
 }
 
 std::optional<QString> Validator::expand(const QString& templateText, const QString& path)
@@ -448,12 +557,12 @@ Config Validator::root(const QJsonObject& object)
         const QJsonArray array = networks.toArray();
         QMap<QString, QString> seen; // lower-case name -> path of its first use
         for (qsizetype i = 0; i < array.size(); ++i) {
-            const QString path = itemPath(networksKey, i);
+            const QString path = jsonItemPath(networksKey, i);
             NetworkConfig parsed = network(array.at(i), path);
             if (!parsed.name.isEmpty()) {
                 const QString folded = parsed.name.toCaseFolded();
                 if (seen.contains(folded)) {
-                    error(childPath(path, QStringLiteral("name")),
+                    error(jsonChildPath(path, QStringLiteral("name")),
                           QStringLiteral("duplicate network name %1 (also used by %2; names are "
                                          "compared ignoring case)")
                               .arg(quoted(parsed.name), seen.value(folded)));
@@ -521,7 +630,7 @@ NetworkConfig Validator::network(const QJsonValue& value, const QString& path)
         if (family)
             network.family = *family;
         else
-            error(childPath(path, QStringLiteral("family")),
+            error(jsonChildPath(path, QStringLiteral("family")),
                   QStringLiteral("expected %1, got %2").arg(familyExpected, quoted(*familyText)));
     }
 
@@ -533,7 +642,7 @@ NetworkConfig Validator::network(const QJsonValue& value, const QString& path)
             if (commitments.contains(*commitment))
                 network.commitment = *commitment;
             else
-                error(childPath(path, QStringLiteral("commitment")),
+                error(jsonChildPath(path, QStringLiteral("commitment")),
                       QStringLiteral("expected %1, got %2")
                           .arg(commitmentExpected, quoted(*commitment)));
         }
@@ -543,7 +652,7 @@ NetworkConfig Validator::network(const QJsonValue& value, const QString& path)
     } else if (family == ChainFamily::Evm) {
         const QString chainIdKey = QStringLiteral("chainId");
         if (!object.contains(chainIdKey))
-            missing(childPath(path, chainIdKey),
+            missing(jsonChildPath(path, chainIdKey),
                     QStringLiteral("the chain id (a positive integer) for an evm network"));
         else if (const auto chainId = integer(object, chainIdKey, path, 1, maxExactInteger))
             network.chainId = quint64(*chainId);
@@ -558,7 +667,7 @@ NetworkConfig Validator::network(const QJsonValue& value, const QString& path)
     explorer(object, path, network);
 
     const QString nodesKey = QStringLiteral("nodes");
-    const QString nodesPath = childPath(path, nodesKey);
+    const QString nodesPath = jsonChildPath(path, nodesKey);
     const QJsonValue nodes = object.value(nodesKey);
     const QString nodesExpected = QStringLiteral("a non-empty array of nodes");
     if (nodes.isUndefined()) {
@@ -570,12 +679,12 @@ NetworkConfig Validator::network(const QJsonValue& value, const QString& path)
         const QJsonArray array = nodes.toArray();
         QMap<QString, QString> seen;
         for (qsizetype i = 0; i < array.size(); ++i) {
-            const QString nodePath = itemPath(nodesPath, i);
+            const QString nodePath = jsonItemPath(nodesPath, i);
             NodeConfig parsed = node(array.at(i), nodePath);
             if (!parsed.name.isEmpty()) {
                 const QString folded = parsed.name.toCaseFolded();
                 if (seen.contains(folded)) {
-                    error(childPath(nodePath, QStringLiteral("name")),
+                    error(jsonChildPath(nodePath, QStringLiteral("name")),
                           QStringLiteral("duplicate node name %1 in this network (also used by "
                                          "%2; names are compared ignoring case)")
                               .arg(quoted(parsed.name), seen.value(folded)));
@@ -594,7 +703,7 @@ void Validator::genesisHash(const QJsonObject& object, const QString& path, Netw
     const QString key = QStringLiteral("genesisHash");
     const QString expected = QStringLiteral("the cluster's genesis hash (base58, 32 bytes)");
     if (!object.contains(key)) {
-        missing(childPath(path, key), expected + QStringLiteral(" for a solana network"));
+        missing(jsonChildPath(path, key), expected + QStringLiteral(" for a solana network"));
         return;
     }
     const auto hash = string(object, key, path, expected, true);
@@ -613,7 +722,7 @@ void Validator::genesisHash(const QJsonObject& object, const QString& path, Netw
         why = QStringLiteral("%1 is not a base58 character").arg(quoted(bad));
     else
         why = QStringLiteral("decodes to %1 bytes").arg(*size);
-    error(childPath(path, key),
+    error(jsonChildPath(path, key),
           QStringLiteral("expected %1, got %2 (%3)").arg(expected, quoted(*hash), why));
 }
 
@@ -628,7 +737,7 @@ void Validator::lags(const QJsonObject& object, const QString& path, NetworkConf
     const bool maxValid = max || !object.contains(QStringLiteral("maxLag"));
     if (warnValid && maxValid && network.warnLag > network.maxLag) {
         const QString key = warn ? QStringLiteral("warnLag") : QStringLiteral("maxLag");
-        error(childPath(path, key),
+        error(jsonChildPath(path, key),
               QStringLiteral("expected warnLag <= maxLag, got warnLag %1%2 and maxLag %3%4")
                   .arg(network.warnLag)
                   .arg(warn ? QString() : QStringLiteral(" (the default)"))
@@ -650,7 +759,7 @@ void Validator::explorer(const QJsonObject& object, const QString& path, Network
     const bool web = url.isValid() && !url.host().isEmpty() &&
                      (url.scheme() == u"http" || url.scheme() == u"https");
     if (!text->contains(QStringLiteral("{id}")) || !web) {
-        error(childPath(path, key),
+        error(jsonChildPath(path, key),
               QStringLiteral("expected %1, got %2").arg(expected, quoted(redactedUrlText(*text))));
         return;
     }
@@ -677,7 +786,7 @@ NodeConfig Validator::node(const QJsonValue& value, const QString& path)
 void Validator::url(const QJsonObject& object, const QString& path, NodeConfig& node)
 {
     const QString key = QStringLiteral("url");
-    const QString keyPath = childPath(path, key);
+    const QString keyPath = jsonChildPath(path, key);
     const QString expected = QStringLiteral("an http or https URL");
     const auto text = string(object, key, path, expected, true);
     if (!text)
@@ -686,6 +795,10 @@ void Validator::url(const QJsonObject& object, const QString& path, NodeConfig& 
     const auto expanded = expand(*text, keyPath);
     if (!expanded)
         return;
+    if (const auto port = unusablePort(*expanded)) {
+        error(keyPath, QStringLiteral("expected a port from 1 to 65535, got %1").arg(*port));
+        return;
+    }
     const QUrl url(*expanded, QUrl::StrictMode);
     const bool web = url.isValid() && (url.scheme() == u"http" || url.scheme() == u"https");
     if (!web || url.host().isEmpty()) {
@@ -701,7 +814,7 @@ void Validator::url(const QJsonObject& object, const QString& path, NodeConfig& 
 void Validator::roles(const QJsonObject& object, const QString& path, NodeConfig& node)
 {
     const QString key = QStringLiteral("roles");
-    const QString keyPath = childPath(path, key);
+    const QString keyPath = jsonChildPath(path, key);
     const QJsonValue value = object.value(key);
     if (value.isUndefined())
         return;
@@ -718,7 +831,7 @@ void Validator::roles(const QJsonObject& object, const QString& path, NodeConfig
     const QJsonArray array = value.toArray();
     bool valid = true;
     for (qsizetype i = 0; i < array.size(); ++i) {
-        const QString rolePath = itemPath(keyPath, i);
+        const QString rolePath = jsonItemPath(keyPath, i);
         const QString roleExpected = QStringLiteral("one of ") + quotedList(names);
         if (!array.at(i).isString()) {
             wrongType(rolePath, roleExpected, array.at(i));
@@ -751,7 +864,7 @@ void Validator::roles(const QJsonObject& object, const QString& path, NodeConfig
 void Validator::headers(const QJsonObject& object, const QString& path, NodeConfig& node)
 {
     const QString key = QStringLiteral("headers");
-    const QString keyPath = childPath(path, key);
+    const QString keyPath = jsonChildPath(path, key);
     const QJsonValue value = object.value(key);
     if (value.isUndefined())
         return;
@@ -762,7 +875,7 @@ void Validator::headers(const QJsonObject& object, const QString& path, NodeConf
     const QJsonObject headers = value.toObject();
     QMap<QString, QString> seen; // lower-case name -> name as written
     for (auto it = headers.begin(); it != headers.end(); ++it) {
-        const QString headerPath = childPath(keyPath, it.key());
+        const QString headerPath = jsonChildPath(keyPath, it.key());
         if (!isHttpToken(it.key())) {
             error(headerPath, QStringLiteral("expected an HTTP header name (letters, digits and "
                                              "!#$%&'*+-.^_`|~), got %1")
@@ -877,19 +990,6 @@ ConfigFileRead readConfigFile(const QString& path)
                                                     : QStringLiteral("a device"));
 }
 
-int lineOf(const QByteArray& text, qsizetype offset)
-{
-    return int(std::count(text.cbegin(), text.cbegin() + offset, '\n')) + 1;
-}
-
-int columnOf(const QByteArray& text, qsizetype offset)
-{
-    // lastIndexOf(c, -1) would search from the end, not from before the start.
-    const qsizetype lineStart = offset > 0 ? text.lastIndexOf('\n', offset - 1) + 1 : 0;
-    // Count characters, not bytes: editors show columns in characters.
-    return int(QString::fromUtf8(text.mid(lineStart, offset - lineStart)).size()) + 1;
-}
-
 } // namespace
 
 ConfigResult loadConfigText(const QByteArray& text, const QString& sourceName,
@@ -917,10 +1017,24 @@ ConfigResult loadConfigText(const QByteArray& text, const QString& sourceName,
               QStringLiteral("expected a JSON object at the top level, got an array")}});
     }
 
-    Validator validator(sourceName, env, missingVariables);
+    // QJsonDocument keeps the last of two equal keys without a word.
+    const JsonSourceMap sourceMap(json);
+    QList<ConfigError> errors;
+    for (const JsonSourceMap::DuplicateKey& duplicate : sourceMap.duplicateKeys()) {
+        errors.append(
+            {sourceName, lineOf(json, duplicate.offset), columnOf(json, duplicate.offset),
+             duplicate.path,
+             QStringLiteral("duplicate key %1 (first given at line %2, column %3); each "
+                            "key may appear once in an object")
+                 .arg(quoted(duplicate.key), QString::number(lineOf(json, duplicate.firstOffset)),
+                      QString::number(columnOf(json, duplicate.firstOffset)))});
+    }
+
+    Validator validator(sourceName, json, sourceMap, env, missingVariables);
     Config config = validator.root(document.object());
-    if (!validator.errors().isEmpty())
-        return ConfigResult::failure(validator.errors());
+    errors += validator.errors();
+    if (!errors.isEmpty())
+        return ConfigResult::failure(errors);
     return ConfigResult::success(std::move(config));
 }
 

@@ -108,6 +108,13 @@ private Q_SLOTS:
     void semanticErrors_data();
     void semanticErrors();
     void errorStringNamesFileAndPath();
+    void duplicateKeysAreErrors_data();
+    void duplicateKeysAreErrors();
+    void portMustBeUsable_data();
+    void portMustBeUsable();
+    void controlCharactersInKeysAreEscaped();
+    void integersAreReadExactlyOrRefused_data();
+    void integersAreReadExactlyOrRefused();
     void reportsEveryError();
     void neverHalfLoads();
 
@@ -557,6 +564,159 @@ void TestConfig::errorStringNamesFileAndPath()
     QCOMPARE(result.errors().first().toString(),
              "config.json: networks[1].nodes[0].url: expected an http or https URL, got "
              "\"ftp://x\"");
+}
+
+// QJsonDocument keeps the last of two equal keys without a word; a config must not load a value
+// the user may not have meant.
+void TestConfig::duplicateKeysAreErrors_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QByteArray>("second"); // the text at the key's second use
+    QTest::addColumn<QByteArray>("first");  // the text at its first use
+
+    QTest::newRow("node name") << solana(
+                                      R"("nodes": [{"name": "a", "url": "http://h", "name": "b"}])")
+                               << "networks[0].nodes[0].name" << QByteArray(R"("name": "b")")
+                               << QByteArray(R"("name": "a")");
+    QTest::newRow("header")
+        << solanaWithNode(
+               R"("name": "a", "url": "http://h", "headers": {"X-Key": "1", "X-Key": "2"})")
+        << "networks[0].nodes[0].headers.X-Key" << QByteArray(R"("X-Key": "2")")
+        << QByteArray(R"("X-Key": "1")");
+    QTest::newRow("top level") << QByteArray(R"({"networks": [], "networks": []})") << "networks"
+                               << QByteArray(R"("networks": [])")
+                               << QByteArray(R"("networks": [], )");
+}
+
+void TestConfig::duplicateKeysAreErrors()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(QString, path);
+    QFETCH(QByteArray, second);
+    QFETCH(QByteArray, first);
+
+    const ConfigResult result = loadConfigText(text, "config.json", {});
+    QVERIFY(!result.ok());
+    QCOMPARE(result.errors().size(), 1);
+    const ConfigError& error = result.errors().first();
+    const qsizetype firstAt = text.indexOf(first);
+    const qsizetype secondAt = text.indexOf(second, firstAt + 1);
+    QCOMPARE(error.jsonPath, path);
+    QCOMPARE(error.line, 1);
+    QCOMPARE(error.column, int(secondAt) + 1);
+    const QString key = path.mid(path.lastIndexOf(u'.') + 1);
+    QCOMPARE(error.message,
+             QStringLiteral("duplicate key \"%1\" (first given at line 1, column %2); each key "
+                            "may appear once in an object")
+                 .arg(key)
+                 .arg(firstAt + 1));
+}
+
+void TestConfig::portMustBeUsable_data()
+{
+    QTest::addColumn<QString>("url");
+    QTest::addColumn<QString>("port"); // empty: the URL loads
+
+    QTest::newRow("zero") << "http://127.0.0.1:0/"
+                          << "0";
+    QTest::newRow("above 65535") << "http://127.0.0.1:65536/"
+                                 << "65536";
+    QTest::newRow("far above") << "https://rpc.example.com:99999999999999999999/"
+                               << "99999999999999999999";
+    QTest::newRow("zero after IPv6") << "http://[::1]:0/"
+                                     << "0";
+    QTest::newRow("leading zeros") << "http://127.0.0.1:00/"
+                                   << "00";
+    QTest::newRow("highest") << "http://127.0.0.1:65535/" << QString();
+    QTest::newRow("lowest") << "http://127.0.0.1:1/" << QString();
+    QTest::newRow("none") << "http://127.0.0.1/" << QString();
+}
+
+void TestConfig::portMustBeUsable()
+{
+    QFETCH(QString, url);
+    QFETCH(QString, port);
+
+    const ConfigResult result = loadConfigText(
+        solanaWithNode(R"("name": "a", "url": ")" + url.toUtf8() + '"'), "config.json", {});
+    if (port.isEmpty()) {
+        QVERIFY2(result.ok(), qPrintable(result.errorText()));
+        return;
+    }
+    QVERIFY(!result.ok());
+    QCOMPARE(result.errors().size(), 1);
+    QCOMPARE(result.errors().first().jsonPath, "networks[0].nodes[0].url");
+    QCOMPARE(result.errors().first().message,
+             QStringLiteral("expected a port from 1 to 65535, got %1").arg(port));
+}
+
+// A NUL in a key used to end the message where it stood (C strings stop there).
+void TestConfig::controlCharactersInKeysAreEscaped()
+{
+    const ConfigResult result =
+        loadConfigText(solanaWithNode(R"("name": "a", "url": "http://h", "na\u0000me\n": "x")"),
+                       "config.json", {});
+    QVERIFY(!result.ok());
+    QCOMPARE(result.errors().size(), 1);
+    QCOMPARE(result.errors().first().jsonPath, R"(networks[0].nodes[0]["na\u0000me\n"])");
+    const QByteArray printed = result.errorText().toUtf8();
+    QCOMPARE(qstrlen(printed.constData()), size_t(printed.size()));
+    QVERIFY2(printed.endsWith("expected one of: name, url, roles, headers"), printed.constData());
+}
+
+// JSON numbers arrive as doubles, which cannot hold every integer past 2^53: the value must be
+// the one written, or an error that quotes what was written.
+void TestConfig::integersAreReadExactlyOrRefused_data()
+{
+    QTest::addColumn<QByteArray>("chainId");
+    QTest::addColumn<quint64>("loaded"); // 0: refused
+    QTest::addColumn<QString>("message");
+
+    const QString upTo = QStringLiteral("expected a positive integer up to 9007199254740991, got ");
+    QTest::newRow("2^53 + 1") << QByteArray("9007199254740993") << quint64(0)
+                              << upTo + "9007199254740993";
+    QTest::newRow("2^53") << QByteArray("9007199254740992") << quint64(0)
+                          << upTo + "9007199254740992";
+    QTest::newRow("2^53 - 1") << QByteArray("9007199254740991") << quint64(9007199254740991)
+                              << QString();
+    QTest::newRow("beyond 64 bits") << QByteArray("123456789012345678901234567890") << quint64(0)
+                                    << upTo + "123456789012345678901234567890";
+    QTest::newRow("exponent") << QByteArray("1e17") << quint64(0) << upTo + "1e17";
+    QTest::newRow("huge exponent") << QByteArray("1e300") << quint64(0) << upTo + "1e300";
+    QTest::newRow("exponent within range") << QByteArray("1.1e3") << quint64(1100) << QString();
+    QTest::newRow("integral fraction") << QByteArray("2.000") << quint64(2) << QString();
+    QTest::newRow("fraction a double rounds away")
+        << QByteArray("1.00000000000000001") << quint64(0)
+        << QStringLiteral("expected a positive integer, got 1.00000000000000001");
+    QTest::newRow("half past 2^52")
+        << QByteArray("4503599627370495.5") << quint64(0)
+        << QStringLiteral("expected a positive integer, got 4503599627370495.5");
+    QTest::newRow("tiny") << QByteArray("1e-300") << quint64(0)
+                          << QStringLiteral("expected a positive integer, got 1e-300");
+    QTest::newRow("negative beyond 64 bits")
+        << QByteArray("-99999999999999999999") << quint64(0)
+        << QStringLiteral("expected a positive integer, got -99999999999999999999");
+}
+
+void TestConfig::integersAreReadExactlyOrRefused()
+{
+    QFETCH(QByteArray, chainId);
+    QFETCH(quint64, loaded);
+    QFETCH(QString, message);
+
+    const ConfigResult result = loadConfigText(
+        withNetwork(R"("name": "x", "family": "evm", "chainId": )" + chainId + ", " + oneNode),
+        "config.json", {});
+    if (loaded != 0) {
+        QVERIFY2(result.ok(), qPrintable(result.errorText()));
+        QCOMPARE(result.config().networks[0].chainId, loaded);
+        return;
+    }
+    QVERIFY(!result.ok());
+    QCOMPARE(result.errors().size(), 1);
+    QCOMPARE(result.errors().first().jsonPath, "networks[0].chainId");
+    QCOMPARE(result.errors().first().message, message);
 }
 
 void TestConfig::reportsEveryError()

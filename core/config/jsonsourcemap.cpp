@@ -1,0 +1,216 @@
+#include "jsonsourcemap.h"
+
+#include <QRegularExpression>
+
+namespace switchyard {
+
+namespace {
+
+bool isJsonSpace(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+bool isNumberCharacter(char c)
+{
+    return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E';
+}
+
+} // namespace
+
+bool isLayoutCharacter(QChar c)
+{
+    const char16_t unit = c.unicode();
+    return c.category() == QChar::Other_Control || c.category() == QChar::Separator_Line ||
+           c.category() == QChar::Separator_Paragraph || (unit >= 0x202A && unit <= 0x202E) ||
+           (unit >= 0x2066 && unit <= 0x2069);
+}
+
+QString escapedForMessage(const QString& text)
+{
+    QString escaped;
+    escaped.reserve(text.size());
+    for (const QChar c : text) {
+        switch (c.unicode()) {
+        case u'\\':
+            escaped += QStringLiteral("\\\\");
+            break;
+        case u'"':
+            escaped += QStringLiteral("\\\"");
+            break;
+        case u'\n':
+            escaped += QStringLiteral("\\n");
+            break;
+        case u'\r':
+            escaped += QStringLiteral("\\r");
+            break;
+        case u'\t':
+            escaped += QStringLiteral("\\t");
+            break;
+        default:
+            if (isLayoutCharacter(c))
+                escaped += QStringLiteral("\\u%1").arg(c.unicode(), 4, 16, QLatin1Char('0'));
+            else
+                escaped += c;
+        }
+    }
+    return escaped;
+}
+
+QString jsonChildPath(const QString& path, const QString& key)
+{
+    static const QRegularExpression plain(QStringLiteral("^[A-Za-z_][A-Za-z0-9_-]*$"));
+    if (!plain.match(key).hasMatch())
+        return path + QStringLiteral("[\"") + escapedForMessage(key) + QStringLiteral("\"]");
+    return path.isEmpty() ? key : path + u'.' + key;
+}
+
+QString jsonItemPath(const QString& path, qsizetype index)
+{
+    return path + u'[' + QString::number(index) + u']';
+}
+
+JsonSourceMap::JsonSourceMap(const QByteArray& json)
+    : m_text(json)
+{
+    value(QString());
+}
+
+std::optional<qsizetype> JsonSourceMap::valueOffset(const QString& path) const
+{
+    const auto it = m_offsets.constFind(path);
+    if (it == m_offsets.cend())
+        return std::nullopt;
+    return *it;
+}
+
+QByteArray JsonSourceMap::numberText(const QString& path) const
+{
+    return m_numbers.value(path);
+}
+
+void JsonSourceMap::skipSpace()
+{
+    while (m_position < m_text.size() && isJsonSpace(m_text.at(m_position)))
+        ++m_position;
+}
+
+void JsonSourceMap::value(const QString& path)
+{
+    skipSpace();
+    if (m_position >= m_text.size())
+        return;
+    // With keys given twice the last use wins, as it does in QJsonObject.
+    m_offsets.insert(path, m_position);
+    const char first = m_text.at(m_position);
+    if (first == '{') {
+        object(path);
+    } else if (first == '[') {
+        array(path);
+    } else if (first == '"') {
+        string();
+    } else {
+        const qsizetype start = m_position;
+        while (m_position < m_text.size() &&
+               (isNumberCharacter(m_text.at(m_position)) ||
+                (m_text.at(m_position) >= 'a' && m_text.at(m_position) <= 'z')))
+            ++m_position;
+        if (first == '-' || (first >= '0' && first <= '9'))
+            m_numbers.insert(path, m_text.mid(start, m_position - start));
+    }
+}
+
+void JsonSourceMap::object(const QString& path)
+{
+    ++m_position; // {
+    QHash<QString, qsizetype> seen;
+    skipSpace();
+    while (m_position < m_text.size() && m_text.at(m_position) != '}') {
+        const qsizetype keyOffset = m_position;
+        const QString key = string();
+        const QString keyPath = jsonChildPath(path, key);
+        if (const auto first = seen.constFind(key); first != seen.cend())
+            m_duplicates.append({key, keyPath, keyOffset, *first});
+        else
+            seen.insert(key, keyOffset);
+        skipSpace();
+        ++m_position; // :
+        value(keyPath);
+        skipSpace();
+        if (m_position < m_text.size() && m_text.at(m_position) == ',')
+            ++m_position;
+        skipSpace();
+    }
+    ++m_position; // }
+}
+
+void JsonSourceMap::array(const QString& path)
+{
+    ++m_position; // [
+    skipSpace();
+    for (qsizetype index = 0; m_position < m_text.size() && m_text.at(m_position) != ']'; ++index) {
+        value(jsonItemPath(path, index));
+        skipSpace();
+        if (m_position < m_text.size() && m_text.at(m_position) == ',')
+            ++m_position;
+        skipSpace();
+    }
+    ++m_position; // ]
+}
+
+QString JsonSourceMap::string()
+{
+    ++m_position; // "
+    QString decoded;
+    qsizetype runStart = m_position;
+    const auto flush = [&] {
+        decoded += QString::fromUtf8(m_text.constData() + runStart, m_position - runStart);
+    };
+    while (m_position < m_text.size()) {
+        const char c = m_text.at(m_position);
+        if (c == '"') {
+            flush();
+            ++m_position;
+            return decoded;
+        }
+        if (c != '\\') {
+            ++m_position;
+            continue;
+        }
+        flush();
+        const char escape = m_position + 1 < m_text.size() ? m_text.at(m_position + 1) : '\0';
+        m_position += 2;
+        switch (escape) {
+        case 'b':
+            decoded += u'\b';
+            break;
+        case 'f':
+            decoded += u'\f';
+            break;
+        case 'n':
+            decoded += u'\n';
+            break;
+        case 'r':
+            decoded += u'\r';
+            break;
+        case 't':
+            decoded += u'\t';
+            break;
+        case 'u': {
+            // A surrogate pair arrives as two escapes, each one UTF-16 unit: QString holds
+            // UTF-16, so appending the units one by one rebuilds the character.
+            const ushort unit = m_text.mid(m_position, 4).toUShort(nullptr, 16);
+            decoded += QChar(unit);
+            m_position += 4;
+            break;
+        }
+        default: // " \ /
+            decoded += QLatin1Char(escape);
+        }
+        runStart = m_position;
+    }
+    flush();
+    return decoded;
+}
+
+} // namespace switchyard
