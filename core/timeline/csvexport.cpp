@@ -4,8 +4,8 @@
 #include "timeline/eventredactor.h"
 #include "timeline/isotime.h"
 #include "timeline/readconnection.h"
+#include "util/outputfile.h"
 
-#include <QSaveFile>
 #include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -49,11 +49,11 @@ TimeSpan timeSpan(const QSqlDatabase& db, const TimelineFilter& filter)
     return span;
 }
 
-// Turns rows into CSV bytes in a buffer and hands full buffers to the save file.
+// Turns rows into CSV bytes in a buffer and hands full buffers to the output.
 class CsvWriter
 {
 public:
-    CsvWriter(QSaveFile& file, const CsvExportOptions& options, const CsvProgress& progress,
+    CsvWriter(OutputFile& file, const CsvExportOptions& options, const CsvProgress& progress,
               const std::atomic_bool* cancel, TimeSpan span)
         : m_file(file)
         , m_redactor(options.scrubber)
@@ -112,9 +112,8 @@ public:
     {
         if (m_buffer.isEmpty())
             return true;
-        if (m_file.write(m_buffer) != m_buffer.size()) {
-            m_error =
-                QStringLiteral("cannot write %1: %2").arg(m_file.fileName(), m_file.errorString());
+        if (!m_file.write(QByteArrayView(m_buffer))) {
+            m_error = m_file.errorString();
             return false;
         }
         m_buffer.clear();
@@ -139,7 +138,7 @@ private:
         return std::clamp(int(done * 1000), 0, 1000);
     }
 
-    QSaveFile& m_file;
+    OutputFile& m_file;
     EventRedactor m_redactor;
     const CsvProgress& m_progress;
     const std::atomic_bool* m_cancel;
@@ -262,9 +261,9 @@ CsvExportResult exportTimelineCsv(const QSqlDatabase& db, const TimelineFilter& 
         result.cancelled = true;
         return result;
     }
-    QSaveFile file(outPath);
-    if (!file.open(QIODevice::WriteOnly)) {
-        result.error = QStringLiteral("cannot write %1: %2").arg(outPath, file.errorString());
+    OutputFile file(outPath);
+    if (!file.open()) {
+        result.error = file.errorString();
         return result;
     }
     const SqlCondition condition = filter.toSql(sqlDialectOf(db));
@@ -285,10 +284,10 @@ CsvExportResult exportTimelineCsv(const QSqlDatabase& db, const TimelineFilter& 
     } else if (!writer.flush()) {
         result.error = writer.error();
     } else if (!file.commit()) {
-        result.error = QStringLiteral("cannot write %1: %2").arg(outPath, file.errorString());
+        result.error = file.errorString();
     }
     if (!result.ok())
-        file.cancelWriting(); // the temporary file goes; nothing appears at outPath
+        file.cancel(); // the temporary file goes; nothing appears at outPath
     else
         writer.finished();
     return result;

@@ -41,9 +41,10 @@ using CsvProgress = std::function<void(qint64 rows, int permille)>;
 // Writes every event that matches `filter`, oldest first, as CSV: RFC 4180 (CRLF, quoting),
 // UTF-8, a header row, ISO-8601 UTC times with milliseconds, keys for severity and kind, text
 // cells redacted and neutralised against formulas. The file appears only when everything was
-// written (QSaveFile); after a cancel or an error there is no file, and a file that was there
-// before is left as it was. Blocking: call it off the GUI thread (CsvExportJob does). It opens
-// its own read-only connection and never creates the database.
+// written and synced (OutputFile); after a cancel or an error (a full disk included) there is no
+// file, and a file that was there before is left as it was. Blocking: call it off the GUI
+// thread (CsvExportJob does). It opens its own read-only connection and never creates the
+// database.
 CsvExportResult exportTimelineCsv(const QString& dbPath, const TimelineFilter& filter,
                                   const QString& outPath, const CsvProgress& progress = {},
                                   const std::atomic_bool* cancel = nullptr,

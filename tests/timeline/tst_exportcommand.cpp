@@ -1,10 +1,15 @@
 #include "eventsdb.h"
 
+#include <QDir>
 #include <QFile>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <cerrno>
+#include <cstring>
+#include <sys/mount.h>
+#include <unistd.h>
 
 using namespace switchyard::testing;
 
@@ -41,6 +46,57 @@ QByteArray readAll(const QString& path)
 {
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+// A tmpfs of `size` mounted on `path` for as long as it lives: every way out of a test unmounts
+// it, a failed check included.
+class TmpfsMount
+{
+public:
+    TmpfsMount(const QString& path, const char* size)
+        : m_path(QFile::encodeName(path))
+    {
+        QDir().mkpath(path);
+        if (::mount("tmpfs", m_path.constData(), "tmpfs", 0, size) == 0)
+            m_mounted = true;
+        else
+            m_error = QString::fromLocal8Bit(std::strerror(errno));
+    }
+    ~TmpfsMount()
+    {
+        if (m_mounted)
+            ::umount2(m_path.constData(), MNT_DETACH);
+    }
+    TmpfsMount(const TmpfsMount&) = delete;
+    TmpfsMount& operator=(const TmpfsMount&) = delete;
+
+    bool mounted() const { return m_mounted; }
+    QString error() const { return m_error; }
+
+private:
+    QByteArray m_path;
+    bool m_mounted = false;
+    QString m_error;
+};
+
+// Writes zeros into `path` until the file system has no block left.
+bool fillUp(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Unbuffered))
+        return false;
+    const QByteArray page(4096, '\0');
+    while (file.write(page) == page.size()) {
+    }
+    const QByteArray byte(1, '\0');
+    while (file.write(byte) == 1) {
+    }
+    return true;
+}
+
+QStringList entries(const QString& dir)
+{
+    return QDir(dir).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::System, QDir::Name);
 }
 
 } // namespace
@@ -87,6 +143,23 @@ private Q_SLOTS:
                                     {},
                                     QStringLiteral("later")});
         closeDb(db);
+
+        // Far more CSV than a 64 KiB file system holds.
+        m_bigPath = m_dir.filePath(QStringLiteral("big.db"));
+        QSqlDatabase big = createEventsDb(m_bigPath);
+        big.transaction();
+        for (int i = 0; i < 2000; ++i)
+            insertEvent(big, StoredEvent{t0 + i,
+                                         0,
+                                         QStringLiteral("node-state"),
+                                         QStringLiteral("sol"),
+                                         QStringLiteral("a"),
+                                         {},
+                                         {},
+                                         {},
+                                         QStringLiteral("event %1 ").arg(i).repeated(8)});
+        big.commit();
+        closeDb(big);
     }
 
     void writesTheFilteredTimeline()
@@ -166,9 +239,58 @@ private Q_SLOTS:
         QVERIFY2(run.err.contains(out), qPrintable(run.err));
     }
 
+    // A full disk is an error, never "wrote N events" over an empty or half file; an older
+    // file of the same name is left as it was, and no temporary file stays behind.
+    void fullDiskIsAnErrorAndKeepsTheOldFile_data()
+    {
+        QTest::addColumn<bool>("bigStore");
+        QTest::addColumn<bool>("fillFirst");
+        QTest::addColumn<bool>("oldFile");
+        QTest::newRow("full before, over an older file") << false << true << true;
+        QTest::newRow("full before, a new file") << false << true << false;
+        QTest::newRow("fills up while writing, over an older file") << true << false << true;
+        QTest::newRow("fills up while writing, a new file") << true << false << false;
+    }
+
+    void fullDiskIsAnErrorAndKeepsTheOldFile()
+    {
+        QFETCH(bool, bigStore);
+        QFETCH(bool, fillFirst);
+        QFETCH(bool, oldFile);
+        if (::geteuid() != 0)
+            QSKIP("mounting a small tmpfs needs root; CI runs this as root");
+        const QString mountPoint = m_dir.filePath(QStringLiteral("small-fs"));
+        const TmpfsMount fs(mountPoint, "size=64k");
+        if (!fs.mounted())
+            QSKIP(qPrintable(QStringLiteral("cannot mount a tmpfs here: ") + fs.error()));
+
+        const QString out = mountPoint + QStringLiteral("/timeline.csv");
+        const QByteArray old = "an older export\r\n";
+        if (oldFile) {
+            QFile file(out);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            QCOMPARE(file.write(old), old.size());
+        }
+        if (fillFirst)
+            QVERIFY(fillUp(mountPoint + QStringLiteral("/filler")));
+        const QStringList before = entries(mountPoint);
+
+        const Run run = runExport(
+            {QStringLiteral("--db"), bigStore ? m_bigPath : m_dbPath, QStringLiteral("--out"), out},
+            m_dir.path());
+        QCOMPARE(run.exitCode, 3);
+        QCOMPARE(run.out, QString());
+        QVERIFY2(run.err.contains(QStringLiteral("No space left on device")), qPrintable(run.err));
+        QVERIFY2(run.err.contains(out), qPrintable(run.err));
+        QCOMPARE(entries(mountPoint), before);
+        if (oldFile)
+            QCOMPARE(readAll(out), old);
+    }
+
 private:
     QTemporaryDir m_dir;
     QString m_dbPath;
+    QString m_bigPath;
 };
 
 QTEST_GUILESS_MAIN(TstExportCommand)

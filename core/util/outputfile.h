@@ -1,0 +1,41 @@
+#pragma once
+
+#include <QByteArrayView>
+#include <QString>
+#include <memory>
+
+class QSaveFile;
+
+namespace switchyard {
+
+// Where a command or a dialog writes what it produced, so that nothing is lost on the way: the
+// file is written beside its final name and renamed over it only once every byte is written and
+// synced to disk; after an error (a full disk included) or a cancel the old file is as it was,
+// and no temporary file stays behind. Every write, flush and sync is checked.
+class OutputFile
+{
+public:
+    explicit OutputFile(QString path);
+    ~OutputFile(); // cancels unless committed
+    OutputFile(const OutputFile&) = delete;
+    OutputFile& operator=(const OutputFile&) = delete;
+
+    bool open();
+    bool write(QByteArrayView bytes);
+    // The file appears; false, with errorString(), when it could not.
+    bool commit();
+    // Drops what was written.
+    void cancel();
+
+    QString path() const { return m_path; }
+    QString errorString() const { return m_error; } // "cannot write PATH: why"
+
+private:
+    bool fail(const QString& why);
+
+    QString m_path;
+    std::unique_ptr<QSaveFile> m_file;
+    QString m_error;
+};
+
+} // namespace switchyard
