@@ -49,6 +49,21 @@ TimeSpan timeSpan(const QSqlDatabase& db, const TimelineFilter& filter)
     return span;
 }
 
+// The store under every name SQLite gives its files: writing over any of them loses events and
+// tracked transactions, or corrupts the store under the connections that have it open.
+QList<ProtectedFile> storeFiles(const QSqlDatabase& db)
+{
+    const QString path = db.databaseName();
+    if (db.driverName() != QLatin1String("QSQLITE") || path.isEmpty() ||
+        path == QLatin1String(":memory:"))
+        return {};
+    return {
+        {path, QStringLiteral("the event store")},
+        {path + QStringLiteral("-wal"), QStringLiteral("the event store's write-ahead log")},
+        {path + QStringLiteral("-shm"), QStringLiteral("the event store's shared memory")},
+        {path + QStringLiteral("-journal"), QStringLiteral("the event store's rollback journal")}};
+}
+
 // Turns rows into CSV bytes in a buffer and hands full buffers to the output.
 class CsvWriter
 {
@@ -262,7 +277,7 @@ CsvExportResult exportTimelineCsv(const QSqlDatabase& db, const TimelineFilter& 
         return result;
     }
     OutputFile file(outPath);
-    if (!file.open()) {
+    if (!file.open(storeFiles(db))) {
         result.error = file.errorString();
         return result;
     }

@@ -1,11 +1,61 @@
 #include "outputfile.h"
 
+#include <QFile>
+#include <QFileInfo>
 #include <QSaveFile>
 #include <cerrno>
 #include <cstring>
+#include <optional>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace switchyard {
+
+namespace {
+
+// Symbolic links nest at most this deep before the system itself gives up (Linux's ELOOP).
+constexpr int kMaxLinkDepth = 40;
+
+std::optional<struct stat> statOf(const QString& path)
+{
+    struct stat info = {};
+    if (::stat(QFile::encodeName(path).constData(), &info) != 0)
+        return std::nullopt;
+    return info;
+}
+
+bool sameFile(const struct stat& a, const struct stat& b)
+{
+    return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+// Where `path` leads: symbolic links followed (a dangling one too, since a file may appear
+// there), "." and ".." resolved, so two names of one file compare equal.
+QString resolvedPath(const QString& path)
+{
+    QFileInfo info(path);
+    for (int depth = 0; info.isSymLink() && depth < kMaxLinkDepth; ++depth)
+        info.setFile(info.symLinkTarget());
+    if (info.exists())
+        return info.canonicalFilePath();
+    const QString folder = QFileInfo(info.absolutePath()).canonicalFilePath();
+    return folder.isEmpty() ? info.absoluteFilePath() : folder + QLatin1Char('/') + info.fileName();
+}
+
+// Why `path` must not be written, or empty.
+QString protectedBy(const QString& path, const std::optional<struct stat>& output,
+                    const QList<ProtectedFile>& protectedFiles)
+{
+    const QString resolved = resolvedPath(path);
+    for (const ProtectedFile& file : protectedFiles) {
+        const std::optional<struct stat> info = statOf(file.path);
+        if (resolved == resolvedPath(file.path) || (output && info && sameFile(*output, *info)))
+            return QStringLiteral("it is %1 (%2)").arg(file.what, file.path);
+    }
+    return {};
+}
+
+} // namespace
 
 OutputFile::OutputFile(QString path)
     : m_path(std::move(path))
@@ -22,8 +72,10 @@ bool OutputFile::fail(const QString& why)
     return false;
 }
 
-bool OutputFile::open()
+bool OutputFile::open(const QList<ProtectedFile>& protectedFiles)
 {
+    if (const QString why = protectedBy(m_path, statOf(m_path), protectedFiles); !why.isEmpty())
+        return fail(why);
     // Unbuffered: each write reaches the file at once and its error is seen there. A buffered
     // QSaveFile flushes its last bytes inside commit(), which (Qt 6.4) renames the file even
     // when that flush failed, so a full disk would leave an empty file in place of the old one.

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QByteArrayView>
+#include <QList>
 #include <QString>
 #include <memory>
 
@@ -8,10 +9,18 @@ class QSaveFile;
 
 namespace switchyard {
 
+// A file that must never be written over, whatever name the output is given for it.
+struct ProtectedFile
+{
+    QString path;
+    QString what; // for the error: "the event store"
+};
+
 // Where a command or a dialog writes what it produced, so that nothing is lost on the way: the
 // file is written beside its final name and renamed over it only once every byte is written and
 // synced to disk; after an error (a full disk included) or a cancel the old file is as it was,
-// and no temporary file stays behind. Every write, flush and sync is checked.
+// and no temporary file stays behind. A protected file is refused under any name: the path
+// itself, through "." or "..", a symbolic or a hard link. Every write, flush and sync is checked.
 class OutputFile
 {
 public:
@@ -20,7 +29,7 @@ public:
     OutputFile(const OutputFile&) = delete;
     OutputFile& operator=(const OutputFile&) = delete;
 
-    bool open();
+    bool open(const QList<ProtectedFile>& protectedFiles = {});
     bool write(QByteArrayView bytes);
     // The file appears; false, with errorString(), when it could not.
     bool commit();

@@ -1,4 +1,5 @@
 #include "eventsdb.h"
+#include "store/database.h"
 
 #include <QDir>
 #include <QFile>
@@ -8,7 +9,10 @@
 #include <QTest>
 #include <cerrno>
 #include <cstring>
+#include <memory>
+#include <optional>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace switchyard::testing;
@@ -33,6 +37,7 @@ Run runExport(const QStringList& arguments, const QString& home)
     environment.insert(QStringLiteral("XDG_DATA_HOME"), home + QStringLiteral("/data"));
     environment.insert(QStringLiteral("XDG_CONFIG_HOME"), home + QStringLiteral("/config"));
     process.setProcessEnvironment(environment);
+    process.setWorkingDirectory(home);
     QSignalSpy finished(&process, &QProcess::finished);
     process.start(QStringLiteral(SWITCHYARD_BINARY),
                   QStringList{QStringLiteral("export")} + arguments);
@@ -46,6 +51,31 @@ QByteArray readAll(const QString& path)
 {
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+std::optional<struct stat> statOf(const QString& path)
+{
+    struct stat info = {};
+    if (::stat(QFile::encodeName(path).constData(), &info) != 0)
+        return std::nullopt;
+    return info;
+}
+
+// Events as a new reader of the file at `path` finds them: -1 when it is no database.
+qint64 eventsIn(const QString& path)
+{
+    const QString name = QStringLiteral("count-%1").arg(QUuid::createUuid().toString());
+    qint64 count = -1;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+        db.setDatabaseName(path);
+        db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY"));
+        QSqlQuery query(db);
+        if (db.open() && query.exec(QStringLiteral("SELECT count(*) FROM events")) && query.next())
+            count = query.value(0).toLongLong();
+    }
+    QSqlDatabase::removeDatabase(name);
+    return count;
 }
 
 // A tmpfs of `size` mounted on `path` for as long as it lives: every way out of a test unmounts
@@ -237,6 +267,87 @@ private Q_SLOTS:
                                   m_dir.path());
         QCOMPARE(run.exitCode, 3);
         QVERIFY2(run.err.contains(out), qPrintable(run.err));
+    }
+
+    // However the store is named, export never writes over it, nor over the files SQLite
+    // keeps beside it: every event and tracked transaction would be gone.
+    void neverWritesOverTheStore_data()
+    {
+        QTest::addColumn<QString>("out");
+        QTest::addColumn<QString>("link"); // made first: "symlink" or "hardlink" to live.db...
+        QTest::newRow("its path") << QStringLiteral("live.db") << QString();
+        QTest::newRow("its path with ./") << QStringLiteral("./././live.db") << QString();
+        QTest::newRow("its absolute path") << QStringLiteral("%DIR%/live.db") << QString();
+        QTest::newRow("through ..") << QStringLiteral("data/../live.db") << QString();
+        QTest::newRow("a symbolic link to it")
+            << QStringLiteral("link.db") << QStringLiteral("symlink");
+        QTest::newRow("a hard link to it")
+            << QStringLiteral("hard.db") << QStringLiteral("hardlink");
+        QTest::newRow("its write-ahead log") << QStringLiteral("live.db-wal") << QString();
+        QTest::newRow("its shared memory") << QStringLiteral("live.db-shm") << QString();
+        QTest::newRow("its rollback journal") << QStringLiteral("live.db-journal") << QString();
+        QTest::newRow("a symbolic link to its log")
+            << QStringLiteral("wal-link.csv") << QStringLiteral("symlink-wal");
+    }
+
+    void neverWritesOverTheStore()
+    {
+        QFETCH(QString, out);
+        QFETCH(QString, link);
+        // A store as the running dashboard holds it: open, in WAL mode, with its -wal and -shm.
+        QTemporaryDir home;
+        const QString livePath = home.filePath(QStringLiteral("live.db"));
+        switchyard::store::OpenResult opened = switchyard::store::Database::open(livePath);
+        QVERIFY2(opened.ok(), qPrintable(opened.error));
+        QSqlDatabase live = opened.database->connection();
+        for (int i = 0; i < 5; ++i)
+            insertEvent(live, StoredEvent{i,
+                                          0,
+                                          QStringLiteral("node-state"),
+                                          QStringLiteral("sol"),
+                                          QStringLiteral("a"),
+                                          {},
+                                          {},
+                                          {},
+                                          QStringLiteral("live %1").arg(i)});
+
+        out.replace(QStringLiteral("%DIR%"), home.path());
+        QVERIFY(QDir().mkpath(home.filePath(QStringLiteral("data"))));
+        const QByteArray target = QFile::encodeName(livePath);
+        const QByteArray linkPath = QFile::encodeName(home.filePath(out));
+        if (link == QLatin1String("symlink"))
+            QCOMPARE(::symlink(target.constData(), linkPath.constData()), 0);
+        else if (link == QLatin1String("hardlink"))
+            QCOMPARE(::link(target.constData(), linkPath.constData()), 0);
+        else if (link == QLatin1String("symlink-wal"))
+            QCOMPARE(::symlink(QByteArray(target + "-wal").constData(), linkPath.constData()), 0);
+
+        QStringList files;
+        for (const char* suffix : {"", "-wal", "-shm"})
+            files << livePath + QLatin1String(suffix);
+        QList<struct stat> before;
+        for (const QString& file : std::as_const(files)) {
+            const auto info = statOf(file);
+            QVERIFY2(info, qPrintable(file));
+            before << *info;
+        }
+
+        const Run run = runExport({QStringLiteral("--db"), livePath, QStringLiteral("--out"), out},
+                                  home.path());
+        QCOMPARE(run.exitCode, 3);
+        QCOMPARE(run.out, QString());
+        QVERIFY2(run.err.contains(QStringLiteral("event store")), qPrintable(run.err));
+        QVERIFY2(run.err.contains(out), qPrintable(run.err));
+        QCOMPARE(run.err.count(u'\n'), 1);
+
+        for (qsizetype i = 0; i < files.size(); ++i) {
+            const auto after = statOf(files[i]);
+            QVERIFY2(after, qPrintable(files[i]));
+            QCOMPARE(after->st_ino, before[i].st_ino);
+            QCOMPARE(after->st_size, before[i].st_size);
+        }
+        QVERIFY(!QFile::exists(livePath + QStringLiteral("-journal")));
+        QCOMPARE(eventsIn(livePath), 5);
     }
 
     // A full disk is an error, never "wrote N events" over an empty or half file; an older
