@@ -4,6 +4,7 @@
 #include "subcommand.h"
 #include "timeline/csvexport.h"
 #include "timeline/timelinefilter.h"
+#include "util/outputfile.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -50,7 +51,9 @@ int runExport(const QStringList& arguments)
     const QCommandLineOption helpOption = parser.addHelpOption();
     const QCommandLineOption outOption(QStringLiteral("out"),
                                        QStringLiteral("The CSV file to write (replaced whole, "
-                                                      "only once every row is written)."),
+                                                      "only once every row is written; a device "
+                                                      "or FIFO such as /dev/stdout is written "
+                                                      "into). Never the store."),
                                        QStringLiteral("FILE"));
     const QCommandLineOption sinceOption(
         QStringLiteral("since"),
@@ -149,7 +152,9 @@ int runExport(const QStringList& arguments)
     const CsvExportResult result = exportTimelineCsv(dbPath, filter, outPath, {}, nullptr, options);
     if (!result.ok())
         return fail(ExitExportFailed, result.error);
-    std::printf("wrote %lld events to %s\n", result.rows, qPrintable(outPath));
+    // Into the CSV itself when the CSV goes to standard output (--out /dev/stdout).
+    std::fprintf(isStandardOutput(outPath) ? stderr : stdout, "wrote %lld events to %s\n",
+                 result.rows, qPrintable(outPath));
     return ExitOk;
 }
 

@@ -42,9 +42,10 @@ using CsvProgress = std::function<void(qint64 rows, int permille)>;
 // UTF-8, a header row, ISO-8601 UTC times with milliseconds, keys for severity and kind, text
 // cells redacted and neutralised against formulas. The file appears only when everything was
 // written and synced (OutputFile); after a cancel or an error (a full disk included) there is no
-// file, and a file that was there before is left as it was. The store itself, under any name,
-// is refused. Blocking: call it off the GUI thread (CsvExportJob does). It opens its own
-// read-only connection and never creates the database.
+// file, and a file that was there before is left as it was. A device or a FIFO is streamed into
+// instead, never replaced; the store itself, under any name, is refused. Blocking: call it off
+// the GUI thread (CsvExportJob does). It opens its own read-only connection and never creates
+// the database.
 CsvExportResult exportTimelineCsv(const QString& dbPath, const TimelineFilter& filter,
                                   const QString& outPath, const CsvProgress& progress = {},
                                   const std::atomic_bool* cancel = nullptr,

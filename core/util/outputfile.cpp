@@ -24,6 +24,14 @@ std::optional<struct stat> statOf(const QString& path)
     return info;
 }
 
+std::optional<struct stat> standardOutput()
+{
+    struct stat info = {};
+    if (::fstat(STDOUT_FILENO, &info) != 0)
+        return std::nullopt;
+    return info;
+}
+
 bool sameFile(const struct stat& a, const struct stat& b)
 {
     return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
@@ -55,6 +63,17 @@ QString protectedBy(const QString& path, const std::optional<struct stat>& outpu
     return {};
 }
 
+QString refusedType(mode_t mode)
+{
+    if (S_ISDIR(mode))
+        return QStringLiteral("it is a folder: name a file in it");
+    if (S_ISBLK(mode))
+        return QStringLiteral("it is a block device: a disk is never written over");
+    if (S_ISSOCK(mode))
+        return QStringLiteral("it is a socket, which cannot be opened as a file");
+    return {};
+}
+
 } // namespace
 
 OutputFile::OutputFile(QString path)
@@ -74,8 +93,32 @@ bool OutputFile::fail(const QString& why)
 
 bool OutputFile::open(const QList<ProtectedFile>& protectedFiles)
 {
-    if (const QString why = protectedBy(m_path, statOf(m_path), protectedFiles); !why.isEmpty())
+    const std::optional<struct stat> output = statOf(m_path);
+    if (const QString why = protectedBy(m_path, output, protectedFiles); !why.isEmpty())
         return fail(why);
+    const std::optional<struct stat> stdoutInfo = standardOutput();
+    if (output && stdoutInfo && sameFile(*output, *stdoutInfo)) {
+        // Into the descriptor the shell set up, so `>>` appends and nothing is renamed.
+        m_stream = std::make_unique<QFile>();
+        if (!m_stream->open(STDOUT_FILENO, QIODevice::WriteOnly | QIODevice::Unbuffered,
+                            QFileDevice::DontCloseHandle)) {
+            const QString why = m_stream->errorString();
+            m_stream.reset();
+            return fail(why);
+        }
+        return true;
+    }
+    if (output && !S_ISREG(output->st_mode)) {
+        if (const QString why = refusedType(output->st_mode); !why.isEmpty())
+            return fail(why);
+        m_stream = std::make_unique<QFile>(m_path);
+        if (!m_stream->open(QIODevice::WriteOnly | QIODevice::Unbuffered)) {
+            const QString why = m_stream->errorString();
+            m_stream.reset();
+            return fail(why);
+        }
+        return true;
+    }
     // Unbuffered: each write reaches the file at once and its error is seen there. A buffered
     // QSaveFile flushes its last bytes inside commit(), which (Qt 6.4) renames the file even
     // when that flush failed, so a full disk would leave an empty file in place of the old one.
@@ -90,13 +133,14 @@ bool OutputFile::open(const QList<ProtectedFile>& protectedFiles)
 
 bool OutputFile::write(QByteArrayView bytes)
 {
-    if (!m_file)
+    QFileDevice* device = m_file ? static_cast<QFileDevice*>(m_file.get()) : m_stream.get();
+    if (!device)
         return fail(QStringLiteral("it is not open"));
     // A short write says nothing of why; the next one fails with the reason (ENOSPC).
     for (qsizetype done = 0; done < bytes.size();) {
-        const qint64 wrote = m_file->write(bytes.data() + done, bytes.size() - done);
+        const qint64 wrote = device->write(bytes.data() + done, bytes.size() - done);
         if (wrote <= 0)
-            return fail(m_file->errorString());
+            return fail(device->errorString());
         done += wrote;
     }
     return true;
@@ -104,6 +148,12 @@ bool OutputFile::write(QByteArrayView bytes)
 
 bool OutputFile::commit()
 {
+    if (m_stream) {
+        const bool flushed = m_stream->flush();
+        const QString why = m_stream->errorString();
+        m_stream.reset();
+        return flushed || fail(why);
+    }
     if (!m_file)
         return fail(QStringLiteral("it is not open"));
     // QSaveFile syncs before its rename but ignores the result; a sync is where a file system
@@ -125,6 +175,14 @@ void OutputFile::cancel()
     if (m_file)
         m_file->cancelWriting();
     m_file.reset();
+    m_stream.reset();
+}
+
+bool isStandardOutput(const QString& path)
+{
+    const std::optional<struct stat> output = statOf(path);
+    const std::optional<struct stat> stdoutInfo = standardOutput();
+    return output && stdoutInfo && sameFile(*output, *stdoutInfo);
 }
 
 } // namespace switchyard

@@ -3,16 +3,19 @@
 
 #include <QDir>
 #include <QFile>
+#include <QLocalServer>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <memory>
 #include <optional>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 using namespace switchyard::testing;
@@ -28,15 +31,20 @@ struct Run
 
 // `switchyard export ...` with HOME and XDG folders inside `home`, so the defaults (store,
 // configuration) point at nothing of the user's.
-Run runExport(const QStringList& arguments, const QString& home)
+QProcessEnvironment environmentIn(const QString& home)
 {
-    QProcess process;
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
     environment.insert(QStringLiteral("HOME"), home);
     environment.insert(QStringLiteral("XDG_DATA_HOME"), home + QStringLiteral("/data"));
     environment.insert(QStringLiteral("XDG_CONFIG_HOME"), home + QStringLiteral("/config"));
-    process.setProcessEnvironment(environment);
+    return environment;
+}
+
+Run runExport(const QStringList& arguments, const QString& home)
+{
+    QProcess process;
+    process.setProcessEnvironment(environmentIn(home));
     process.setWorkingDirectory(home);
     QSignalSpy finished(&process, &QProcess::finished);
     process.start(QStringLiteral(SWITCHYARD_BINARY),
@@ -122,6 +130,11 @@ bool fillUp(const QString& path)
     while (file.write(byte) == 1) {
     }
     return true;
+}
+
+QByteArray csvHeaderLine()
+{
+    return QByteArrayLiteral("time,severity,kind,network,node,method,tx_id,height,message\r\n");
 }
 
 QStringList entries(const QString& dir)
@@ -348,6 +361,136 @@ private Q_SLOTS:
         }
         QVERIFY(!QFile::exists(livePath + QStringLiteral("-journal")));
         QCOMPARE(eventsIn(livePath), 5);
+    }
+
+    // A device, a pipe or a socket is never renamed over: a device or a FIFO is written into
+    // (and its write errors are errors), the rest is refused.
+    void outputsThatAreNoRegularFile_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("the null device")
+            << QStringLiteral("null") << 0 << QStringLiteral("wrote 3 events");
+        QTest::newRow("the full device")
+            << QStringLiteral("full") << 3 << QStringLiteral("No space left on device");
+        QTest::newRow("a FIFO") << QStringLiteral("fifo") << 0 << QStringLiteral("wrote 3 events");
+        QTest::newRow("a block device")
+            << QStringLiteral("block") << 3 << QStringLiteral("is a block device");
+        QTest::newRow("a socket") << QStringLiteral("socket") << 3 << QStringLiteral("is a socket");
+        QTest::newRow("a folder") << QStringLiteral("folder") << 3 << QStringLiteral("is a folder");
+    }
+
+    void outputsThatAreNoRegularFile()
+    {
+        QFETCH(QString, kind);
+        QFETCH(int, exitCode);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(kind);
+        const QByteArray name = QFile::encodeName(path);
+        const bool device = kind == QLatin1String("null") || kind == QLatin1String("full") ||
+                            kind == QLatin1String("block");
+        if (device && ::geteuid() != 0)
+            QSKIP("making a device node (mknod) needs root; CI runs these as root");
+        // Our own nodes, in our own folder: /dev/null and /dev/full themselves are never
+        // at risk. Block major 60 is reserved for local use: no driver, no disk behind it.
+        dev_t number = 0;
+        mode_t type = 0;
+        std::unique_ptr<QLocalServer> socket;
+        int fifoReader = -1;
+        if (kind == QLatin1String("null")) {
+            type = S_IFCHR;
+            number = makedev(1, 3);
+        } else if (kind == QLatin1String("full")) {
+            type = S_IFCHR;
+            number = makedev(1, 7);
+        } else if (kind == QLatin1String("block")) {
+            type = S_IFBLK;
+            number = makedev(60, 0);
+        }
+        if (type != 0) {
+            QVERIFY2(::mknod(name.constData(), type | 0666, number) == 0, std::strerror(errno));
+        } else if (kind == QLatin1String("fifo")) {
+            QCOMPARE(::mkfifo(name.constData(), 0600), 0);
+            // Read and write: the export's open finds a reader, and the pipe keeps the CSV.
+            fifoReader = ::open(name.constData(), O_RDWR | O_NONBLOCK);
+            QVERIFY(fifoReader >= 0);
+        } else if (kind == QLatin1String("socket")) {
+            socket = std::make_unique<QLocalServer>();
+            socket->setSocketOptions(QLocalServer::UserAccessOption);
+            QVERIFY2(socket->listen(path), qPrintable(socket->errorString()));
+        } else {
+            QVERIFY(QDir().mkdir(path));
+        }
+        const auto before = statOf(path);
+        QVERIFY(before);
+
+        const Run run = runExport({QStringLiteral("--db"), m_dbPath, QStringLiteral("--out"), path},
+                                  m_dir.path());
+        QByteArray piped;
+        if (fifoReader >= 0) {
+            QByteArray chunk(1 << 16, '\0');
+            for (ssize_t got; (got = ::read(fifoReader, chunk.data(), chunk.size())) > 0;)
+                piped += chunk.left(got);
+            ::close(fifoReader);
+        }
+        QCOMPARE(run.exitCode, exitCode);
+        QVERIFY2((exitCode == 0 ? run.out : run.err).contains(message),
+                 qPrintable(run.out + run.err));
+        if (exitCode != 0) {
+            QVERIFY2(run.err.contains(path), qPrintable(run.err));
+            QCOMPARE(run.err.count(u'\n'), 1);
+        }
+
+        const auto after = statOf(path);
+        QVERIFY(after);
+        QCOMPARE(after->st_mode & S_IFMT, before->st_mode & S_IFMT);
+        QCOMPARE(after->st_ino, before->st_ino);
+        QCOMPARE(after->st_rdev, before->st_rdev);
+        QCOMPARE(entries(dir.path()), QStringList{kind});
+        if (kind == QLatin1String("fifo")) {
+            QVERIFY2(piped.startsWith("time,severity,kind,"), piped.constData());
+            QCOMPARE(piped.count("\r\n"), 4);
+        }
+    }
+
+    // /dev/stdout is this process's standard output, whatever it is: a pipe, or a file the
+    // shell appends to (which must not be renamed over, losing what it held).
+    void writesIntoStandardOutput_data()
+    {
+        QTest::addColumn<bool>("appendingToAFile");
+        QTest::newRow("a pipe") << false;
+        QTest::newRow("a file opened to append") << true;
+    }
+
+    void writesIntoStandardOutput()
+    {
+        QFETCH(bool, appendingToAFile);
+        const QString file = m_dir.filePath(QStringLiteral("appended.csv"));
+        const QByteArray previous = "what the file held before\n";
+        QFile::remove(file);
+        QProcess process;
+        process.setProcessEnvironment(environmentIn(m_dir.path()));
+        if (appendingToAFile) {
+            QFile old(file);
+            QVERIFY(old.open(QIODevice::WriteOnly));
+            old.write(previous);
+            old.close();
+            process.setStandardOutputFile(file, QIODevice::Append);
+        }
+        process.start(QStringLiteral(SWITCHYARD_BINARY),
+                      {QStringLiteral("export"), QStringLiteral("--db"), m_dbPath,
+                       QStringLiteral("--out"), QStringLiteral("/dev/stdout")});
+        QVERIFY(process.waitForFinished(60000));
+        const QByteArray err = process.readAllStandardError();
+        QCOMPARE(process.exitCode(), 0);
+        QVERIFY2(err.contains("wrote 3 events to /dev/stdout"), err.constData());
+        const QByteArray out = appendingToAFile ? readAll(file) : process.readAllStandardOutput();
+        const QByteArray csv = appendingToAFile ? previous + csvHeaderLine() : csvHeaderLine();
+        QVERIFY2(out.startsWith(csv), out.constData());
+        QCOMPARE(out.count("\r\n"), 4);
+        QVERIFY(!out.contains("wrote"));
     }
 
     // A full disk is an error, never "wrote N events" over an empty or half file; an older
