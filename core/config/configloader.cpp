@@ -372,6 +372,13 @@ private:
     {
         m_errors.append({m_source, 0, 0, path, message});
     }
+    // With the line and column of the value, for a problem easier found by eye than by path.
+    void errorAt(const QString& path, const QString& message)
+    {
+        const qsizetype offset = m_sourceMap.valueOffset(path).value_or(0);
+        m_errors.append(
+            {m_source, lineOf(m_json, offset), columnOf(m_json, offset), path, message});
+    }
     void missing(const QString& path, const QString& expected)
     {
         error(path, QStringLiteral("missing; expected ") + expected);
@@ -460,6 +467,16 @@ std::optional<QString> Validator::name(const QJsonObject& object, const QString&
         string(object, QStringLiteral("name"), path, expected, /*required=*/true);
     if (!text)
         return std::nullopt;
+    // Names end up on lines that monitoring systems parse: a line break would forge a line.
+    const auto layout = std::find_if(text->cbegin(), text->cend(), isLayoutCharacter);
+    if (layout != text->cend()) {
+        errorAt(jsonChildPath(path, QStringLiteral("name")),
+                QStringLiteral("expected a %1 name without control characters, got %2 (%3 at "
+                               "character %4)")
+                    .arg(what, quoted(*text), escapedForMessage(QString(*layout)),
+                         QString::number(layout - text->cbegin() + 1)));
+        return std::nullopt;
+    }
     if (text->trimmed().isEmpty() || text->trimmed() != *text) {
         error(jsonChildPath(path, QStringLiteral("name")),
               QStringLiteral("expected %1 without leading or trailing spaces, got %2")

@@ -26,9 +26,16 @@ QString reportedState(NodeState state)
     Q_UNREACHABLE();
 }
 
+// The plugin format gives '|' one meaning, the start of the performance data, and has no escape
+// for it: a name's '|' is shown as the look-alike '¦'.
+QString withoutPipes(QString text)
+{
+    return text.replace(u'|', u'\u00a6');
+}
+
 QString perfLabel(const QString& node, const char* metric)
 {
-    QString label = node + QLatin1Char('_') + QLatin1String(metric);
+    QString label = withoutPipes(node + QLatin1Char('_') + QLatin1String(metric));
     label.replace(QLatin1Char('\''), QLatin1Char('_'));
     return QLatin1Char('\'') + label + QLatin1Char('\'');
 }
@@ -138,6 +145,7 @@ QString NetworkCheck::pluginLine() const
                        .arg(nodes);
     if (!problems.isEmpty())
         line += QStringLiteral("; ") + problems.join(QStringLiteral(", "));
+    line = withoutPipes(line);
     if (!perfData.isEmpty())
         line += QStringLiteral(" | ") + perfData;
     return line;

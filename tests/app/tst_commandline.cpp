@@ -316,6 +316,60 @@ private Q_SLOTS:
         }
     }
 
+    // `|` ends a plugin line's text and starts its performance data: a name carrying one must
+    // not move that boundary. It is shown as '¦'.
+    void checkKeepsThePipeForPerformanceData()
+    {
+        ManualClock clock;
+        SimulatedCluster cluster(ChainFamily::Solana, QStringLiteral("local"), &clock);
+        cluster.addNode(QStringLiteral("ok|node"));
+        cluster.addNode(QStringLiteral("down|node"))->setFault([] {
+            Fault refuse;
+            refuse.kind = FaultKind::RefuseConnections;
+            return refuse;
+        }());
+        QJsonArray nodes;
+        for (const SimulatedNode* node : cluster.nodes())
+            nodes.append(QJsonObject{{QStringLiteral("name"), node->name()},
+                                     {QStringLiteral("url"), node->url().toString()}});
+        const QJsonObject config{
+            {QStringLiteral("networks"),
+             QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("net|work")},
+                                    {QStringLiteral("family"), QStringLiteral("solana")},
+                                    {QStringLiteral("genesisHash"), cluster.genesisHash()},
+                                    {QStringLiteral("nodes"), nodes}}}}};
+        const CommandRun run = runSwitchyard(
+            {QStringLiteral("check"), QStringLiteral("--config"),
+             writeFile(m_dir, QStringLiteral("pipes.json"), QJsonDocument(config).toJson())});
+        QCOMPARE(run.exitCode, 1);
+        const QString line = QString::fromUtf8(run.out).trimmed();
+        QCOMPARE(line.count(u'|'), 1);
+        const QString text = line.section(u'|', 0, 0);
+        const QString perfData = line.section(u'|', 1);
+        QVERIFY2(
+            text.startsWith(QStringLiteral("SWITCHYARD net¦work WARNING - 1 of 2 nodes serving; "
+                                           "down¦node unhealthy")),
+            qPrintable(line));
+        QVERIFY2(perfData.contains(QStringLiteral("'ok¦node_lag'=0;")), qPrintable(line));
+    }
+
+    // A name with a line break would print a second status line a monitoring system believes.
+    void checkRefusesANameThatForgesALine()
+    {
+        const QByteArray config = R"({"networks": [{"name": "local", "family": "evm",
+            "chainId": 1, "nodes": [{"name": "b\nSWITCHYARD fake OK - all good",
+                                     "url": "http://127.0.0.1:1/"}]}]})";
+        const CommandRun run =
+            runSwitchyard({QStringLiteral("check"), QStringLiteral("--config"),
+                           writeFile(m_dir, QStringLiteral("forged.json"), config)});
+        QCOMPARE(run.exitCode, 3);
+        QVERIFY2(!run.out.contains("SWITCHYARD fake OK"), run.out.constData());
+        QCOMPARE(run.err.count('\n'), 1);
+        QVERIFY2(run.err.contains("forged.json:2:46: networks[0].nodes[0].name: expected a node "
+                                  "name without control characters"),
+                 run.err.constData());
+    }
+
     void checkUnknownNetworkIsUnknown()
     {
         ManualClock clock;

@@ -115,6 +115,8 @@ private Q_SLOTS:
     void controlCharactersInKeysAreEscaped();
     void integersAreReadExactlyOrRefused_data();
     void integersAreReadExactlyOrRefused();
+    void controlCharactersInNamesAreRefused_data();
+    void controlCharactersInNamesAreRefused();
     void reportsEveryError();
     void neverHalfLoads();
 
@@ -717,6 +719,73 @@ void TestConfig::integersAreReadExactlyOrRefused()
     QCOMPARE(result.errors().size(), 1);
     QCOMPARE(result.errors().first().jsonPath, "networks[0].chainId");
     QCOMPARE(result.errors().first().message, message);
+}
+
+// A name is printed on status lines that monitoring systems parse: a line break in it would
+// forge a second line.
+void TestConfig::controlCharactersInNamesAreRefused_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QByteArray>("value"); // the name as written in the text
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("shown"); // how the message quotes it
+    QTest::addColumn<QString>("character");
+    QTest::addColumn<int>("position"); // of the character in the name, from 1
+
+    const QByteArray forged = R"("b\nSWITCHYARD fake OK - all good")";
+    QTest::newRow("line feed in a node name")
+        << solana(R"("nodes": [{"name": )" + forged + R"(, "url": "http://h"}])") << forged
+        << "networks[0].nodes[0].name"
+        << R"("b\nSWITCHYARD fake OK - all good")"
+        << R"(\n)" << 2;
+    QTest::newRow("carriage return in a network name")
+        << withNetwork(R"("name": "x\r", "family": "evm", "chainId": 1, )" + oneNode)
+        << QByteArray(R"("x\r")") << "networks[0].name"
+        << R"("x\r")"
+        << R"(\r)" << 2;
+    QTest::newRow("NUL") << solana(R"("nodes": [{"name": "a\u0000b", "url": "http://h"}])")
+                         << QByteArray(R"("a\u0000b")") << "networks[0].nodes[0].name"
+                         << R"("a\u0000b")"
+                         << R"(\u0000)" << 2;
+    QTest::newRow("tab") << solana(R"("nodes": [{"name": "a\tb", "url": "http://h"}])")
+                         << QByteArray(R"("a\tb")") << "networks[0].nodes[0].name"
+                         << R"("a\tb")"
+                         << R"(\t)" << 2;
+    QTest::newRow("line separator")
+        << solana(R"("nodes": [{"name": "a\u2028b", "url": "http://h"}])")
+        << QByteArray(R"("a\u2028b")") << "networks[0].nodes[0].name"
+        << R"("a\u2028b")"
+        << R"(\u2028)" << 2;
+    QTest::newRow("right-to-left override")
+        << solana(R"("nodes": [{"name": "a\u202eb", "url": "http://h"}])")
+        << QByteArray(R"("a\u202eb")") << "networks[0].nodes[0].name"
+        << R"("a\u202eb")"
+        << R"(\u202e)" << 2;
+}
+
+void TestConfig::controlCharactersInNamesAreRefused()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(QByteArray, value);
+    QFETCH(QString, path);
+    QFETCH(QString, shown);
+    QFETCH(QString, character);
+    QFETCH(int, position);
+
+    const ConfigResult result = loadConfigText(text, "config.json", {});
+    QVERIFY(!result.ok());
+    QCOMPARE(result.errors().size(), 1);
+    const ConfigError& error = result.errors().first();
+    QCOMPARE(error.jsonPath, path);
+    QCOMPARE(error.line, 1);
+    QCOMPARE(error.column, int(text.indexOf(value)) + 1);
+    const QString what = path.endsWith(QStringLiteral("nodes[0].name")) ? QStringLiteral("node")
+                                                                        : QStringLiteral("network");
+    QCOMPARE(error.message, QStringLiteral("expected a %1 name without control characters, got %2 "
+                                           "(%3 at character %4)")
+                                .arg(what, shown, character)
+                                .arg(position));
+    QCOMPARE(result.errorText().count(u'\n'), 0);
 }
 
 void TestConfig::reportsEveryError()
