@@ -102,9 +102,7 @@ BoardDetailPane::BoardDetailPane(tracking::TransactionTracker* tracker,
     , m_database(database)
     , m_clock(clock ? clock : Clock::system())
     , m_pages(new QStackedWidget(this))
-    , m_empty(new EmptyState(tr("No card selected"),
-                             tr("Select a card to see its record, its sends and its timeline."),
-                             this))
+    , m_empty(new EmptyState(QString(), QString(), this))
     , m_title(new QLabel(this))
     , m_stateIcon(new QLabel(this))
     , m_state(new QLabel(this))
@@ -191,7 +189,17 @@ BoardDetailPane::BoardDetailPane(tracking::TransactionTracker* tracker,
 void BoardDetailPane::showTransaction(const QString& id)
 {
     m_id = id;
+    if (id.isEmpty())
+        m_empty->setText(tr("No card selected"),
+                         tr("Select a card to see its record, its sends and its timeline."));
     refresh(true);
+}
+
+void BoardDetailPane::clearSelection(const QString& reason)
+{
+    m_id.clear();
+    m_empty->setText(tr("Selection cleared"), reason);
+    m_pages->setCurrentWidget(m_empty);
 }
 
 void BoardDetailPane::refresh(bool stored)

@@ -40,6 +40,8 @@ public:
     QString transactionId() const { return m_id; }
     // Empty shows "select a card".
     void showTransaction(const QString& id);
+    // Shows no transaction, and `reason` for it: a selection never vanishes without a word.
+    void clearSelection(const QString& reason);
     // Reads the record again (and, with `stored`, the attempts and events).
     void refresh(bool stored = true);
 

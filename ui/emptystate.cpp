@@ -37,7 +37,13 @@ EmptyState::EmptyState(const QString& headline, const QString& explanation, QWid
     layout->addWidget(icon);
     layout->addSpacing(16);
     layout->addWidget(m_headline);
-    layout->addWidget(m_explanation, 0, Qt::AlignHCenter);
+    // Centred by stretches rather than by an alignment flag: an aligned item is given a narrower
+    // width than the one its wrapped height was computed for, and loses its last lines.
+    auto* explanationRow = new QHBoxLayout;
+    explanationRow->addStretch();
+    explanationRow->addWidget(m_explanation);
+    explanationRow->addStretch();
+    layout->addLayout(explanationRow);
     layout->addSpacing(24);
     m_buttons->setSpacing(24);
     m_buttons->addStretch();

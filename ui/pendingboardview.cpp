@@ -4,11 +4,13 @@
 #include "boardcarddelegate.h"
 #include "boarddetailpane.h"
 #include "models/boardcolumnproxy.h"
+#include "models/fallbackstatus.h"
 #include "tracking/transactiontracker.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListView>
+#include <QScopedValueRollback>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTimer>
@@ -67,11 +69,10 @@ PendingBoardView::PendingBoardView(tracking::TransactionTracker* tracker,
             &PendingBoardView::showInTimelineRequested);
     // The proxies connected to the model first: by now they hold the change.
     connect(m_model, &QAbstractItemModel::dataChanged, this, &PendingBoardView::onSourceChanged);
-    connect(m_model, &QAbstractItemModel::rowsInserted, this, &PendingBoardView::followSelection);
     connect(m_model, &PendingBoardModel::liveValuesChanged, this, [this] {
         for (const Column& column : m_columns)
             column.list->viewport()->update();
-        if (!m_selectedId.isEmpty() && isVisible())
+        if (!selectedId().isEmpty() && isVisible())
             m_detail->refresh(false);
     });
     // The event of a send is stored after it is announced: read the slice again shortly after.
@@ -81,7 +82,7 @@ PendingBoardView::PendingBoardView(tracking::TransactionTracker* tracker,
     connect(reread, &QTimer::timeout, this, [this] { m_detail->refresh(true); });
     connect(tracker, &tracking::TransactionTracker::incident, this,
             [this, reread](const IncidentEvent& event) {
-                if (event.txId.isEmpty() || event.txId != m_selectedId)
+                if (event.txId.isEmpty() || event.txId != selectedId())
                     return;
                 m_detail->refresh(true);
                 reread->start();
@@ -128,9 +129,20 @@ QWidget* PendingBoardView::buildColumn(BoardColumn which)
     underline->setPalette(linePalette);
 
     column.proxy = new BoardColumnProxy(which, m_model, this);
+    // Connected before the list's own handler, which selects the card that slides into the
+    // row of a selected card leaving the column: that is no choice of the operator's. Once the
+    // row is gone, the selection goes back to the transaction, wherever its card is.
+    connect(column.proxy, &QAbstractItemModel::rowsAboutToBeRemoved, this,
+            [this] { ++m_rowsLeaving; });
     column.list = new QListView(box);
     column.list->setObjectName(QStringLiteral("boardList-") + boardColumnKey(which));
     column.list->setModel(column.proxy);
+    connect(column.proxy, &QAbstractItemModel::rowsRemoved, this, [this] {
+        --m_rowsLeaving;
+        followSelection();
+    });
+    connect(column.proxy, &QAbstractItemModel::rowsInserted, this,
+            &PendingBoardView::followSelection);
     column.list->setItemDelegate(new BoardCardDelegate(column.list));
     column.list->setUniformItemSizes(true);
     column.list->setLayoutMode(QListView::SinglePass);
@@ -221,9 +233,24 @@ void PendingBoardView::updateHeaders()
     }
 }
 
+QString PendingBoardView::selectedId() const
+{
+    return m_detail->transactionId();
+}
+
 void PendingBoardView::setNetwork(const QString& network)
 {
     m_network = network;
+    const QString id = selectedId();
+    const QModelIndex card = m_model->index(m_model->rowOf(id), 0);
+    const QString cardNetwork = card.data(NetworkRole).toString();
+    if (!id.isEmpty() && !networkMatches(network, cardNetwork)) {
+        m_detail->clearSelection(tr("%1 is on network %2, and the network selector shows %3 only.")
+                                     .arg(card.data().toString(), cardNetwork, network));
+        Q_EMIT selectionChanged({});
+    } else if (id.isEmpty()) {
+        m_detail->showTransaction({}); // why an earlier selection was cleared holds no more
+    }
     for (int i = 0; i < boardColumnCount; ++i) {
         Column& column = m_columns[std::size_t(i)];
         column.proxy->setNetwork(network);
@@ -233,31 +260,19 @@ void PendingBoardView::setNetwork(const QString& network)
                 : tr("%1\n(Network %2 only.)").arg(emptyText(BoardColumn(i)), network));
     }
     updateHeaders();
-    if (!m_selectedId.isEmpty()) {
-        const int row = m_model->rowOf(m_selectedId);
-        const QModelIndex source = m_model->index(row, 0);
-        if (!network.isEmpty() && source.data(NetworkRole).toString() != network) {
-            m_selectedId.clear();
-            m_detail->showTransaction({});
-            Q_EMIT selectionChanged({});
-        }
-    }
 }
 
 void PendingBoardView::onCurrentChanged(BoardColumn column, const QModelIndex& current)
 {
-    if (m_selecting)
+    if (m_selecting || m_rowsLeaving > 0)
         return;
     const QString id = current.data(PendingBoardModel::IdRole).toString();
-    m_selecting = true;
     for (int i = 0; i < boardColumnCount; ++i) {
         if (BoardColumn(i) != column)
-            m_columns[std::size_t(i)].list->clearSelection();
+            clearListSelection(BoardColumn(i));
     }
-    m_selecting = false;
-    if (id == m_selectedId)
+    if (id == selectedId())
         return;
-    m_selectedId = id;
     m_detail->showTransaction(id);
     Q_EMIT selectionChanged(id);
 }
@@ -275,40 +290,47 @@ bool PendingBoardView::selectTransaction(const QString& id)
         return false;
     column.list->selectionModel()->setCurrentIndex(shown, QItemSelectionModel::ClearAndSelect);
     column.list->scrollTo(shown);
-    return m_selectedId == id;
+    return selectedId() == id;
 }
 
-// The selected card moved column (or came back after a filter): select it where it is now.
+void PendingBoardView::clearListSelection(BoardColumn column)
+{
+    QItemSelectionModel* selection = m_columns[std::size_t(column)].list->selectionModel();
+    if (!selection->hasSelection() && !selection->currentIndex().isValid())
+        return;
+    const QScopedValueRollback selecting(m_selecting, true);
+    selection->clear();
+}
+
+// A column gained or lost cards: the selection stays on the selected transaction's card, in
+// the column that shows it now, and on nothing else. Between leaving one column and arriving
+// in another it is shown nowhere; the arrival selects it again.
 void PendingBoardView::followSelection()
 {
-    if (m_selectedId.isEmpty())
+    if (m_rowsLeaving > 0)
         return;
-    const int row = m_model->rowOf(m_selectedId);
-    const QModelIndex source = m_model->index(row, 0);
+    const QString id = selectedId();
+    const QModelIndex source = m_model->index(m_model->rowOf(id), 0);
     const auto which = BoardColumn(source.data(PendingBoardModel::ColumnRole).toInt());
     const Column& column = m_columns[std::size_t(which)];
     const QModelIndex shown = column.proxy->mapFromSource(source);
+    for (int i = 0; i < boardColumnCount; ++i) {
+        if (BoardColumn(i) != which || !shown.isValid())
+            clearListSelection(BoardColumn(i));
+    }
     if (!shown.isValid() || column.list->selectionModel()->isSelected(shown))
         return;
-    m_selecting = true;
-    for (int i = 0; i < boardColumnCount; ++i) {
-        if (BoardColumn(i) != which)
-            m_columns[std::size_t(i)].list->clearSelection();
-    }
+    const QScopedValueRollback selecting(m_selecting, true);
     column.list->selectionModel()->setCurrentIndex(shown, QItemSelectionModel::ClearAndSelect);
     column.list->scrollTo(shown);
-    m_selecting = false;
 }
 
 void PendingBoardView::onSourceChanged(const QModelIndex& topLeft, const QModelIndex& bottomRight)
 {
-    if (m_selectedId.isEmpty())
-        return;
-    const int row = m_model->rowOf(m_selectedId);
-    if (row < topLeft.row() || row > bottomRight.row())
+    const int row = m_model->rowOf(selectedId());
+    if (row < 0 || row < topLeft.row() || row > bottomRight.row())
         return;
     m_detail->refresh(true);
-    followSelection();
 }
 
 } // namespace switchyard::ui

@@ -50,7 +50,8 @@ public:
     QString network() const { return m_network; }
     void setNetwork(const QString& network); // empty: every network
 
-    QString selectedId() const { return m_selectedId; }
+    // The transaction the detail pane shows, and the one its buttons act on.
+    QString selectedId() const;
     // Selects the card (in whichever column holds it) and shows it; false when not shown.
     bool selectTransaction(const QString& id);
 
@@ -76,14 +77,15 @@ private:
     void onCurrentChanged(BoardColumn column, const QModelIndex& current);
     void followSelection();
     void onSourceChanged(const QModelIndex& topLeft, const QModelIndex& bottomRight);
+    void clearListSelection(BoardColumn column);
 
     PendingBoardModel* m_model;
     BoardDetailPane* m_detail;
     QSplitter* m_splitter;
     std::array<Column, boardColumnCount> m_columns;
     QString m_network;
-    QString m_selectedId;
-    bool m_selecting = false;
+    bool m_selecting = false; // the board moves the lists' selections itself: no operator's choice
+    int m_rowsLeaving = 0;    // rows being removed from a column right now
 };
 
 } // namespace switchyard::ui

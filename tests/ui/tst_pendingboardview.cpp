@@ -4,6 +4,7 @@
 // transaction on, the network filter, and a card moving column as the tracker follows a real
 // transaction through the simulator, with the selection following it.
 #include "boarddetailpane.h"
+#include "emptystate.h"
 #include "models/boardcolumnproxy.h"
 #include "pendingboardview.h"
 #include "trackingfixture.h"
@@ -215,7 +216,7 @@ private Q_SLOTS:
              record(QStringLiteral("s2"), TxState::Finalized, now),
              record(QStringLiteral("e1"), TxState::Submitted, now, QStringLiteral("eth"))});
         PendingBoardView& view = board.open();
-        QVERIFY(view.selectTransaction(QStringLiteral("s2")));
+        QVERIFY(view.selectTransaction(QStringLiteral("s1")));
         view.setNetwork(QStringLiteral("eth"));
         QCOMPARE(view.headerText(BoardColumn::Pending), QStringLiteral("Pending 1"));
         QCOMPARE(view.headerText(BoardColumn::Finalized), QStringLiteral("Finalized 0"));
@@ -223,9 +224,108 @@ private Q_SLOTS:
         QVERIFY(view.findChild<QLabel*>(QStringLiteral("boardEmpty-finalized"))
                     ->text()
                     .contains(QStringLiteral("eth")));
-        QCOMPARE(view.selectedId(), QString()); // its card is not on the board any more
+        // Its card is not on the board any more: nothing is selected (not the card that took
+        // its row either), and the pane says why.
+        QCOMPARE(view.selectedId(), QString());
+        QCOMPARE(view.detailPane()->transactionId(), QString());
+        QCOMPARE(view.list(BoardColumn::Pending)->model()->rowCount(), 1);
+        QVERIFY(view.list(BoardColumn::Pending)->selectionModel()->selectedIndexes().isEmpty());
+        const auto* why = view.detailPane()->findChild<EmptyState*>();
+        QVERIFY(why->isVisible());
+        QCOMPARE(why->headline(), QStringLiteral("Selection cleared"));
+        QCOMPARE(why->explanation(),
+                 QStringLiteral("s1 is on network sol, and the network selector shows eth only."));
         view.setNetwork({});
         QCOMPARE(view.headerText(BoardColumn::Pending), QStringLiteral("Pending 2"));
+        QCOMPARE(why->headline(), QStringLiteral("No card selected"));
+    }
+
+    // The selection is a transaction, never a row: when the selected card leaves its column
+    // (it lands or expires), it stays selected in the column it moves to, the detail pane keeps
+    // showing it and its Confirm acts on it, even when another card slides into the old row.
+    void selectionFollowsTheTransaction_data()
+    {
+        QTest::addColumn<BoardColumn>("destination");
+        QTest::addColumn<bool>("neighbour"); // a second pending card takes the row it leaves
+        QTest::newRow("lands, alone") << BoardColumn::Confirmed << false;
+        QTest::newRow("lands, another card takes its row") << BoardColumn::Confirmed << true;
+        QTest::newRow("expires, alone") << BoardColumn::Failed << false;
+        QTest::newRow("expires, another card takes its row") << BoardColumn::Failed << true;
+    }
+
+    void selectionFollowsTheTransaction()
+    {
+        QFETCH(BoardColumn, destination);
+        QFETCH(bool, neighbour);
+        TrackingFixture f(ChainFamily::Solana, {QStringLiteral("a"), QStringLiteral("b")});
+        QVERIFY(f.start());
+        const auto chosen = f.signSolana(4000);
+        if (destination == BoardColumn::Failed)
+            f.solana().setScriptedOutcome(chosen.signature, sim::ScriptedOutcome::NeverLands);
+        const QString id = f.trackSolana(chosen).id;
+        QString other;
+        if (neighbour) {
+            // Newer, so under it in the Pending column; never lands and never expires.
+            f.pools.clock.advance(1000);
+            const auto stuck = f.signSolana(4001);
+            f.solana().setScriptedOutcome(stuck.signature, sim::ScriptedOutcome::NeverLands);
+            other = f.trackSolana(stuck, false).id;
+            QCOMPARE(f.send(other).state, TxState::Submitted);
+        }
+        PendingBoardView view(f.tracker.get(), f.database.get(), &f.pools.clock);
+        view.model()->setAgeRefreshInterval(0);
+        view.resize(1920, 1080);
+        view.show();
+        QListView* pending = view.list(BoardColumn::Pending);
+        QCOMPARE(pending->model()->rowCount(), neighbour ? 2 : 1);
+        clickCard(pending, 0);
+        QCOMPARE(view.selectedId(), id);
+        QSignalSpy selectionChanged(&view, &PendingBoardView::selectionChanged);
+
+        QCOMPARE(f.send(id).state, TxState::Submitted);
+        const sim::SimulatedNode* a = f.pools.simNode(QStringLiteral("a"));
+        for (int round = 0; round < 400 && boardColumnOf(f.state(id)) != destination; ++round) {
+            if (destination == BoardColumn::Confirmed ||
+                a->blockHeight(sim::Commitment::Confirmed) <= chosen.lastValidBlockHeight)
+                f.pools.cluster.advance(1);
+            f.poll();
+        }
+        QCOMPARE(boardColumnOf(f.state(id)), destination);
+        QTRY_COMPARE(view.count(destination), 1);
+        QCOMPARE(view.count(BoardColumn::Pending), neighbour ? 1 : 0);
+
+        QCOMPARE(view.selectedId(), id);
+        QCOMPARE(selectionChanged.count(), 0);
+        BoardDetailPane* detail = view.detailPane();
+        QCOMPARE(detail->transactionId(), id);
+        QCOMPARE(detail->findChild<QLineEdit*>(QStringLiteral("boardDetailId"))->text(), id);
+        QCOMPARE(detail->findChild<QLabel*>(QStringLiteral("boardDetailState"))->text(),
+                 txStateWord(f.state(id)));
+        QListView* moved = view.list(destination);
+        const QModelIndexList selected = moved->selectionModel()->selectedIndexes();
+        QCOMPARE(selected.size(), 1);
+        QCOMPARE(selected.first().data(PendingBoardModel::IdRole).toString(), id);
+        QCOMPARE(moved->currentIndex(), selected.first());
+        QVERIFY(pending->selectionModel()->selectedIndexes().isEmpty());
+        QVERIFY(!pending->currentIndex().isValid());
+
+        QSignalSpy confirm(&view, &PendingBoardView::confirmRequested);
+        if (destination == BoardColumn::Confirmed) {
+            QVERIFY(detail->confirmButton()->isEnabled());
+            detail->confirmButton()->click();
+            QCOMPARE(confirm.count(), 1);
+            QCOMPARE(confirm.at(0).at(0).toString(), id);
+        } else {
+            QVERIFY(!detail->confirmButton()->isEnabled()); // expired: nothing left to send
+        }
+        if (neighbour) { // the card that took the row is still there, unselected, and choosable
+            QCOMPARE(pending->model()->index(0, 0).data(PendingBoardModel::IdRole).toString(),
+                     other);
+            clickCard(pending, 0);
+            QCOMPARE(view.selectedId(), other);
+            QCOMPARE(detail->transactionId(), other);
+            QVERIFY(moved->selectionModel()->selectedIndexes().isEmpty());
+        }
     }
 
     // A real transaction through the simulator and a real store: the card moves from Pending
