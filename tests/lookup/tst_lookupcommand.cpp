@@ -68,7 +68,9 @@ private:
                                                 {"family", "evm"},
                                                 {"chainId", qint64(m_evm->chainId())},
                                                 {"nodes", evmNodes}}}},
-            {"probe", QJsonObject{{"timeoutMs", 1000}}}};
+            // No node here needs to time out: the command must not give up on one that answers
+            // while two processes share a loaded machine.
+            {"probe", QJsonObject{{"timeoutMs", 10'000}}}};
         const QString path = m_dir.filePath(QStringLiteral("config.json"));
         QFile file(path);
         if (file.open(QIODevice::WriteOnly))
