@@ -67,23 +67,17 @@ void FallbackIndicator::refresh()
     const FallbackStatus status = fallbackStatus(*m_manager, m_network);
     m_active = status.active;
     const int iconSize = m_text->fontMetrics().height() + 4;
-    if (status.active) {
-        m_icon->setPixmap(themeIcon(QStringLiteral("fallback-active")).pixmap(iconSize, iconSize));
-        m_text->setText(tr("Fallback active"));
-        setToolTip(tr("Served by other than the first-choice nodes:\n") +
-                   status.reasons.join(u'\n'));
-        setStyleSheet(QStringLiteral("#fallbackIndicator { background: #fff3e0; border: 2px "
-                                     "solid #b35f00; border-radius: 6px; } QLabel { color: "
-                                     "#6d3a00; }"));
-    } else {
-        m_icon->setPixmap(themeIcon(QStringLiteral("fallback-calm")).pixmap(iconSize, iconSize));
-        m_text->setText(m_manager->pools().isEmpty() ? tr("No nodes to watch")
-                                                     : tr("All first-choice nodes serving"));
-        setToolTip(tr("Every role is served by its first-choice node and no call failed over "
-                      "in the last minute."));
-        setStyleSheet(QStringLiteral("#fallbackIndicator { border: 2px solid transparent; } "
-                                     "QLabel { color: #1f3b2a; }"));
-    }
+    m_icon->setPixmap(themeIcon(status.active ? QStringLiteral("fallback-active")
+                                              : QStringLiteral("fallback-calm"))
+                          .pixmap(iconSize, iconSize));
+    m_text->setText(status.headline);
+    setToolTip(status.explanation);
+    setStyleSheet(status.active
+                      ? QStringLiteral("#fallbackIndicator { background: #fff3e0; border: 2px "
+                                       "solid #b35f00; border-radius: 6px; } QLabel { color: "
+                                       "#6d3a00; }")
+                      : QStringLiteral("#fallbackIndicator { border: 2px solid transparent; } "
+                                       "QLabel { color: #1f3b2a; }"));
 }
 
 } // namespace switchyard::ui

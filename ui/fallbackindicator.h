@@ -12,15 +12,16 @@ class PoolManager;
 namespace switchyard::ui {
 
 // The toolbar's answer to "is anything served by other than its first-choice node?":
-// "Fallback active" with a warning icon and the reasons in the tooltip, or a calm
-// "All first-choice nodes serving". Follows the network selector.
+// "Fallback active: <networks>" with a warning icon and the reasons in the tooltip, or a calm
+// "All first-choice nodes serving". Always about every network, whatever the network selector
+// shows; the selected network only adds its own words to the tooltip.
 class FallbackIndicator : public QFrame
 {
     Q_OBJECT
 public:
     explicit FallbackIndicator(PoolManager* manager, QWidget* parent = nullptr);
 
-    void setNetwork(const QString& network); // empty: every network
+    void setNetwork(const QString& network); // the one selected; empty: every network
     bool isActive() const { return m_active; }
     QString text() const;
 

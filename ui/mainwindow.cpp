@@ -11,6 +11,7 @@
 #include "lookupdialog.h"
 #include "models/displaytext.h"
 #include "models/failovertablemodel.h"
+#include "models/fallbackstatus.h"
 #include "models/lagrecorder.h"
 #include "models/modelroles.h"
 #include "models/pooltablemodel.h"
@@ -42,6 +43,13 @@
 #include <QToolBar>
 
 namespace switchyard::ui {
+
+namespace {
+
+// Long enough to be read after looking up from the keyboard.
+constexpr int searchMessageMs = 15'000;
+
+} // namespace
 
 MainWindow::MainWindow(PoolManager* pools, ConfigSource source, Settings* settings, QWidget* parent)
     : QMainWindow(parent)
@@ -94,6 +102,9 @@ void MainWindow::buildToolbar()
     m_networkSelector->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     toolbar->addWidget(m_networkSelector);
     connect(m_networkSelector, &QComboBox::currentIndexChanged, this, &MainWindow::networkSelected);
+    // Only the operator's own choice is kept for the next start, never one a search made.
+    connect(m_networkSelector, &QComboBox::activated, this,
+            [this] { m_settings->setSelectedNetwork(selectedNetwork()); });
     toolbar->addSeparator();
 
     m_fallback = new FallbackIndicator(m_pools, toolbar);
@@ -335,7 +346,16 @@ bool MainWindow::storeKnowsIntent(const QString& intentId) const
 
 void MainWindow::showNode(const QString& network, const QString& node)
 {
-    selectNetwork(network);
+    // A search never narrows what is shown: when the selector hides the node's network, it
+    // goes to every network, and says so.
+    if (!networkMatches(selectedNetwork(), network)) {
+        const QString before = m_networkSelector->currentText();
+        selectNetwork({});
+        statusBar()->showMessage(tr("Network selector switched from %1 to %2 to show node %3 "
+                                    "of %4 (not kept for the next start).")
+                                     .arg(before, m_networkSelector->currentText(), node, network),
+                                 searchMessageMs);
+    }
     m_views->setCurrentIndex(NodesView);
     QAbstractItemModel* rows = m_poolView->table()->model();
     for (int row = 0; row < rows->rowCount(); ++row) {
@@ -428,8 +448,6 @@ void MainWindow::networkSelected()
     if (m_pendingPage) {
         m_pendingPage->board()->setNetwork(network);
     }
-    if (m_networkSelector->isEnabled())
-        m_settings->setSelectedNetwork(network);
 }
 
 void MainWindow::poolsReplaced()

@@ -1,12 +1,14 @@
 #include "poolview.h"
 
 #include "appearance.h"
+#include "models/nodestatecounts.h"
 #include "models/pooltablemodel.h"
 #include "pool/networkpool.h"
 #include "pool/poolmanager.h"
 #include "poolproxymodel.h"
 
 #include <QClipboard>
+#include <QFrame>
 #include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -48,10 +50,48 @@ QString widestSample(int column)
     }
 }
 
-// The order the summary strip names states in: what needs attention first.
-const NodeState summaryOrder[] = {
-    NodeState::WrongNetwork, NodeState::Unhealthy, NodeState::Probation, NodeState::Lagging,
-    NodeState::Disabled,     NodeState::NotProbed, NodeState::Healthy};
+// One icon and "3 Healthy" per state, worst first, into `layout`; a state without nodes
+// takes no room.
+QList<QLabel*> addStateItems(QHBoxLayout* layout, const QFont& font, QWidget* parent)
+{
+    QList<QLabel*> items;
+    for (const NodeState state : nodeStatesWorstFirst) {
+        auto* item = new QWidget(parent);
+        auto* itemLayout = new QHBoxLayout(item);
+        itemLayout->setContentsMargins(0, 0, 22, 0);
+        itemLayout->setSpacing(10);
+        auto* icon = new QLabel(item);
+        const int size = QFontMetrics(font).height();
+        icon->setPixmap(stateIcon(state).pixmap(size, size));
+        auto* text = new QLabel(item);
+        text->setFont(font);
+        setTextColor(text, stateColor(state));
+        itemLayout->addWidget(icon);
+        itemLayout->addWidget(text);
+        layout->addWidget(item);
+        items.append(text);
+    }
+    return items;
+}
+
+void showCounts(const QList<QLabel*>& items, const NodeStateCounts& counts)
+{
+    for (qsizetype i = 0; i < items.size(); ++i) {
+        const NodeState state = nodeStatesWorstFirst[std::size_t(i)];
+        const int count = counts.count(state);
+        items[i]->setText(QStringLiteral("%1 %2").arg(count).arg(nodeStateWord(state)));
+        items[i]->parentWidget()->setVisible(count > 0);
+    }
+}
+
+QStringList shownCounts(const QList<QLabel*>& items)
+{
+    QStringList parts;
+    for (const QLabel* text : items)
+        if (!text->parentWidget()->isHidden())
+            parts << text->text();
+    return parts;
+}
 
 } // namespace
 
@@ -62,23 +102,34 @@ PoolView::PoolView(PoolManager* manager, PoolTableModel* model, QWidget* parent)
     , m_proxy(new PoolProxyModel(this))
     , m_table(new QTableView(this))
     , m_summary(new QWidget(this))
+    , m_shownTitle(new QLabel(m_summary))
+    , m_hiddenPart(new QWidget(m_summary))
+    , m_hiddenTitle(new QLabel(tr("Other networks:"), m_hiddenPart))
 {
     auto* summaryLayout = new QHBoxLayout(m_summary);
     summaryLayout->setContentsMargins(12, 10, 12, 10);
     summaryLayout->setSpacing(10);
     const QFont summaryFont = withPointSize(font(), summaryPointSize, true);
-    for (const NodeState state : summaryOrder) {
-        auto* icon = new QLabel(m_summary);
-        const int size = QFontMetrics(summaryFont).height();
-        icon->setPixmap(stateIcon(state).pixmap(size, size));
-        auto* text = new QLabel(m_summary);
-        text->setFont(summaryFont);
-        setTextColor(text, stateColor(state));
-        summaryLayout->addWidget(icon);
-        summaryLayout->addWidget(text);
-        summaryLayout->addSpacing(22);
-        m_summaryItems.append(std::pair(icon, text));
-    }
+    m_shownTitle->setObjectName(QStringLiteral("summaryNetwork"));
+    m_shownTitle->setFont(summaryFont);
+    summaryLayout->addWidget(m_shownTitle);
+    m_summaryItems = addStateItems(summaryLayout, summaryFont, m_summary);
+
+    // Separated by a rule, so the hidden networks' counts never read as the selected one's.
+    m_hiddenPart->setObjectName(QStringLiteral("summaryOtherNetworks"));
+    auto* hiddenLayout = new QHBoxLayout(m_hiddenPart);
+    hiddenLayout->setContentsMargins(0, 0, 0, 0);
+    hiddenLayout->setSpacing(10);
+    auto* rule = new QFrame(m_hiddenPart);
+    rule->setFrameShape(QFrame::VLine);
+    rule->setFrameShadow(QFrame::Sunken);
+    hiddenLayout->addWidget(rule);
+    hiddenLayout->addSpacing(12);
+    m_hiddenTitle->setFont(summaryFont);
+    setTextColor(m_hiddenTitle, QColor(0x44, 0x44, 0x44));
+    hiddenLayout->addWidget(m_hiddenTitle);
+    m_hiddenItems = addStateItems(hiddenLayout, summaryFont, m_hiddenPart);
+    summaryLayout->addWidget(m_hiddenPart);
     summaryLayout->addStretch();
 
     m_proxy->setSourceModel(m_model);
@@ -99,11 +150,12 @@ PoolView::PoolView(PoolManager* manager, PoolTableModel* model, QWidget* parent)
     connect(m_model, &QAbstractItemModel::rowsInserted, this, &PoolView::fitColumns);
     connect(m_model, &QAbstractItemModel::modelReset, this, &PoolView::fitColumns);
 
+    // Every node counts, shown or hidden by the network selector: the source model, not the
+    // proxy, says when one changed.
     for (const auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
-        connect(m_proxy, signal, this, &PoolView::scheduleSummary);
-    connect(m_proxy, &QAbstractItemModel::modelReset, this, &PoolView::scheduleSummary);
-    connect(m_proxy, &QAbstractItemModel::layoutChanged, this, &PoolView::scheduleSummary);
-    connect(m_proxy, &QAbstractItemModel::dataChanged, this,
+        connect(m_model, signal, this, &PoolView::scheduleSummary);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &PoolView::scheduleSummary);
+    connect(m_model, &QAbstractItemModel::dataChanged, this,
             [this](const QModelIndex& topLeft, const QModelIndex& bottomRight) {
                 if (topLeft.column() <= PoolTableModel::State &&
                     bottomRight.column() >= PoolTableModel::State)
@@ -129,32 +181,31 @@ void PoolView::scheduleSummary()
 void PoolView::updateSummary()
 {
     m_summaryPending = false;
-    QHash<int, int> counts;
-    for (int row = 0; row < m_proxy->rowCount(); ++row)
-        ++counts[m_proxy->index(row, 0).data(PoolTableModel::StateRole).toInt()];
-    for (int i = 0; i < m_summaryItems.size(); ++i) {
-        const NodeState state = summaryOrder[i];
-        const int count = counts.value(int(state));
-        auto [icon, text] = m_summaryItems[i];
-        text->setText(QStringLiteral("%1 %2").arg(count).arg(nodeStateWord(state)));
-        icon->setVisible(count > 0);
-        text->setVisible(count > 0);
-    }
+    const SelectedNodeCounts counts = countNodes(*m_manager, m_proxy->network());
+    m_shownTitle->setText(counts.network + u':');
+    m_shownTitle->setVisible(!counts.network.isEmpty());
+    showCounts(m_summaryItems, counts.shown);
+    showCounts(m_hiddenItems, counts.hidden);
+    m_hiddenPart->setVisible(!counts.hiddenText().isEmpty());
+    m_hiddenPart->setToolTip(counts.hiddenByNetwork.join(u'\n'));
 }
 
 QString PoolView::summaryText() const
 {
-    QStringList parts;
-    for (const auto& [icon, text] : m_summaryItems)
-        if (!text->isHidden())
-            parts << text->text();
-    return parts.join(QStringLiteral(" · "));
+    QString text = shownCounts(m_summaryItems).join(QStringLiteral(" · "));
+    if (!m_shownTitle->isHidden())
+        text = m_shownTitle->text() + u' ' + text;
+    if (!m_hiddenPart->isHidden())
+        text += QStringLiteral(" | ") + m_hiddenTitle->text() + u' ' +
+                shownCounts(m_hiddenItems).join(QStringLiteral(" · "));
+    return text;
 }
 
 void PoolView::setNetwork(const QString& network)
 {
     m_proxy->setNetwork(network);
     m_table->setColumnHidden(PoolTableModel::Network, !network.isEmpty());
+    updateSummary();
 }
 
 void PoolView::fitColumns()

@@ -34,8 +34,9 @@ public:
     // keyboard reach them without a popup).
     QMenu* createContextMenu(int proxyRow, QWidget* parent);
 
-    // "3 Healthy · 1 Lagging · 2 Unhealthy" for the nodes shown, as the strip above the table
-    // says it (each with its icon).
+    // "2 Unhealthy · 1 Lagging · 3 Healthy" for the nodes shown, as the strip above the table
+    // says it (each with its icon). With one network selected, the networks it hides are
+    // counted after it: "demo-evm: 3 Healthy | Other networks: 1 Unhealthy · 3 Healthy".
     QString summaryText() const;
 
     QByteArray headerState() const;
@@ -52,7 +53,11 @@ private:
     PoolProxyModel* m_proxy;
     QTableView* m_table;
     QWidget* m_summary;
-    QList<std::pair<QLabel*, QLabel*>> m_summaryItems; // icon, "3 Healthy"; one per state
+    QLabel* m_shownTitle;          // "demo-evm:" when one network is selected
+    QList<QLabel*> m_summaryItems; // "3 Healthy" beside its icon; one per state
+    QWidget* m_hiddenPart;         // what the network selector hides
+    QLabel* m_hiddenTitle;
+    QList<QLabel*> m_hiddenItems;
     bool m_summaryPending = false;
 };
 

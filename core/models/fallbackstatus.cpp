@@ -5,13 +5,18 @@
 
 namespace switchyard {
 
-FallbackStatus fallbackStatus(const PoolManager& manager, const QString& network)
+namespace {
+
+// More names than this do not fit the toolbar: the count stands for them.
+constexpr int namedNetworks = 2;
+
+} // namespace
+
+FallbackStatus fallbackStatus(const PoolManager& manager, const QString& selected)
 {
     FallbackStatus status;
     for (const std::shared_ptr<NetworkPool>& pool : manager.pools()) {
         const QString name = pool->config().name;
-        if (!networkMatches(network, name))
-            continue;
         const QStringList reasons = pool->fallbackReasons();
         if (reasons.isEmpty())
             continue;
@@ -20,6 +25,29 @@ FallbackStatus fallbackStatus(const PoolManager& manager, const QString& network
         for (const QString& reason : reasons)
             status.reasons.append(name + QStringLiteral(": ") + reason);
     }
+
+    if (manager.pools().isEmpty()) {
+        status.headline = QStringLiteral("No nodes to watch");
+        status.explanation = QStringLiteral("No network is configured.");
+        return status;
+    }
+    if (!status.active) {
+        status.headline = QStringLiteral("All first-choice nodes serving");
+        status.explanation = QStringLiteral("On every network, every role is served by its "
+                                            "first-choice node and no call failed over in the "
+                                            "last minute.");
+        return status;
+    }
+    status.headline = QStringLiteral("Fallback active: ") +
+                      (status.networks.size() <= namedNetworks
+                           ? status.networks.join(QStringLiteral(", "))
+                           : QStringLiteral("%1 networks").arg(status.networks.size()));
+    status.explanation = QStringLiteral("Served by other than the first-choice nodes:\n") +
+                         status.reasons.join(u'\n');
+    if (!selected.isEmpty() && !status.networks.contains(selected))
+        status.explanation += QStringLiteral("\n%1, the network selected, is served by its "
+                                             "first-choice nodes.")
+                                  .arg(selected);
     return status;
 }
 

@@ -30,8 +30,50 @@ private Q_SLOTS:
         QVERIFY(status.active);
         QCOMPARE(status.networks, QStringList{QStringLiteral("solnet")});
         QVERIFY(status.reasons.contains(QStringLiteral("solnet: read: a is not serving")));
-        QVERIFY(!fallbackStatus(networks.manager(), QStringLiteral("evmnet")).active);
-        QVERIFY(fallbackStatus(networks.manager(), QStringLiteral("solnet")).active);
+    }
+
+    // The network selector narrows the views, never the verdict: with the EVM chain selected,
+    // the Solana cluster's fallback is still said.
+    void verdictCoversEveryNetworkWhateverIsSelected_data()
+    {
+        QTest::addColumn<QString>("selected");
+        QTest::newRow("every network") << QString();
+        QTest::newRow("the network in fallback") << QStringLiteral("solnet");
+        QTest::newRow("another network") << QStringLiteral("evmnet");
+    }
+
+    void verdictCoversEveryNetworkWhateverIsSelected()
+    {
+        QFETCH(QString, selected);
+        TwoNetworks networks;
+        networks.apply();
+        networks.solana.probeAll();
+        networks.pool(QStringLiteral("solnet"))->setDisabled(0, true);
+        const FallbackStatus status = fallbackStatus(networks.manager(), selected);
+        QVERIFY(status.active);
+        QCOMPARE(status.networks, QStringList{QStringLiteral("solnet")});
+        QVERIFY(status.reasons.contains(QStringLiteral("solnet: read: a is not serving")));
+        QCOMPARE(status.headline, QStringLiteral("Fallback active: solnet"));
+        QVERIFY(status.explanation.contains(QStringLiteral("solnet: read: a is not serving")));
+        // The selected network adds its own words, and takes none away.
+        QCOMPARE(status.explanation.contains(
+                     QStringLiteral("evmnet, the network selected, is served by its first-choice "
+                                    "nodes.")),
+                 selected == QLatin1String("evmnet"));
+    }
+
+    void headlineNamesTheNetworks()
+    {
+        TwoNetworks networks;
+        networks.apply();
+        networks.solana.probeAll();
+        QCOMPARE(fallbackStatus(networks.manager()).headline,
+                 QStringLiteral("All first-choice nodes serving"));
+        networks.pool(QStringLiteral("solnet"))->setDisabled(0, true);
+        networks.pool(QStringLiteral("evmnet"))
+            ->recordFailover(0, QStringLiteral("eth_call"), FailureCause::Timeout);
+        QCOMPARE(fallbackStatus(networks.manager(), QStringLiteral("evmnet")).headline,
+                 QStringLiteral("Fallback active: solnet, evmnet"));
     }
 
     void recentFailover()

@@ -199,6 +199,7 @@ private Q_SLOTS:
         window.views()->setCurrentIndex(MainWindow::LagTab);
         window.search(QStringLiteral("  evm-primary "));
         QCOMPARE(window.views()->currentIndex(), int(MainWindow::NodesView));
+        QCOMPARE(window.selectedNetwork(), QString()); // it was shown: nothing narrowed
         const QModelIndexList selected =
             window.poolView()->table()->selectionModel()->selectedRows(PoolTableModel::Node);
         QCOMPARE(selected.size(), 1);
@@ -252,7 +253,6 @@ private Q_SLOTS:
         QCOMPARE(window.poolView()->table()->model()->rowCount(), 3);
         QVERIFY(window.poolView()->table()->isColumnHidden(PoolTableModel::Network));
         QCOMPARE(window.lagView()->charts().size(), 1);
-        QCOMPARE(settings.selectedNetwork(), QStringLiteral("demo-evm"));
 
         window.selectNetwork(QString());
         QCOMPARE(window.poolView()->table()->model()->rowCount(), 7);
@@ -298,12 +298,76 @@ private Q_SLOTS:
         // The first choice for every role is switched off: the others serve.
         demo.pools.pool(QStringLiteral("demo-solana"))->setDisabled(0, true);
         QTRY_VERIFY(window.fallbackIndicator()->isActive());
-        QCOMPARE(window.fallbackIndicator()->text(), QStringLiteral("Fallback active"));
+        QCOMPARE(window.fallbackIndicator()->text(),
+                 QStringLiteral("Fallback active: demo-solana"));
         QVERIFY(window.fallbackIndicator()->toolTip().contains(
             QStringLiteral("demo-solana: read: sol-steady is not serving")));
-        // Only the EVM chain selected: its first choices serve.
+        // Only the EVM chain selected: its first choices serve, and the Solana cluster's
+        // fallback is still said.
         window.selectNetwork(QStringLiteral("demo-evm"));
-        QVERIFY(!window.fallbackIndicator()->isActive());
+        QVERIFY(window.fallbackIndicator()->isActive());
+        QCOMPARE(window.fallbackIndicator()->text(),
+                 QStringLiteral("Fallback active: demo-solana"));
+        QVERIFY(window.fallbackIndicator()->toolTip().contains(
+            QStringLiteral("demo-solana: read: sol-steady is not serving")));
+    }
+
+    // With one network selected, the strip over the node table counts it, and says what the
+    // hidden networks' nodes are doing.
+    void nodeCountsSayWhatTheSelectorHides()
+    {
+        Demo demo;
+        Settings settings(settingsFile());
+        MainWindow window(&demo.pools, ConfigSource{QString(), true}, &settings);
+        window.show();
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(window.poolView()->table(), QStringLiteral("sol-steady")),
+                                  QStringLiteral("Healthy"), probeTimeoutMs);
+        demo.pools.pool(QStringLiteral("demo-solana"))->setDisabled(0, true);
+        window.selectNetwork(QStringLiteral("demo-evm"));
+        QCOMPARE(window.poolView()->table()->model()->rowCount(), 3);
+        const auto hidden = [&window] {
+            return window.poolView()->summaryText().section(QStringLiteral(" | "), 1);
+        };
+        QTRY_VERIFY2(hidden().startsWith(QStringLiteral("Other networks: ")) &&
+                         hidden().contains(QStringLiteral("1 Disabled")),
+                     qPrintable(window.poolView()->summaryText()));
+        QVERIFY(window.poolView()->summaryText().startsWith(QStringLiteral("demo-evm: ")));
+        window.selectNetwork(QString());
+        QTRY_VERIFY(!window.poolView()->summaryText().contains(QStringLiteral("Other networks")));
+        QVERIFY(window.poolView()->summaryText().contains(QStringLiteral("1 Disabled")));
+    }
+
+    // A node name searched for while the selector hides its network: the selector widens to
+    // every network (a search never narrows), the status bar says so, and the operator's own
+    // choice is the one kept for the next start.
+    void searchSaysWhenItMovesTheSelector()
+    {
+        Demo demo;
+        Settings settings(settingsFile());
+        MainWindow window(&demo.pools, ConfigSource{QString(), true}, &settings);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QComboBox* selector = window.networkSelector();
+        const int evm = selector->findData(QStringLiteral("demo-evm"));
+        QVERIFY(evm > 0);
+        selector->setFocus();
+        while (selector->currentIndex() < evm)
+            QTest::keyClick(selector, Qt::Key_Down);
+        QCOMPARE(window.selectedNetwork(), QStringLiteral("demo-evm"));
+        QCOMPARE(settings.selectedNetwork(), QStringLiteral("demo-evm"));
+
+        window.search(QStringLiteral("sol-steady"));
+        QCOMPARE(window.selectedNetwork(), QString());
+        const QModelIndexList selected =
+            window.poolView()->table()->selectionModel()->selectedRows(PoolTableModel::Node);
+        QCOMPARE(selected.size(), 1);
+        QCOMPARE(selected.first().data().toString(), QStringLiteral("sol-steady"));
+        const QString said = window.statusBar()->currentMessage();
+        QVERIFY2(said.contains(QStringLiteral("All networks")) &&
+                     said.contains(QStringLiteral("demo-evm")) &&
+                     said.contains(QStringLiteral("sol-steady")),
+                 qPrintable(said));
+        QCOMPARE(settings.selectedNetwork(), QStringLiteral("demo-evm"));
     }
 
     void contextMenuActsOnTheNode()
