@@ -5,12 +5,14 @@
 #include "chain/family.h"
 #include "chain/solana/solanatransaction.h"
 #include "subcommand.h"
+#include "util/readtoend.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QFile>
 #include <cstdio>
 #include <optional>
+#include <unistd.h>
 
 namespace switchyard::cli {
 
@@ -18,7 +20,8 @@ namespace {
 
 using namespace switchyard::chain;
 
-// Far above any transaction in text form (128 KiB of EVM bytes is 256 KiB of hex).
+// Far above any transaction in text form (128 KiB of EVM bytes is 256 KiB of hex);
+// resources/docs/inspect.md gives it.
 constexpr qint64 kMaxInputSize = 4 * 1024 * 1024;
 
 // One JSON object on one line, keys in the order they are written (QJsonObject would sort
@@ -94,32 +97,26 @@ struct InputText
     QString error;
 };
 
-// INPUT as given, or the contents of @FILE or of standard input ("-"), trimmed.
+// INPUT as given, or the contents of @FILE or of standard input ("-") read to their end, trimmed.
 InputText readInput(const QString& argument)
 {
     if (argument != QLatin1String("-") && !argument.startsWith(QLatin1Char('@')))
         return {argument.trimmed(), {}};
-    QFile file;
-    QString name;
-    bool opened = false;
+    ReadToEnd read;
     if (argument == QLatin1String("-")) {
-        name = QStringLiteral("standard input");
-        opened = file.open(stdin, QIODevice::ReadOnly);
+        read = readToEnd(STDIN_FILENO, QStringLiteral("standard input"), kMaxInputSize);
     } else {
-        name = argument.mid(1);
-        file.setFileName(name);
-        opened = file.open(QIODevice::ReadOnly);
+        const QString name = argument.mid(1);
+        QFile file(name);
+        if (!file.open(QIODevice::ReadOnly | QIODevice::Unbuffered))
+            return {{}, QStringLiteral("cannot read %1: %2").arg(name, file.errorString())};
+        read = readToEnd(file.handle(), name, kMaxInputSize);
     }
-    if (!opened)
-        return {{}, QStringLiteral("cannot read %1: %2").arg(name, file.errorString())};
-    const QByteArray contents = file.read(kMaxInputSize + 1);
-    if (contents.size() > kMaxInputSize) {
+    if (!read.ok())
         return {{},
-                QStringLiteral("%1 is larger than %2 bytes, more than any transaction")
-                    .arg(name)
-                    .arg(kMaxInputSize)};
-    }
-    return {QString::fromUtf8(contents).trimmed(), {}};
+                read.tooLarge ? read.error + QStringLiteral(", more than any transaction")
+                              : read.error};
+    return {QString::fromUtf8(read.data).trimmed(), {}};
 }
 
 QString describeKeyRole(const solana::Transaction& tx, qsizetype index)

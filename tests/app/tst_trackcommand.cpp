@@ -2,6 +2,7 @@
 // vectors go into a temporary store, a second run finds them tracked, and bad input is refused
 // whole with the line named.
 #include "commandrunner.h"
+#include "piecewisestdin.h"
 #include "store/database.h"
 #include "tracking/sqltrackingstore.h"
 
@@ -317,6 +318,67 @@ private Q_SLOTS:
         QCOMPARE(later.err, QByteArray());
         QCOMPARE(stored(db, solana(6, "signature"))->lastValidBlockHeight,
                  std::optional<qint64>(5000));
+    }
+
+    // Standard input is read to its end, in whatever pieces it arrives.
+    void readsStandardInputToTheEnd_data()
+    {
+        QTest::addColumn<bool>("cutInsideLines");
+        QTest::newRow("a line at a time, with pauses") << false;
+        QTest::newRow("cut inside the lines") << true;
+    }
+
+    void readsStandardInputToTheEnd()
+    {
+        QFETCH(bool, cutInsideLines);
+        QByteArray all;
+        QStringList added;
+        for (int i = 0; i < 3; ++i) {
+            all += jsonLine({{QStringLiteral("wireBase64"), solana(i, "wireBase64")},
+                             {QStringLiteral("lastValidBlockHeight"), 500 + i}});
+            added << solana(i, "signature") + QStringLiteral(" added");
+        }
+        QList<QByteArray> pieces;
+        if (cutInsideLines) {
+            for (qsizetype at = 0; at < all.size(); at += 150)
+                pieces << all.mid(at, 150);
+        } else {
+            for (const QByteArray& line : all.split('\n'))
+                if (!line.isEmpty())
+                    pieces << line + '\n';
+        }
+        const QString db = freshDb();
+        const PiecewiseRun run =
+            runWithInputInPieces(QStringLiteral(SWITCHYARD_BINARY),
+                                 {QStringLiteral("track"), QStringLiteral("-"),
+                                  QStringLiteral("--config"), config(), QStringLiteral("--db"), db},
+                                 pieces);
+        QCOMPARE(run.exitCode, 0);
+        QCOMPARE(lines(run.out), added);
+        QCOMPARE(run.err, QByteArray());
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(stored(db, solana(i, "signature")));
+    }
+
+    // 10,000 lines, far more than a pipe holds at once: every line is read, none is cut.
+    void readsALargeInputWhole()
+    {
+        QByteArray input;
+        for (int i = 0; i < 10'000; ++i) {
+            const int vector = i % int(m_solana.size());
+            input += jsonLine({{QStringLiteral("wireBase64"), solana(vector, "wireBase64")},
+                               {QStringLiteral("lastValidBlockHeight"), 900 + vector}});
+        }
+        QStringList added;
+        for (int i = 0; i < m_solana.size(); ++i)
+            added << solana(i, "signature") + QStringLiteral(" added");
+        const CommandRun run =
+            runSwitchyard({QStringLiteral("track"), QStringLiteral("-"), QStringLiteral("--config"),
+                           config(), QStringLiteral("--db"), freshDb()},
+                          input);
+        QCOMPARE(run.exitCode, 0);
+        QCOMPARE(lines(run.out), added);
+        QCOMPARE(run.err, QByteArray());
     }
 
     void networkChoice_data()

@@ -1,3 +1,4 @@
+#include "../app/piecewisestdin.h"
 #include "fixtures.h"
 
 #include <QFile>
@@ -224,6 +225,32 @@ private Q_SLOTS:
         QVERIFY(text.out.contains(hash.toLatin1()));
         QVERIFY(text.out.contains(evm[QLatin1String("from")].toString().toLatin1()));
         QVERIFY(jsonOf(text).isEmpty()); // for a person, not JSON
+    }
+
+    // Standard input is read to its end, in whatever pieces it arrives.
+    void readsStandardInputToTheEnd()
+    {
+        const QJsonObject solana = ::solanaFixtures()[2].toObject();
+        const QByteArray wire = solana[QLatin1String("wireBase64")].toString().toLatin1();
+        QList<QByteArray> pieces;
+        for (qsizetype at = 0; at < wire.size(); at += 100)
+            pieces << wire.mid(at, 100);
+        pieces.last() += '\n';
+        const switchyard::testing::PiecewiseRun run = switchyard::testing::runWithInputInPieces(
+            QStringLiteral(SWITCHYARD_EXECUTABLE), {QStringLiteral("inspect"), QStringLiteral("-")},
+            pieces);
+        QCOMPARE(run.exitCode, 0);
+        QCOMPARE(run.err, QByteArray());
+        QCOMPARE(jsonOf({run.exitCode, run.out, run.err})[QLatin1String("id")].toString(),
+                 solana[QLatin1String("signature")].toString());
+    }
+
+    void inputOverTheLimitIsRefused()
+    {
+        const Run run = inspect({QStringLiteral("-")}, QByteArray(5 * 1024 * 1024, 'A'));
+        verifyRejected(run, "5 MiB on standard input");
+        QVERIFY2(run.err.contains("standard input is larger than 4194304 bytes"),
+                 run.err.constData());
     }
 
     void badInvocations_data()
