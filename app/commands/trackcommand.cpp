@@ -226,6 +226,8 @@ int runTrack(const QStringList& arguments)
     store::OpenResult opened = store::Database::open(dbPath);
     if (!opened.ok())
         return fail(ExitConfigError, opened.error);
+    for (const QString& notice : std::as_const(opened.notices))
+        std::fprintf(stderr, "switchyard: note: %s\n", qPrintable(notice));
 
     // The tracker only knows what it is given: the ids the store already has come first, so a
     // known id keeps its state and history and only gains what it lacked.

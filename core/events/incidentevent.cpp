@@ -36,6 +36,8 @@ QString eventKindKey(IncidentEvent::Kind kind)
         return QStringLiteral("rebroadcast");
     case IncidentEvent::Kind::Confirmation:
         return QStringLiteral("confirmation");
+    case IncidentEvent::Kind::Store:
+        return QStringLiteral("store");
     }
     Q_UNREACHABLE();
 }
@@ -43,9 +45,10 @@ QString eventKindKey(IncidentEvent::Kind kind)
 QList<IncidentEvent::Kind> allEventKinds()
 {
     using Kind = IncidentEvent::Kind;
-    return {Kind::NodeState,        Kind::Failover,     Kind::LagThreshold,
-            Kind::IdentityMismatch, Kind::Reconfigured, Kind::ConfigRejected,
-            Kind::TransactionState, Kind::Rebroadcast,  Kind::Confirmation};
+    return {
+        Kind::NodeState,    Kind::Failover,       Kind::LagThreshold,     Kind::IdentityMismatch,
+        Kind::Reconfigured, Kind::ConfigRejected, Kind::TransactionState, Kind::Rebroadcast,
+        Kind::Confirmation, Kind::Store};
 }
 
 } // namespace switchyard

@@ -29,6 +29,7 @@ struct IncidentEvent
         TransactionState, // a tracked transaction changed state (with the node and slot proving it)
         Rebroadcast,      // one send (or rebroadcast) of a tracked transaction's bytes to one node
         Confirmation,     // what a confirmation run (the wizard or `switchyard confirm`) came to
+        Store,            // what opening the store changed (a file open to others made owner-only)
     };
 
     QDateTime time; // UTC, milliseconds

@@ -1,5 +1,6 @@
 #include "storesession.h"
 
+#include "events/incidentevent.h"
 #include "pool/poolmanager.h"
 #include "recording/poolrecorder.h"
 #include "store/database.h"
@@ -42,16 +43,27 @@ std::unique_ptr<StoreSession> StoreSession::open(const QString& path, PoolManage
         return nullptr;
     }
     return std::unique_ptr<StoreSession>(
-        new StoreSession(std::move(opened.database), pools, clock));
+        new StoreSession(std::move(opened.database), opened.notices, pools, clock));
 }
 
-StoreSession::StoreSession(std::unique_ptr<store::Database> database, PoolManager* pools,
-                           Clock* clock)
+StoreSession::StoreSession(std::unique_ptr<store::Database> database, const QStringList& notices,
+                           PoolManager* pools, Clock* clock)
     : m_database(std::move(database))
 {
     store::WriterOptions options;
     options.clock = clock;
     m_writer = std::make_unique<store::StoreWriter>(*m_database, options);
+    // Stored: the next start has nothing to say, so this is the one time it is told.
+    const Clock* now = clock ? clock : Clock::system();
+    for (const QString& notice : notices) {
+        qWarning("store: %s", qPrintable(notice));
+        IncidentEvent event;
+        event.time = now->utcNow();
+        event.severity = IncidentEvent::Severity::Warning;
+        event.kind = IncidentEvent::Kind::Store;
+        event.message = notice;
+        m_writer->appendEvent(event);
+    }
     m_recorder = new PoolRecorder(pools, m_writer.get(), clock, this);
     m_timeline = new TimelineModel(m_database->connection(), clock, this);
     connect(pools, &PoolManager::incident, m_timeline, &TimelineModel::appendLive);

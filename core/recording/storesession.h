@@ -50,7 +50,8 @@ public:
     QStringList restoreProblems() const { return m_restoreProblems; }
 
 private:
-    StoreSession(std::unique_ptr<store::Database> database, PoolManager* pools, Clock* clock);
+    StoreSession(std::unique_ptr<store::Database> database, const QStringList& notices,
+                 PoolManager* pools, Clock* clock);
     void restoreTracker(Clock* clock);
 
     std::unique_ptr<store::Database> m_database;

@@ -10,6 +10,10 @@
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QStandardPaths>
+#include <cerrno>
+#include <cstring>
+#include <optional>
+#include <sys/stat.h>
 
 namespace switchyard::store {
 
@@ -54,10 +58,56 @@ QString createOrCheckFile(const QString& path)
     return {};
 }
 
-void restrictToOwner(const QString& path)
+// Group and others' permission bits.
+constexpr mode_t kOthersAccess = 077;
+
+struct Loosened
 {
-    if (QFileInfo::exists(path))
-        QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    QString path;
+    mode_t mode = 0;
+    QString error; // why it could not be made owner-only
+};
+
+// Takes group and others' access away from `path`; what it was, when it had any.
+std::optional<Loosened> makeOwnerOnly(const QString& path)
+{
+    const QByteArray name = QFile::encodeName(path);
+    struct stat info = {};
+    if (::stat(name.constData(), &info) != 0 || !(info.st_mode & kOthersAccess))
+        return std::nullopt;
+    Loosened loosened{path, mode_t(info.st_mode & 07777), {}};
+    if (::chmod(name.constData(), info.st_mode & 0700) != 0)
+        loosened.error = QString::fromLocal8Bit(std::strerror(errno));
+    return loosened;
+}
+
+QString octal(mode_t mode)
+{
+    return QStringLiteral("%1").arg(mode, 4, 8, QLatin1Char('0'));
+}
+
+// One line for everything that was open to others: said once, since afterwards nothing is.
+QString ownerOnlyNotice(const QList<Loosened>& files)
+{
+    const Loosened& first = files.constFirst();
+    QStringList others;
+    for (qsizetype i = 1; i < files.size(); ++i)
+        others << QDir::toNativeSeparators(files[i].path);
+    const QString with = others.isEmpty()
+                             ? QString()
+                             : QStringLiteral(", with ") + others.join(QLatin1String(" and "));
+    QStringList failed;
+    for (const Loosened& file : files) {
+        if (!file.error.isEmpty())
+            failed << QStringLiteral("%1: %2").arg(QDir::toNativeSeparators(file.path), file.error);
+    }
+    const QString what = failed.isEmpty()
+                             ? QStringLiteral("made owner-only (0600)%1").arg(with)
+                             : QStringLiteral("it could not be made owner-only (0600): %1")
+                                   .arg(failed.join(QLatin1String("; ")));
+    return QStringLiteral("%1 was open to other users (mode %2); %3: the store holds signed "
+                          "transactions")
+        .arg(QDir::toNativeSeparators(first.path), octal(first.mode), what);
 }
 
 } // namespace
@@ -87,6 +137,10 @@ OpenResult Database::open(const QString& path, const OpenOptions& options)
         result.error = error;
         return result;
     }
+    // Before SQLite opens it: the -wal and -shm it creates take the main file's mode.
+    QList<Loosened> loosened;
+    if (const std::optional<Loosened> file = makeOwnerOnly(absolute))
+        loosened << *file;
 
     std::unique_ptr<Database> database(new Database(absolute, uniqueConnectionName(), options));
     {
@@ -113,9 +167,13 @@ OpenResult Database::open(const QString& path, const OpenOptions& options)
         result.error = error;
         return result;
     }
-    // SQLite gives -wal and -shm the main file's mode; this makes sure of it.
-    restrictToOwner(absolute + QStringLiteral("-wal"));
-    restrictToOwner(absolute + QStringLiteral("-shm"));
+    // Those an earlier build or a copy left open to others.
+    for (const QString& suffix : {QStringLiteral("-wal"), QStringLiteral("-shm")}) {
+        if (const std::optional<Loosened> file = makeOwnerOnly(absolute + suffix))
+            loosened << *file;
+    }
+    if (!loosened.isEmpty())
+        result.notices << ownerOnlyNotice(loosened);
     result.database = std::move(database);
     return result;
 }

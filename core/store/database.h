@@ -24,14 +24,18 @@ struct OpenResult
 {
     std::unique_ptr<Database> database;
     QString error; // what went wrong and with which file, when database is null
+    // What opening changed that the user should hear of once (e.g. a store that was open to
+    // other users made owner-only): stderr for a command, the timeline for the window.
+    QStringList notices;
 
     bool ok() const { return database != nullptr; }
 };
 
 // One connection to the store file, usable on the thread that opened it only (Qt SQL
 // connections are per thread). Another thread opens its own with open() or reopen() called there.
-// Opening creates the file (owner-only), checks it is a Switchyard store this build can read,
-// and migrates it forward.
+// Opening creates the file (owner-only), makes an existing one owner-only (with its -wal and
+// -shm: the store holds signed transactions), checks it is a Switchyard store this build can
+// read, and migrates it forward.
 class Database
 {
 public:

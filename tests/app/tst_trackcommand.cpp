@@ -381,6 +381,37 @@ private Q_SLOTS:
         QCOMPARE(run.err, QByteArray());
     }
 
+    // A store an older build left readable by others is made owner-only, and says so once.
+    void looseStoreIsMadeOwnerOnly()
+    {
+        const QString db = freshDb();
+        const QStringList arguments{QStringLiteral("track"),
+                                    solana(3, "wireBase64"),
+                                    QStringLiteral("--config"),
+                                    config(),
+                                    QStringLiteral("--db"),
+                                    db,
+                                    QStringLiteral("--last-valid-block-height"),
+                                    QStringLiteral("5")};
+        QCOMPARE(runSwitchyard(arguments).exitCode, 0);
+        QVERIFY(QFile::setPermissions(db, QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                              QFileDevice::ReadGroup | QFileDevice::ReadOther));
+
+        const CommandRun tightened = runSwitchyard(arguments);
+        QCOMPARE(tightened.exitCode, 0);
+        QVERIFY2(tightened.err.contains(
+                     QByteArray(db.toUtf8() + " was open to other users (mode 0644)")),
+                 tightened.err.constData());
+        QCOMPARE(tightened.err.count('\n'), 1);
+        struct stat info = {};
+        QCOMPARE(::stat(QFile::encodeName(db).constData(), &info), 0);
+        QCOMPARE(info.st_mode & 07777, mode_t(0600));
+
+        const CommandRun again = runSwitchyard(arguments);
+        QCOMPARE(again.exitCode, 0);
+        QCOMPARE(again.err, QByteArray());
+    }
+
     void networkChoice_data()
     {
         QTest::addColumn<QStringList>("extra");

@@ -258,6 +258,31 @@ private Q_SLOTS:
         QVERIFY(!StoreSession::open(path, &manager, Clock::system(), &error));
         QVERIFY2(error.contains(path), qPrintable(error));
     }
+
+    // A store an older build left open to other users is made owner-only, and the timeline
+    // says so once: stored, so a later look (or an export) still shows it.
+    void aLooseStoreIsMadeOwnerOnlyOnTheTimeline()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("s.db"));
+        QVERIFY(store::Database::open(path).ok());
+        QVERIFY(QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                                QFileDevice::ReadGroup | QFileDevice::ReadOther));
+        const QString storeEvents =
+            QStringLiteral("SELECT COUNT(*) FROM events WHERE kind = 'store' AND severity = 1 "
+                           "AND message LIKE '%was open to other users (mode 0644)%'");
+        for (int start = 0; start < 2; ++start) {
+            PoolManager manager(Clock::system());
+            QString error;
+            std::unique_ptr<StoreSession> session =
+                StoreSession::open(path, &manager, Clock::system(), &error);
+            QVERIFY2(session, qPrintable(error));
+            QCoro::waitFor(session->writer().flush());
+            QCOMPARE(scalar(session->database().connection(), storeEvents), 1);
+            QCOMPARE(QFile::permissions(path) & (QFileDevice::ReadGroup | QFileDevice::ReadOther),
+                     QFileDevice::Permissions());
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestStoreSession)

@@ -94,6 +94,54 @@ private Q_SLOTS:
         QVERIFY(!(QFile::permissions(path + QStringLiteral("-wal")) & QFileDevice::ReadOther));
     }
 
+    // A store an older build (or a copy, or a restore from backup) left open to other users is
+    // made owner-only when opened, with its -wal and -shm, and the caller is told once.
+    void looseStoreIsMadeOwnerOnly_data()
+    {
+        QTest::addColumn<mode_t>("mode");
+        QTest::addColumn<bool>("sidecarsToo");
+        QTest::addColumn<QString>("notice");
+        QTest::newRow("0644, with its -wal and -shm")
+            << mode_t(0644) << true << QStringLiteral("was open to other users (mode 0644)");
+        QTest::newRow("0664") << mode_t(0664) << false
+                              << QStringLiteral("was open to other users (mode 0664)");
+        QTest::newRow("only the -wal and -shm")
+            << mode_t(0600) << true << QStringLiteral("-wal was open to other users (mode 0644)");
+    }
+
+    void looseStoreIsMadeOwnerOnly()
+    {
+        QFETCH(mode_t, mode);
+        QFETCH(bool, sidecarsToo);
+        QFETCH(QString, notice);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("store.db"));
+        // Held open, the store keeps its -wal and -shm.
+        OpenResult first = Database::open(path);
+        QVERIFY2(first.ok(), qPrintable(first.error));
+        QVERIFY(first.notices.isEmpty());
+        const QStringList files{path, path + QStringLiteral("-wal"), path + QStringLiteral("-shm")};
+        QCOMPARE(::chmod(QFile::encodeName(path).constData(), mode), 0);
+        for (const QString& sidecar : {files[1], files[2]})
+            QCOMPARE(::chmod(QFile::encodeName(sidecar).constData(), sidecarsToo ? 0644 : 0600), 0);
+
+        OpenResult second = Database::open(path);
+        QVERIFY2(second.ok(), qPrintable(second.error));
+        QCOMPARE(second.notices.size(), 1);
+        QVERIFY2(second.notices[0].contains(notice), qPrintable(second.notices[0]));
+        QVERIFY2(second.notices[0].contains(QStringLiteral("owner-only (0600)")),
+                 qPrintable(second.notices[0]));
+        for (const QString& file : files) {
+            struct stat info = {};
+            QCOMPARE(::stat(QFile::encodeName(file).constData(), &info), 0);
+            QCOMPARE(info.st_mode & 07777, mode_t(0600));
+        }
+
+        OpenResult third = Database::open(path);
+        QVERIFY2(third.ok(), qPrintable(third.error));
+        QCOMPARE(third.notices, QStringList());
+    }
+
     void journalSettings()
     {
         QTemporaryDir dir;
