@@ -1,4 +1,5 @@
-// Writes the fuzzers' seed corpora from the signed vectors in tests/fixtures: one file per vector and target.
+// Writes the fuzzers' seed corpora from the signed vectors in tests/fixtures: one file per vector
+// and target.
 //   fuzz_make_seeds FIXTURES_DIR OUT_DIR
 
 #include "chain/codec/base64.h"
