@@ -323,9 +323,12 @@ int runInspect(const QStringList& arguments)
         }
     }
 
-    const InputText input = readInput(positional.first());
+    InputText input = readInput(positional.first());
     if (!input.error.isEmpty())
         return fail(ExitUsage, input.error);
+    // One transaction, perhaps wrapped over lines (`base64` at 76 columns, PEM at 64, `xxd -p`
+    // at 60): the whitespace is no part of it.
+    input.text.removeIf([](QChar c) { return c.isSpace(); });
     if (input.text.isEmpty())
         return fail(ExitUsage, QStringLiteral("the input is empty"));
     const bool hexPrefix = input.text.startsWith(QLatin1String("0x"), Qt::CaseInsensitive);

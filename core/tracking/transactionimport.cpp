@@ -5,6 +5,7 @@
 #include "chain/codec/hex.h"
 #include "chain/codec/signedtransaction.h"
 #include "chain/transactionid.h"
+#include "tracking/importentries.h"
 
 #include <QFile>
 #include <QHash>
@@ -444,17 +445,11 @@ ImportResult importTransactions(const QString& text, const QList<NetworkConfig>&
                                 const ImportDefaults& defaults, qint64 nowMs)
 {
     LineImporter importer(networks, defaults, nowMs);
-    const QStringList lines = text.split(QLatin1Char('\n'));
-    bool any = false;
-    for (qsizetype i = 0; i < lines.size(); ++i) {
-        const QString line = lines[i].trimmed();
-        if (line.isEmpty() || line.startsWith(QLatin1Char('#')))
-            continue;
-        any = true;
-        importer.line(int(i + 1), line);
-    }
+    const QList<ImportEntry> entries = importEntries(text);
+    for (const ImportEntry& entry : entries)
+        importer.line(entry.firstLine, entry.text);
     ImportResult result = importer.take();
-    if (!any)
+    if (entries.isEmpty())
         result.errors.append({0, {}, QStringLiteral("the input holds no transaction")});
     return result;
 }

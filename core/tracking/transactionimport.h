@@ -41,7 +41,7 @@ struct ImportResult
 };
 
 // Reads transactions to track, one per line (empty lines and lines starting with '#' are
-// skipped). A line is either
+// skipped; base64 wrapped over lines is one transaction: importEntries). A line is either
 // - text: signed bytes as base64 or base58 (Solana wire bytes) or 0x hex (an EVM raw
 //   transaction), or a bare id to watch (a base58 signature of 64 bytes, a 0x hash of 32 bytes);
 // - a JSON object with `network`, `intentId`, `wireBase64` or `raw` (0x hex for EVM, base58 or

@@ -45,6 +45,15 @@ QStringList lines(const QByteArray& out)
     return QString::fromUtf8(out).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
 }
 
+// Text wrapped as `base64` (76 columns) or PEM (64) writes it.
+QByteArray wrapped(const QString& text, int width, const QByteArray& lineEnd = "\n")
+{
+    QByteArray out;
+    for (qsizetype at = 0; at < text.size(); at += width)
+        out += text.mid(at, width).toLatin1() + lineEnd;
+    return out;
+}
+
 } // namespace
 
 class TestTrackCommand : public QObject
@@ -379,6 +388,41 @@ private Q_SLOTS:
         QCOMPARE(run.exitCode, 0);
         QCOMPARE(lines(run.out), added);
         QCOMPARE(run.err, QByteArray());
+    }
+
+    // Base64 as `base64` and PEM tools wrap it is one transaction, not one per line.
+    void wrappedBase64IsOneTransaction_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QList<int>>("vectors");
+        const QString first = solana(10, "wireBase64");
+        const QString second = solana(11, "wireBase64");
+        QTest::newRow("76 columns") << wrapped(first, 76) << QList<int>{10};
+        QTest::newRow("64 columns") << wrapped(first, 64) << QList<int>{10};
+        QTest::newRow("CRLF line ends") << wrapped(first, 76, "\r\n") << QList<int>{10};
+        QTest::newRow("two, one after the other")
+            << wrapped(first, 76) + wrapped(second, 76) << QList<int>{10, 11};
+        QTest::newRow("wrapped, then one per line") << wrapped(first, 76) + second.toLatin1() + '\n'
+                                                    << QList<int>{10, 11};
+    }
+
+    void wrappedBase64IsOneTransaction()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(QList<int>, vectors);
+        const QString path = writeFile(m_dir.filePath(QStringLiteral("wrapped.b64")), text);
+        QStringList added;
+        for (const int vector : vectors)
+            added << solana(vector, "signature") + QStringLiteral(" added");
+        for (const QString& input : {path, QString::fromLatin1(text)}) {
+            const CommandRun run =
+                runSwitchyard({QStringLiteral("track"), input, QStringLiteral("--config"), config(),
+                               QStringLiteral("--db"), freshDb(),
+                               QStringLiteral("--last-valid-block-height"), QStringLiteral("77")});
+            QCOMPARE(run.exitCode, 0);
+            QCOMPARE(lines(run.out), added);
+            QCOMPARE(run.err, QByteArray());
+        }
     }
 
     // A store an older build left readable by others is made owner-only, and says so once.

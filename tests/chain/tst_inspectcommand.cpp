@@ -253,6 +253,53 @@ private Q_SLOTS:
                  run.err.constData());
     }
 
+    // One transaction wrapped over lines (as `base64` writes it at 76 columns, PEM at 64, or hex
+    // split by `xxd -p`): whitespace inside it is no part of it.
+    void wrappedInput_data()
+    {
+        QTest::addColumn<QString>("family");
+        QTest::addColumn<int>("width");
+        QTest::addColumn<QByteArray>("lineEnd");
+        QTest::addColumn<QString>("how");
+        for (const char* how : {"argument", "@file", "stdin"}) {
+            QTest::addRow("base64, 76 columns, %s", how)
+                << QStringLiteral("solana") << 76 << QByteArray("\n") << QString::fromLatin1(how);
+            QTest::addRow("base64, 64 columns, CRLF, %s", how)
+                << QStringLiteral("solana") << 64 << QByteArray("\r\n") << QString::fromLatin1(how);
+            QTest::addRow("hex, 60 columns, %s", how)
+                << QStringLiteral("evm") << 60 << QByteArray("\n") << QString::fromLatin1(how);
+        }
+    }
+
+    void wrappedInput()
+    {
+        QFETCH(QString, family);
+        QFETCH(int, width);
+        QFETCH(QByteArray, lineEnd);
+        QFETCH(QString, how);
+        const bool solana = family == QLatin1String("solana");
+        const QJsonObject vector =
+            solana ? ::solanaFixtures()[3].toObject() : ::evmFixtures()[2].toObject();
+        const QByteArray text =
+            vector[QLatin1String(solana ? "wireBase64" : "raw")].toString().toLatin1();
+        QByteArray wrapped;
+        for (qsizetype at = 0; at < text.size(); at += width)
+            wrapped += text.mid(at, width) + lineEnd;
+
+        QTemporaryFile file;
+        QVERIFY(file.open());
+        file.write(wrapped);
+        file.close();
+        const Run run = how == QLatin1String("argument") ? inspect({QString::fromLatin1(wrapped)})
+                        : how == QLatin1String("@file")
+                            ? inspect({QLatin1Char('@') + file.fileName()})
+                            : inspect({QStringLiteral("-")}, wrapped);
+        QCOMPARE(run.exitCode, 0);
+        QCOMPARE(run.err, QByteArray());
+        QCOMPARE(jsonOf(run)[QLatin1String("id")].toString(),
+                 vector[QLatin1String(solana ? "signature" : "hash")].toString());
+    }
+
     void badInvocations_data()
     {
         QTest::addColumn<QStringList>("arguments");

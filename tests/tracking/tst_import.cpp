@@ -329,6 +329,60 @@ private Q_SLOTS:
         QCOMPARE(result.errors[0].line, 2);
         QVERIFY(result.errors[0].message.contains(QStringLiteral("also on line 1")));
     }
+
+    // Base64 wrapped over lines (`base64` at 76 columns, PEM at 64) is one transaction; lines
+    // that are no transaction together stay lines of their own, each with its error.
+    void wrappedBase64_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QList<int>>("lines"); // of the transactions read
+        QTest::addColumn<QList<int>>("errorLines");
+        const auto wrap = [](const QString& text, int width, const QString& end) {
+            QString out;
+            for (qsizetype at = 0; at < text.size(); at += width)
+                out += text.mid(at, width) + end;
+            return out;
+        };
+        const QString first = solanaVector(4)["wireBase64"].toString();
+        const QString second = solanaVector(5)["wireBase64"].toString();
+        const QString third = solanaVector(6)["wireBase64"].toString();
+        QTest::newRow("76 columns") << wrap(first, 76, "\n") << QList<int>{1} << QList<int>{};
+        QTest::newRow("64 columns, CRLF, after a comment")
+            << "# from the vault\n" + wrap(first, 64, "\r\n") << QList<int>{2} << QList<int>{};
+        QTest::newRow("two wrapped, then one on a line")
+            << wrap(first, 76, "\n") + wrap(second, 76, "\n") + third + "\n"
+            << QList<int>{1, 5, 11} << QList<int>{};
+        QTest::newRow("ending on a full line") << wrap(first, 72, "\n") + third + "\n"
+                                               << QList<int>{1, 5} << QList<int>{};
+        QTest::newRow("a wrapping cut short stays lines of their own")
+            << wrap(first.left(152), 76, "\n") + second + "\n"
+            << QList<int>{3} << QList<int>{1, 2};
+        // Base58 is base64's alphabet too, and lines of one width: each is whole by itself.
+        QString base58;
+        QList<int> each;
+        for (int i = 0; i < 12; ++i) {
+            const QString wire = solanaVector(i)["wireBase64"].toString();
+            base58 += chain::base58Encode(*chain::base64Decode(wire)) + "\n";
+            each << i + 1;
+        }
+        QTest::newRow("base58, one per line") << base58 << each << QList<int>{};
+    }
+
+    void wrappedBase64()
+    {
+        QFETCH(QString, text);
+        QFETCH(QList<int>, lines);
+        QFETCH(QList<int>, errorLines);
+        const ImportResult result = importTransactions(text, networks(), {}, kNow);
+        QList<int> read;
+        for (const ImportedTransaction& imported : result.transactions)
+            read << imported.line;
+        QList<int> refused;
+        for (const ImportError& error : result.errors)
+            refused << error.line;
+        QCOMPARE(read, lines);
+        QCOMPARE(refused, errorLines);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestImport)
