@@ -53,7 +53,9 @@ private:
                                     {QStringLiteral("warnLag"), 8},
                                     {QStringLiteral("maxLag"), 50},
                                     {QStringLiteral("nodes"), nodes}}}},
-            {QStringLiteral("probe"), QJsonObject{{QStringLiteral("timeoutMs"), 1000}}}};
+            // No node here needs to time out: the command must not give up on one that answers
+            // while two processes share a loaded machine.
+            {QStringLiteral("probe"), QJsonObject{{QStringLiteral("timeoutMs"), 10'000}}}};
         return writeFile(m_dir, name, QJsonDocument(config).toJson());
     }
 
