@@ -222,10 +222,12 @@ private Q_SLOTS:
         // Nobody calls poll: the session's poller asks once the interval has passed.
         fixture.cluster.advance(5);
         fixture.clock.advance(session->poller()->intervalMs());
-        QTRY_COMPARE(tracker->transaction(record.id)->state, tracking::TxState::Confirmed);
+        QTRY_COMPARE_WITH_TIMEOUT(tracker->transaction(record.id)->state,
+                                  tracking::TxState::Confirmed, kWaitMs);
         fixture.cluster.advance(40);
         fixture.clock.advance(session->poller()->intervalMs());
-        QTRY_COMPARE(tracker->transaction(record.id)->state, tracking::TxState::Finalized);
+        QTRY_COMPARE_WITH_TIMEOUT(tracker->transaction(record.id)->state,
+                                  tracking::TxState::Finalized, kWaitMs);
 
         // Every event of it is stored once and shown once, matched with its row.
         QCoro::waitFor(session->writer().flush());
