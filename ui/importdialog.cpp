@@ -251,6 +251,17 @@ void ImportDialog::track()
         if (dialog == nullptr)
             return;
         dialog->m_tracking = false;
+        if (!result.conflicts.isEmpty()) {
+            dialog->readInput();
+            QStringList differences;
+            for (const tracking::DetailConflict& conflict : result.conflicts)
+                differences << tr("%1 is tracked with %2 %3, not %4")
+                                   .arg(conflict.id, conflict.field, conflict.held, conflict.given);
+            dialog->m_summary->setText(
+                tr("Nothing was tracked: %1. The stored values stay; the input is kept.")
+                    .arg(differences.join(QLatin1String("; "))));
+            return;
+        }
         if (!result.error.isEmpty()) {
             dialog->readInput();
             dialog->m_summary->setText(

@@ -67,10 +67,12 @@ Source readSource(const QString& argument, int position)
     return source;
 }
 
-// The transactions of every INPUT, each once; an id given twice with other details is refused.
+// The transactions of every INPUT, each once (mergeDetails: an id given twice with another
+// value for a detail is refused).
 struct Imported
 {
     QList<TrackedTransaction> records;
+    QHash<QString, QString> whereSeen; // id -> "SOURCE, line N", where it was first given
     QStringList errors;
 };
 
@@ -78,7 +80,6 @@ Imported importAll(const QStringList& arguments, const QList<NetworkConfig>& net
                    const tracking::ImportDefaults& defaults, qint64 nowMs)
 {
     Imported out;
-    QHash<QString, QString> whereSeen; // id -> "SOURCE, line N"
     QHash<QString, qsizetype> indexOf; // id -> its record in out.records
     for (qsizetype i = 0; i < arguments.size(); ++i) {
         const Source source = readSource(arguments[i], int(i + 1));
@@ -92,21 +93,22 @@ Imported importAll(const QStringList& arguments, const QList<NetworkConfig>& net
             out.errors.append(source.name + QStringLiteral(", ") + error.text());
         for (const ImportedTransaction& imported : result.transactions) {
             const QString here = QStringLiteral("%1, line %2").arg(source.name).arg(imported.line);
-            const auto seen = whereSeen.constFind(imported.record.id);
-            if (seen == whereSeen.cend()) {
-                whereSeen.insert(imported.record.id, here);
+            const auto seen = out.whereSeen.constFind(imported.record.id);
+            if (seen == out.whereSeen.cend()) {
+                out.whereSeen.insert(imported.record.id, here);
                 indexOf.insert(imported.record.id, out.records.size());
                 out.records.append(imported.record);
                 continue;
             }
-            const TrackedTransaction* first = &out.records[indexOf.value(imported.record.id)];
-            if (first->network != imported.record.network ||
-                first->intentId != imported.record.intentId ||
-                first->lastValidBlockHeight != imported.record.lastValidBlockHeight ||
-                first->wire != imported.record.wire)
-                out.errors.append(QStringLiteral("%1: transaction %2 is also at %3, with other "
-                                                 "details")
-                                      .arg(here, imported.record.id, *seen));
+            TrackedTransaction& first = out.records[indexOf.value(imported.record.id)];
+            const tracking::DetailMerge merge = tracking::mergeDetails(first, imported.record);
+            for (const tracking::DetailConflict& conflict : merge.conflicts)
+                out.errors.append(QStringLiteral("%1: transaction %2 is also at %3 with %4 %5; "
+                                                 "here %6")
+                                      .arg(here, conflict.id, *seen, conflict.field, conflict.held,
+                                           conflict.given));
+            if (merge.conflicts.isEmpty())
+                first = merge.merged;
         }
     }
     return out;
@@ -254,6 +256,17 @@ int runTrack(const QStringList& arguments)
         tracking::TransactionTracker tracker(&pools, &trackingStore, Clock::system());
         tracker.restore(known);
         result = QCoro::waitFor(tracker.track(imported.records));
+    }
+    if (!result.conflicts.isEmpty()) {
+        for (const tracking::DetailConflict& conflict : std::as_const(result.conflicts))
+            std::fprintf(stderr, "switchyard: %s: %s is already tracked %s\n",
+                         qPrintable(imported.whereSeen.value(conflict.id)), qPrintable(conflict.id),
+                         qPrintable(QStringLiteral("with %1 %2; this input gives %3")
+                                        .arg(conflict.field, conflict.held, conflict.given)));
+        return fail(ExitUsage, QStringLiteral("nothing tracked: %1 detail(s) above differ from "
+                                              "what %2 holds, which stays as it is")
+                                   .arg(result.conflicts.size())
+                                   .arg(dbPath));
     }
     if (!result.error.isEmpty())
         return fail(ExitConfigError, QStringLiteral("%1 (%2)").arg(result.error, dbPath));

@@ -5,6 +5,7 @@
 #include "chain/codec/hex.h"
 #include "chain/codec/signedtransaction.h"
 #include "chain/transactionid.h"
+#include "tracking/detailmerge.h"
 #include "tracking/importentries.h"
 
 #include <QFile>
@@ -207,18 +208,20 @@ public:
         }
         const auto seen = m_lineOf.constFind(record.id);
         if (seen != m_lineOf.cend()) {
-            const TrackedTransaction& first = m_result.transactions[*seen].record;
-            if (first.intentId != record.intentId ||
-                first.lastValidBlockHeight != record.lastValidBlockHeight ||
-                first.network != record.network || first.wire != record.wire) {
+            // Tracked once: what the second line adds joins the first (mergeDetails).
+            ImportedTransaction& first = m_result.transactions[*seen];
+            const DetailMerge merge = mergeDetails(first.record, record);
+            for (const DetailConflict& conflict : merge.conflicts)
                 m_result.errors.append(
                     {number,
                      {},
-                     QStringLiteral("transaction %1 is also on line %2, with other details")
+                     QStringLiteral("transaction %1 is also on line %2 with %3 %4; here %5")
                          .arg(record.id)
-                         .arg(m_result.transactions[*seen].line)});
-            }
-            return; // the same line twice is tracked once
+                         .arg(first.line)
+                         .arg(conflict.field, conflict.held, conflict.given)});
+            if (merge.conflicts.isEmpty())
+                first.record = merge.merged;
+            return;
         }
         m_lineOf.insert(record.id, m_result.transactions.size());
         m_result.transactions.append({record, number});

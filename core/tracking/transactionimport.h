@@ -51,7 +51,9 @@ struct ImportResult
 // that disagrees refuses the line, naming both. An EVM transaction signed for another chain id
 // than its network's is refused. The family comes from the network (the line's, else the
 // default, else the only configured network of the family the text shows). Every line is
-// judged on its own: good lines are returned even when others are refused.
+// judged on its own: good lines are returned even when others are refused. An id on two lines
+// is one transaction with what both give (mergeDetails); a detail they give with other values
+// refuses the second line, naming both.
 ImportResult importTransactions(const QString& text, const QList<NetworkConfig>& networks,
                                 const ImportDefaults& defaults, qint64 nowMs);
 

@@ -216,29 +216,20 @@ QCoro::Task<TrackResult> TransactionTracker::track(QList<TrackedTransaction> rec
                                 IncidentEvent::Severity::Info, {}, {}, std::nullopt, message));
             continue;
         }
-        TrackedTransaction merged = *known;
-        bool changed = false;
-        if (merged.isWatchOnly() && !incoming.isWatchOnly()) {
-            merged.wire = incoming.wire;
-            merged.recentBlockhash = incoming.recentBlockhash;
-            merged.sender = incoming.sender;
-            merged.nonce = incoming.nonce;
-            changed = true;
-        }
-        if (!merged.lastValidBlockHeight && incoming.lastValidBlockHeight) {
-            merged.lastValidBlockHeight = incoming.lastValidBlockHeight;
-            changed = true;
-        }
-        if (merged.intentId.isEmpty() && !incoming.intentId.isEmpty()) {
-            merged.intentId = incoming.intentId;
-            changed = true;
-        }
-        if (changed) {
-            toSave.append(merged);
-            result.updated.append(merged.id);
+        const DetailMerge merge = mergeDetails(*known, incoming);
+        result.conflicts.append(merge.conflicts);
+        if (merge.gained) {
+            toSave.append(merge.merged);
+            result.updated.append(merge.merged.id);
         } else {
-            result.unchanged.append(merged.id);
+            result.unchanged.append(merge.merged.id);
         }
+    }
+    if (!result.conflicts.isEmpty()) {
+        result.added.clear();
+        result.updated.clear();
+        result.unchanged.clear();
+        co_return result;
     }
     if (toSave.isEmpty())
         co_return result;

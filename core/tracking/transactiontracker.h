@@ -2,6 +2,7 @@
 
 #include "events/incidentevent.h"
 #include "tracking/decisions.h"
+#include "tracking/detailmerge.h"
 #include "tracking/trackedtransaction.h"
 #include "tracking/trackingstore.h"
 
@@ -95,9 +96,12 @@ QString sendResultKey(SendReport::Result result);
 struct TrackResult
 {
     QStringList added;     // new records, stored
-    QStringList updated;   // known ids that gained bytes or lastValidBlockHeight
+    QStringList updated;   // known ids that gained bytes, a lastValidBlockHeight or an intent
     QStringList unchanged; // known ids, nothing new
-    QString error;         // the store refused them: nothing of this call is tracked
+    // Known ids given with another value for a detail they have (mergeDetails): nothing of
+    // this call is tracked, and every list above is empty.
+    QList<DetailConflict> conflicts;
+    QString error; // the store refused them: nothing of this call is tracked
 };
 
 // Keeps the tracked transactions, looks their status up through the pool's status nodes, and
@@ -118,7 +122,8 @@ public:
 
     // Stores the records, then tracks them. A known id keeps its state and history; it only
     // gains what it lacked (bytes for a watch-only id, whose id they must have; a
-    // lastValidBlockHeight).
+    // lastValidBlockHeight; an intent id). A known id given with another value for a detail
+    // it has refuses the whole call (TrackResult::conflicts): nothing is stored.
     QCoro::Task<TrackResult> track(QList<TrackedTransaction> records);
     // Takes records read back from the store, as they are (nothing is written).
     void restore(const QList<TrackedTransaction>& records);

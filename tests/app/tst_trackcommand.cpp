@@ -390,6 +390,74 @@ private Q_SLOTS:
         QCOMPARE(run.err, QByteArray());
     }
 
+    // Tracked bytes given again with another detail: refused whole, the stored value stays,
+    // and the error names the field and both values.
+    void otherDetailsForATrackedIdAreRefused_data()
+    {
+        QTest::addColumn<QStringList>("first");
+        QTest::addColumn<QStringList>("second");
+        QTest::addColumn<bool>("withANewOne");
+        QTest::addColumn<QByteArray>("message");
+        const QString height = QStringLiteral("--last-valid-block-height");
+        const QString intent = QStringLiteral("--intent");
+        const QString network = QStringLiteral("--network");
+        QTest::newRow("another lastValidBlockHeight")
+            << QStringList{height, QStringLiteral("1000")}
+            << QStringList{height, QStringLiteral("2000")} << false
+            << QByteArray("tracked with lastValidBlockHeight 1000; this input gives 2000");
+        QTest::newRow("another intent")
+            << QStringList{height, QStringLiteral("1000"), intent, QStringLiteral("payout-7")}
+            << QStringList{height, QStringLiteral("1000"), intent, QStringLiteral("payout-8")}
+            << false << QByteArray("tracked with intentId payout-7; this input gives payout-8");
+        QTest::newRow("another network")
+            << QStringList{height, QStringLiteral("1000"), network, QStringLiteral("devnet")}
+            << QStringList{height, QStringLiteral("1000"), network, QStringLiteral("mainnet")}
+            << false << QByteArray("tracked with network devnet; this input gives mainnet");
+        QTest::newRow("beside a new one, which is not stored either")
+            << QStringList{height, QStringLiteral("1000")}
+            << QStringList{height, QStringLiteral("2000")} << true
+            << QByteArray("tracked with lastValidBlockHeight 1000; this input gives 2000");
+    }
+
+    void otherDetailsForATrackedIdAreRefused()
+    {
+        QFETCH(QStringList, first);
+        QFETCH(QStringList, second);
+        QFETCH(bool, withANewOne);
+        QFETCH(QByteArray, message);
+        const QString db = freshDb();
+        const QStringList common{QStringLiteral("--config"), config(true), QStringLiteral("--db"),
+                                 db};
+        const QStringList network{QStringLiteral("--network"), QStringLiteral("devnet")};
+        const bool namesNetwork = first.contains(QStringLiteral("--network"));
+        const CommandRun tracked =
+            runSwitchyard(QStringList{QStringLiteral("track"), solana(8, "wireBase64")} + common +
+                          first + (namesNetwork ? QStringList() : network));
+        QCOMPARE(tracked.exitCode, 0);
+        const auto before = stored(db, solana(8, "signature"));
+        QVERIFY(before);
+
+        QStringList again{QStringLiteral("track"), solana(8, "wireBase64")};
+        if (withANewOne)
+            again << solana(9, "wireBase64");
+        const CommandRun refused =
+            runSwitchyard(again + common + second + (namesNetwork ? QStringList() : network));
+        QCOMPARE(refused.exitCode, 2);
+        QCOMPARE(refused.out, QByteArray());
+        QVERIFY2(refused.err.contains(
+                     QByteArray(solana(8, "signature").toUtf8() + " is already " + message)),
+                 refused.err.constData());
+        QVERIFY2(refused.err.contains("argument 1, line 1"), refused.err.constData());
+        QVERIFY2(refused.err.contains("nothing tracked"), refused.err.constData());
+
+        const auto after = stored(db, solana(8, "signature"));
+        QVERIFY(after);
+        QCOMPARE(after->lastValidBlockHeight, before->lastValidBlockHeight);
+        QCOMPARE(after->intentId, before->intentId);
+        QCOMPARE(after->network, before->network);
+        QVERIFY(!stored(db, solana(9, "signature")));
+    }
+
     // Base64 as `base64` and PEM tools wrap it is one transaction, not one per line.
     void wrappedBase64IsOneTransaction_data()
     {

@@ -328,6 +328,25 @@ private Q_SLOTS:
         QCOMPARE(result.errors.size(), 1);
         QCOMPARE(result.errors[0].line, 2);
         QVERIFY(result.errors[0].message.contains(QStringLiteral("also on line 1")));
+        QVERIFY2(result.errors[0].message.contains(
+                     QStringLiteral("with lastValidBlockHeight 10; here 11")),
+                 qPrintable(result.errors[0].text()));
+    }
+
+    // An id on two lines is one transaction with what both give: a watched signature first,
+    // its bytes and height later.
+    void duplicateAddsWhatTheFirstLacked()
+    {
+        const QJsonObject s = solanaVector(3);
+        const QString text =
+            s["signature"].toString() + "\n" +
+            jsonLine({{"wireBase64", s["wireBase64"]}, {"lastValidBlockHeight", 12}});
+        const ImportResult result = importTransactions(text, networks(), {}, kNow);
+        QVERIFY2(result.ok(), qPrintable(result.errors.value(0).text()));
+        QCOMPARE(result.transactions.size(), 1);
+        QCOMPARE(result.transactions[0].line, 1);
+        QVERIFY(!result.transactions[0].record.isWatchOnly());
+        QCOMPARE(result.transactions[0].record.lastValidBlockHeight, std::optional<qint64>(12));
     }
 
     // Base64 wrapped over lines (`base64` at 76 columns, PEM at 64) is one transaction; lines
