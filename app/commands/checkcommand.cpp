@@ -1,3 +1,4 @@
+#include "commanddeadline.h"
 #include "config/configloader.h"
 #include "pool/networkpool.h"
 #include "pool/poolcheck.h"
@@ -6,6 +7,7 @@
 #include "util/clock.h"
 
 #include <QCommandLineParser>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <cstdio>
@@ -19,8 +21,9 @@ int runCheck(const QStringList& arguments)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        QStringLiteral("Probes every node once and prints one line per network in the "
-                       "monitoring-plugin style. Exit: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN."));
+        QStringLiteral("Probes every node once, within one deadline, and prints one line per "
+                       "network in the monitoring-plugin style. Exit: 0 OK, 1 WARNING, "
+                       "2 CRITICAL, 3 UNKNOWN."));
     parser.addHelpOption();
     const QCommandLineOption configOption(
         QStringLiteral("config"),
@@ -31,7 +34,8 @@ int runCheck(const QStringList& arguments)
                                            QStringLiteral("NAME"));
     const QCommandLineOption jsonOption(QStringLiteral("json"),
                                         QStringLiteral("Print one JSON object instead."));
-    parser.addOptions({configOption, networkOption, jsonOption});
+    const QCommandLineOption timeoutOption = commandTimeoutOption();
+    parser.addOptions({configOption, networkOption, jsonOption, timeoutOption});
     const int unknown = int(CheckStatus::Unknown);
     if (!parser.parse(arguments))
         return fail(unknown, parser.errorText() + QStringLiteral(" (see switchyard check --help)"));
@@ -42,6 +46,11 @@ int runCheck(const QStringList& arguments)
     if (!parser.positionalArguments().isEmpty())
         return fail(unknown, QStringLiteral("unexpected argument '%1'")
                                  .arg(parser.positionalArguments().constFirst()));
+    QString timeoutError;
+    const std::optional<CommandDeadline> deadline =
+        commandDeadline(parser, timeoutOption, &timeoutError);
+    if (!deadline)
+        return fail(unknown, timeoutError);
 
     const QString path =
         parser.isSet(configOption) ? parser.value(configOption) : defaultConfigPath();
@@ -59,11 +68,25 @@ int runCheck(const QStringList& arguments)
 
     PoolManager manager(Clock::system());
     manager.applyConfig(config);
-    QCoro::waitFor(manager.probeAll());
+    // A probe cut off by the deadline still reports (a timeout), just after it: only what came
+    // before the deadline counts as an answer.
+    QHash<QString, QSet<int>> answered;
+    QObject::connect(&manager, &PoolManager::probeObserved,
+                     [&](const QString& network, int index, const ProbeObservation&) {
+                         if (!deadline->timer.hasExpired())
+                             answered[network].insert(index);
+                     });
+    QCoro::waitFor(manager.probeAll(deadline->timer));
 
     QList<NetworkCheck> checks;
-    for (const std::shared_ptr<NetworkPool>& pool : manager.pools())
-        checks.append(checkNetwork(*pool));
+    for (const std::shared_ptr<NetworkPool>& pool : manager.pools()) {
+        UnansweredNodes unanswered{{}, deadline->text()};
+        for (int i = 0; i < pool->nodeCount(); ++i)
+            if (!answered.value(pool->config().name).contains(i) &&
+                pool->node(i).health.state() != NodeState::Disabled)
+                unanswered.indexes.insert(i);
+        checks.append(checkNetwork(*pool, unanswered));
+    }
 
     if (parser.isSet(jsonOption)) {
         QJsonArray networks;

@@ -1,3 +1,4 @@
+#include "commanddeadline.h"
 #include "config/configloader.h"
 #include "lookup/livelookup.h"
 #include "lookup/searchclassifier.h"
@@ -7,7 +8,9 @@
 #include "util/clock.h"
 
 #include <QCommandLineParser>
+#include <QHash>
 #include <QJsonDocument>
+#include <QSet>
 #include <cstdio>
 #include <qcorotask.h>
 
@@ -46,7 +49,8 @@ int runLookup(const QStringList& arguments)
     parser.setApplicationDescription(QStringLiteral(
         "Asks every status node of every network of the id's family whether it knows a "
         "transaction (a Solana signature or an EVM transaction hash), after one probe round, and "
-        "prints one line per node as the answers arrive. Exit: 0 found at some node, 1 not found "
+        "prints one line per node as the answers arrive, all within one deadline. Exit: 0 found at "
+        "some node, 1 not found "
         "at any node that answered, 2 no answer from any node, 3 usage or configuration error."));
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("ID"),
@@ -60,7 +64,8 @@ int runLookup(const QStringList& arguments)
                                            QStringLiteral("NAME"));
     const QCommandLineOption jsonOption(
         QStringLiteral("json"), QStringLiteral("Print one JSON object per line and node instead."));
-    parser.addOptions({configOption, networkOption, jsonOption});
+    const QCommandLineOption timeoutOption = commandTimeoutOption();
+    parser.addOptions({configOption, networkOption, jsonOption, timeoutOption});
     if (!parser.parse(arguments))
         return fail(LookupUsage,
                     parser.errorText() + QStringLiteral(" (see switchyard lookup --help)"));
@@ -75,6 +80,11 @@ int runLookup(const QStringList& arguments)
             positional.isEmpty()
                 ? QStringLiteral("missing the transaction id (see switchyard lookup --help)")
                 : QStringLiteral("unexpected argument '%1'").arg(positional.at(1)));
+    QString timeoutError;
+    const std::optional<CommandDeadline> deadline =
+        commandDeadline(parser, timeoutOption, &timeoutError);
+    if (!deadline)
+        return fail(LookupUsage, timeoutError);
 
     const QString path =
         parser.isSet(configOption) ? parser.value(configOption) : defaultConfigPath();
@@ -106,14 +116,28 @@ int runLookup(const QStringList& arguments)
                                      .arg(path, familyName(query->family), search.text));
     config.networks = matching;
 
-    // One probe round first: which nodes serve decides which are asked.
+    // One probe round first: which nodes serve decides which are asked. It gets half of the
+    // time, so that nodes that never answer leave the others time to be asked.
     PoolManager manager(Clock::system());
     manager.applyConfig(config);
-    QCoro::waitFor(manager.probeAll());
+    const CommandDeadline probeRound{
+        QDeadlineTimer(deadline->timer.remainingTime() / 2, Qt::PreciseTimer),
+        deadline->totalMs / 2};
+    QHash<QString, QSet<QString>> probed; // network -> nodes that answered the probe in time
+    QObject::connect(&manager, &PoolManager::probeObserved,
+                     [&](const QString& network, int index, const ProbeObservation&) {
+                         if (!probeRound.timer.hasExpired())
+                             probed[network].insert(manager.pool(network)->node(index).config.name);
+                     });
+    QCoro::waitFor(manager.probeAll(probeRound.timer));
 
     const bool json = parser.isSet(jsonOption);
     LiveLookup lookup;
-    QObject::connect(&lookup, &LiveLookup::answered, [json](const LookupAnswer& answer) {
+    QObject::connect(&lookup, &LiveLookup::answered, [&](LookupAnswer answer) {
+        if (answer.outcome == LookupAnswer::Outcome::NotAsked &&
+            !probed.value(answer.network).contains(answer.node))
+            answer.message =
+                QStringLiteral("no answer to the probe within %1").arg(probeRound.text());
         if (json)
             std::printf("%s\n",
                         QJsonDocument(answer.toJson()).toJson(QJsonDocument::Compact).constData());
@@ -121,7 +145,8 @@ int runLookup(const QStringList& arguments)
             std::printf("%s\n", qPrintable(answer.describe()));
         std::fflush(stdout);
     });
-    const QList<LookupAnswer> answers = QCoro::waitFor(lookup.run(manager.pools(), *query));
+    const QList<LookupAnswer> answers =
+        QCoro::waitFor(lookup.run(manager.pools(), *query, deadline->timer));
     return exitCodeFor(answers);
 }
 

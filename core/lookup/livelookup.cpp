@@ -64,10 +64,18 @@ void malformed(LookupAnswer& answer, const QString& what)
     answer.message = what;
 }
 
-QCoro::Task<LookupAnswer> askSolana(std::shared_ptr<NetworkPool> pool, int index, QString id)
+// The network's timeout for one node, or the caller's deadline when that comes first.
+QDeadlineTimer askDeadline(const NetworkPool& pool, QDeadlineTimer callerDeadline)
+{
+    const QDeadlineTimer own(pool.probeConfig().timeoutMs);
+    return callerDeadline < own ? callerDeadline : own;
+}
+
+QCoro::Task<LookupAnswer> askSolana(std::shared_ptr<NetworkPool> pool, int index, QString id,
+                                    QDeadlineTimer callerDeadline)
 {
     LookupAnswer answer = labelled(*pool, index);
-    const QDeadlineTimer deadline(pool->probeConfig().timeoutMs);
+    const QDeadlineTimer deadline = askDeadline(*pool, callerDeadline);
     RpcRequest request;
     request.method = QStringLiteral("getSignatureStatuses");
     request.params =
@@ -171,10 +179,11 @@ void takeTransaction(NetworkPool& pool, int index, const RpcReply& reply, Lookup
     answer.pendingInPool = !answer.height;
 }
 
-QCoro::Task<LookupAnswer> askEvm(std::shared_ptr<NetworkPool> pool, int index, QString id)
+QCoro::Task<LookupAnswer> askEvm(std::shared_ptr<NetworkPool> pool, int index, QString id,
+                                 QDeadlineTimer callerDeadline)
 {
     LookupAnswer answer = labelled(*pool, index);
-    const QDeadlineTimer deadline(pool->probeConfig().timeoutMs);
+    const QDeadlineTimer deadline = askDeadline(*pool, callerDeadline);
     const QList<RpcReply> replies =
         co_await pool->node(index).client->callBatch(receiptBatch(id), deadline);
     if (takeReceipt(*pool, index, replies, answer))
@@ -235,15 +244,16 @@ struct RunState
 };
 
 QCoro::Task<> askAndReport(std::shared_ptr<RunState> state, std::shared_ptr<NetworkPool> pool,
-                           int index, LookupQuery query)
+                           int index, LookupQuery query, QDeadlineTimer deadline)
 {
-    const LookupAnswer answer = co_await askNode(std::move(pool), index, std::move(query));
+    const LookupAnswer answer =
+        co_await askNode(std::move(pool), index, std::move(query), deadline);
     state->report(answer);
 }
 
 QCoro::Task<QList<LookupAnswer>> runLookup(std::shared_ptr<RunState> state,
                                            QList<std::shared_ptr<NetworkPool>> pools,
-                                           LookupQuery query)
+                                           LookupQuery query, QDeadlineTimer deadline)
 {
     std::vector<QCoro::Task<>> asking;
     for (const std::shared_ptr<NetworkPool>& pool : pools) {
@@ -253,7 +263,7 @@ QCoro::Task<QList<LookupAnswer>> runLookup(std::shared_ptr<RunState> state,
         for (const LookupAnswer& answer : unaskedAnswers(*pool, eligible))
             state->report(answer);
         for (const int index : eligible)
-            asking.push_back(askAndReport(state, pool, index, query)); // starts right away
+            asking.push_back(askAndReport(state, pool, index, query, deadline)); // starts now
     }
     for (QCoro::Task<>& task : asking)
         co_await task;
@@ -273,11 +283,12 @@ std::optional<LookupQuery> lookupQueryFor(const SearchClassification& search)
     return std::nullopt;
 }
 
-QCoro::Task<LookupAnswer> askNode(std::shared_ptr<NetworkPool> pool, int index, LookupQuery query)
+QCoro::Task<LookupAnswer> askNode(std::shared_ptr<NetworkPool> pool, int index, LookupQuery query,
+                                  QDeadlineTimer deadline)
 {
     if (pool->config().family == ChainFamily::Solana)
-        co_return co_await askSolana(std::move(pool), index, std::move(query.id));
-    co_return co_await askEvm(std::move(pool), index, std::move(query.id));
+        co_return co_await askSolana(std::move(pool), index, std::move(query.id), deadline);
+    co_return co_await askEvm(std::move(pool), index, std::move(query.id), deadline);
 }
 
 LiveLookup::LiveLookup(QObject* parent)
@@ -289,17 +300,18 @@ LiveLookup::LiveLookup(QObject* parent)
 LiveLookup::~LiveLookup() = default;
 
 QCoro::Task<QList<LookupAnswer>> LiveLookup::run(QList<std::shared_ptr<NetworkPool>> pools,
-                                                 LookupQuery query)
+                                                 LookupQuery query, QDeadlineTimer deadline)
 {
     auto state = std::make_shared<RunState>();
     state->owner = this;
-    return runLookup(std::move(state), std::move(pools), std::move(query));
+    return runLookup(std::move(state), std::move(pools), std::move(query), deadline);
 }
 
 QCoro::Task<QList<LookupAnswer>> lookUpEverywhere(QList<std::shared_ptr<NetworkPool>> pools,
                                                   LookupQuery query)
 {
-    return runLookup(std::make_shared<RunState>(), std::move(pools), std::move(query));
+    return runLookup(std::make_shared<RunState>(), std::move(pools), std::move(query),
+                     QDeadlineTimer(QDeadlineTimer::Forever));
 }
 
 } // namespace switchyard

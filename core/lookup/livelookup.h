@@ -4,6 +4,7 @@
 #include "lookup/lookupanswer.h"
 #include "lookup/searchclassifier.h"
 
+#include <QDeadlineTimer>
 #include <QList>
 #include <QObject>
 #include <memory>
@@ -24,12 +25,15 @@ struct LookupQuery
 // The query for a search that names a transaction id; nullopt for anything else.
 std::optional<LookupQuery> lookupQueryFor(const SearchClassification& search);
 
-// Asks one node directly (not routed, no other node tried) with the network's timeout:
+// Asks one node directly (not routed, no other node tried) with the network's timeout, or less
+// when `deadline` comes sooner:
 // Solana getSignatureStatuses([id], {searchTransactionHistory: true}); EVM one batch of
 // eth_getTransactionReceipt and eth_blockNumber (the view the answer speaks for), then, when
 // the receipt is null, eth_getTransactionByHash (in the node's pool, or unknown). The answer
 // counts in the node's health like any call.
-QCoro::Task<LookupAnswer> askNode(std::shared_ptr<NetworkPool> pool, int index, LookupQuery query);
+QCoro::Task<LookupAnswer>
+askNode(std::shared_ptr<NetworkPool> pool, int index, LookupQuery query,
+        QDeadlineTimer deadline = QDeadlineTimer(QDeadlineTimer::Forever));
 
 // The status question, put to every `status` node of every network of the query's family at
 // once. Networks without an eligible status node answer NoNodeAvailable; status nodes the
@@ -43,9 +47,11 @@ public:
     ~LiveLookup() override;
 
     // Emits answered() per answer as it comes, then finished(); resolves with every answer in
-    // the order they came. Safe to destroy the object while it runs (no more signals).
-    QCoro::Task<QList<LookupAnswer>> run(QList<std::shared_ptr<NetworkPool>> pools,
-                                         LookupQuery query);
+    // the order they came, by `deadline` at the latest. Safe to destroy the object while it
+    // runs (no more signals).
+    QCoro::Task<QList<LookupAnswer>>
+    run(QList<std::shared_ptr<NetworkPool>> pools, LookupQuery query,
+        QDeadlineTimer deadline = QDeadlineTimer(QDeadlineTimer::Forever));
 
 Q_SIGNALS:
     void answered(const switchyard::LookupAnswer& answer);

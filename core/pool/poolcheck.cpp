@@ -3,6 +3,7 @@
 #include "pool/networkpool.h"
 
 #include <QJsonArray>
+#include <algorithm>
 
 namespace switchyard {
 
@@ -57,7 +58,7 @@ QString checkStatusWord(CheckStatus status)
     Q_UNREACHABLE();
 }
 
-NetworkCheck checkNetwork(const NetworkPool& pool)
+NetworkCheck checkNetwork(const NetworkPool& pool, const UnansweredNodes& unanswered)
 {
     const NetworkConfig& network = pool.config();
     NetworkCheck check;
@@ -70,6 +71,19 @@ NetworkCheck checkNetwork(const NetworkPool& pool)
     for (int i = 0; i < pool.nodeCount(); ++i) {
         const PoolNode& node = pool.node(i);
         const NodeHealth& health = node.health;
+        if (unanswered.indexes.contains(i)) {
+            const QString why = QStringLiteral("no answer within %1").arg(unanswered.deadline);
+            nodes.append(QJsonObject{{QStringLiteral("name"), node.config.name},
+                                     {QStringLiteral("url"), node.displayUrl},
+                                     {QStringLiteral("state"), QStringLiteral("unanswered")},
+                                     {QStringLiteral("height"), QJsonValue()},
+                                     {QStringLiteral("lag"), QJsonValue()},
+                                     {QStringLiteral("latencyMs"), QJsonValue()},
+                                     {QStringLiteral("error"), why}});
+            check.problems.append(QStringLiteral("%1 unanswered (%2)").arg(node.config.name, why));
+            worstState = QStringLiteral("unhealthy");
+            continue;
+        }
         const QString state = reportedState(health.state());
         QJsonObject entry{{QStringLiteral("name"), node.config.name},
                           {QStringLiteral("url"), node.displayUrl},
@@ -122,7 +136,11 @@ NetworkCheck checkNetwork(const NetworkPool& pool)
         bool held = false;
         for (int i = 0; i < pool.nodeCount() && !held; ++i)
             held = pool.node(i).config.roles.testFlag(role);
-        if (held && pool.eligibleNodes(role).isEmpty()) {
+        const QList<int> eligible = pool.eligibleNodes(role);
+        const bool served = std::any_of(eligible.cbegin(), eligible.cend(), [&](int index) {
+            return !unanswered.indexes.contains(index);
+        });
+        if (held && !served) {
             check.status = CheckStatus::Critical;
             check.problems.append(QStringLiteral("no node for %1").arg(nodeRoleName(role)));
         }

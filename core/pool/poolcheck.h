@@ -2,6 +2,7 @@
 
 #include <QJsonObject>
 #include <QList>
+#include <QSet>
 #include <QString>
 #include <memory>
 
@@ -35,10 +36,19 @@ struct NetworkCheck
     QString pluginLine() const;
 };
 
+// The nodes of a pool that a probe round with a deadline got no answer from before it: never
+// asked (still queued) or asked and cut off. They are reported as "unanswered", and count as
+// not serving whatever arrived after the deadline.
+struct UnansweredNodes
+{
+    QSet<int> indexes;
+    QString deadline; // "8 s"
+};
+
 // OK: every node serving within warnLag. WARNING: a node lagging, unhealthy or on the wrong
 // network while every role that some node holds still has an eligible node. CRITICAL: such a
 // role has no eligible node.
-NetworkCheck checkNetwork(const NetworkPool& pool);
+NetworkCheck checkNetwork(const NetworkPool& pool, const UnansweredNodes& unanswered = {});
 
 CheckStatus worstStatus(const QList<NetworkCheck>& checks);
 

@@ -164,14 +164,16 @@ void PoolManager::probeNow(const QString& network, int nodeIndex)
         enqueue(target, nodeIndex);
 }
 
-QCoro::Task<> PoolManager::probeAll()
+QCoro::Task<> PoolManager::probeAll(QDeadlineTimer roundDeadline)
 {
+    m_roundDeadline = roundDeadline;
     for (const std::shared_ptr<NetworkPool>& pool : std::as_const(m_pools))
         for (int i = 0; i < pool->nodeCount(); ++i)
             if (!pool->node(i).probeQueued && pool->node(i).health.state() != NodeState::Disabled)
                 enqueue(pool, i);
     if (m_inFlight > 0 || !m_queue.isEmpty())
         co_await qCoro(this, &PoolManager::idle);
+    m_roundDeadline = QDeadlineTimer(QDeadlineTimer::Forever);
 }
 
 void PoolManager::enqueue(const std::shared_ptr<NetworkPool>& pool, int index)
@@ -183,6 +185,11 @@ void PoolManager::enqueue(const std::shared_ptr<NetworkPool>& pool, int index)
 
 void PoolManager::pump()
 {
+    if (m_roundDeadline.hasExpired()) {
+        for (const QueuedProbe& queued : std::as_const(m_queue))
+            queued.pool->node(queued.index).probeQueued = false;
+        m_queue.clear();
+    }
     while (m_inFlight < maxConcurrentProbes && !m_queue.isEmpty()) {
         QueuedProbe next = m_queue.takeFirst();
         ++m_inFlight;
@@ -197,9 +204,10 @@ QCoro::Task<> PoolManager::runProbe(std::shared_ptr<NetworkPool> pool, int index
     const bool checkIdentity =
         !node.identityConfirmed || ++node.probesSinceIdentityCheck >= identityRecheckProbes;
     QPointer<PoolManager> self(this);
+    const QDeadlineTimer ownDeadline(pool->probeConfig().timeoutMs);
     const ProbeObservation probe =
         co_await probeNode(node.client.get(), pool->config(), checkIdentity,
-                           QDeadlineTimer(pool->probeConfig().timeoutMs));
+                           m_roundDeadline < ownDeadline ? m_roundDeadline : ownDeadline);
     if (!self)
         co_return; // the manager went away while the probe ran: nobody is left to tell
 

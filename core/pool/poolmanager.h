@@ -4,6 +4,7 @@
 #include "events/incidentevent.h"
 #include "pool/nodehealth.h"
 
+#include <QDeadlineTimer>
 #include <QObject>
 #include <QTimer>
 #include <memory>
@@ -55,8 +56,9 @@ public:
     // Queues a probe of one node now, whatever its schedule.
     void probeNow(const QString& network, int nodeIndex);
     // Probes every node that is not disabled once and resolves when all of them have answered
-    // or timed out.
-    QCoro::Task<> probeAll();
+    // or timed out. With a round deadline no probe runs past it and none starts after it: a
+    // node still queued then stays unprobed (a command that must answer in time, like check).
+    QCoro::Task<> probeAll(QDeadlineTimer roundDeadline = QDeadlineTimer(QDeadlineTimer::Forever));
 
     int probesInFlight() const { return m_inFlight; }
 
@@ -93,6 +95,7 @@ private:
     QList<Retiring> m_retiring;
     QList<QueuedProbe> m_queue;
     int m_inFlight = 0;
+    QDeadlineTimer m_roundDeadline = QDeadlineTimer(QDeadlineTimer::Forever);
     bool m_running = false;
     QTimer m_ticker;
 };

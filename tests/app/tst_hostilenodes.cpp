@@ -1,0 +1,253 @@
+// `check` and `lookup` against nodes that try to make them the incident: bodies that never end,
+// nodes that never answer. A monitoring plugin runs every few seconds on hosts that run other
+// things: its memory must not follow whatever a node sends, and it must answer inside its own
+// timeout whatever the nodes do.
+#include "commandrunner.h"
+#include "rpc/jsonrpcclient.h"
+#include "sim/simulatedcluster.h"
+#include "sim/simulatednode.h"
+#include "util/clock.h"
+
+#include <QHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+#include <sys/resource.h>
+
+using namespace switchyard;
+using namespace switchyard::testing;
+using namespace switchyard::sim;
+
+namespace {
+
+// The largest resident set of any child this process has waited for, in bytes: QProcess waits
+// for each switchyard it runs.
+qint64 peakChildResidentBytes()
+{
+    rusage usage = {};
+    getrusage(RUSAGE_CHILDREN, &usage);
+    return qint64(usage.ru_maxrss) * 1024;
+}
+
+} // namespace
+
+class TestHostileNodes : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+
+    static Fault silence()
+    {
+        Fault fault;
+        fault.kind = FaultKind::NeverAnswer;
+        return fault;
+    }
+
+    QString configFor(const SimulatedCluster& cluster, int timeoutMs)
+    {
+        QJsonArray nodes;
+        for (const SimulatedNode* node : cluster.nodes())
+            nodes.append(QJsonObject{{QStringLiteral("name"), node->name()},
+                                     {QStringLiteral("url"), node->url().toString()}});
+        const QJsonObject config{
+            {QStringLiteral("networks"),
+             QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("local")},
+                                    {QStringLiteral("family"), QStringLiteral("solana")},
+                                    {QStringLiteral("genesisHash"), cluster.genesisHash()},
+                                    {QStringLiteral("nodes"), nodes}}}},
+            {QStringLiteral("probe"), QJsonObject{{QStringLiteral("timeoutMs"), timeoutMs}}}};
+        const QString path = m_dir.filePath(QStringLiteral("config.json"));
+        QFile file(path);
+        if (file.open(QIODevice::WriteOnly))
+            file.write(QJsonDocument(config).toJson());
+        return path;
+    }
+
+private Q_SLOTS:
+    // The 16 MiB cap holds while reading: each node costs at most about the cap, however fast
+    // and however long it sends. (Before, one such node took the process to 185-768 MB.)
+    void endlessBodiesAreCutAtTheCap_data()
+    {
+        QTest::addColumn<int>("nodeCount");
+        QTest::newRow("one node") << 1;
+        QTest::newRow("four nodes") << 4;
+    }
+
+    void endlessBodiesAreCutAtTheCap()
+    {
+        QFETCH(int, nodeCount);
+        ManualClock clock;
+        SimulatedCluster cluster(ChainFamily::Solana, QStringLiteral("local"), &clock);
+        Fault endless;
+        endless.kind = FaultKind::EndlessChunkedBody;
+        for (int i = 0; i < nodeCount; ++i)
+            QVERIFY(cluster.addNode(QStringLiteral("n%1").arg(i))->setFault(endless));
+
+        // A timeout long enough that the cap, not the clock, ends each answer.
+        const CommandRun run =
+            runSwitchyard({QStringLiteral("check"), QStringLiteral("--json"),
+                           QStringLiteral("--config"), configFor(cluster, 60'000)},
+                          {}, 120'000);
+        QCOMPARE(run.exitCode, 2);
+        const QJsonArray nodes = QJsonDocument::fromJson(run.out)
+                                     .object()
+                                     .value(QStringLiteral("networks"))
+                                     .toArray()
+                                     .first()
+                                     .toObject()
+                                     .value(QStringLiteral("nodes"))
+                                     .toArray();
+        QCOMPARE(nodes.size(), nodeCount);
+        for (const QJsonValue& node : nodes)
+            QVERIFY2(node.toObject()
+                         .value(QStringLiteral("error"))
+                         .toString()
+                         .contains(QStringLiteral("too-large")),
+                     run.out.constData());
+
+        const qint64 peak = peakChildResidentBytes();
+        qInfo("peak resident set of check against %d endless node(s): %.1f MB", nodeCount,
+              double(peak) / 1e6);
+        // What the process needs without any answer, plus the cap and as much again of
+        // buffer slack for each node.
+        const qint64 allowed =
+            64 * 1024 * 1024 + nodeCount * 2 * JsonRpcClient::defaultMaxResponseBytes;
+        QVERIFY2(peak < allowed, qPrintable(QStringLiteral("%1 bytes").arg(peak)));
+    }
+
+    // Nodes that accept and never answer, and a probe timeout (60 s) longer than this runner
+    // waits (30 s): only the command's own deadline can end the round in time. 34 silent nodes
+    // are more than the 32 probes run at once, so some are never even asked.
+    void checkAnswersWithinItsDeadline_data()
+    {
+        QTest::addColumn<int>("answering");
+        QTest::addColumn<int>("silent");
+        QTest::addColumn<QStringList>("options");
+        QTest::addColumn<QString>("deadline");
+        QTest::addColumn<int>("exitCode");
+
+        QTest::newRow("none answers") << 0 << 34 << QStringList{"--timeout", "1"} << "1 s" << 2;
+        QTest::newRow("none answers, json")
+            << 0 << 34 << QStringList{"--timeout", "0.5", "--json"} << "0.5 s" << 2;
+        QTest::newRow("one answers")
+            << 1 << 2 << QStringList{"--timeout", "1", "--json"} << "1 s" << 1;
+        QTest::newRow("default deadline") << 0 << 2 << QStringList{} << "8 s" << 2;
+    }
+
+    void checkAnswersWithinItsDeadline()
+    {
+        QFETCH(int, answering);
+        QFETCH(int, silent);
+        QFETCH(QStringList, options);
+        QFETCH(QString, deadline);
+        QFETCH(int, exitCode);
+        ManualClock clock;
+        SimulatedCluster cluster(ChainFamily::Solana, QStringLiteral("local"), &clock);
+        for (int i = 0; i < answering; ++i)
+            cluster.addNode(QStringLiteral("fine%1").arg(i));
+        for (int i = 0; i < silent; ++i)
+            QVERIFY(cluster.addNode(QStringLiteral("silent%1").arg(i))->setFault(silence()));
+
+        const CommandRun run =
+            runSwitchyard(QStringList{QStringLiteral("check"), QStringLiteral("--config"),
+                                      configFor(cluster, 60'000)} +
+                          options);
+        QVERIFY2(run.exitCode != -1, "check did not come back by itself");
+        QCOMPARE(run.exitCode, exitCode);
+        const QString why = QStringLiteral("no answer within %1").arg(deadline);
+        if (!options.contains(QStringLiteral("--json"))) {
+            const QString line = QString::fromUtf8(run.out).trimmed();
+            QCOMPARE(line.count(QStringLiteral(" unanswered (") + why + u')'), silent);
+            return;
+        }
+        const QJsonArray nodes = QJsonDocument::fromJson(run.out)
+                                     .object()
+                                     .value(QStringLiteral("networks"))
+                                     .toArray()
+                                     .first()
+                                     .toObject()
+                                     .value(QStringLiteral("nodes"))
+                                     .toArray();
+        QCOMPARE(nodes.size(), answering + silent);
+        for (const QJsonValue& value : nodes) {
+            const QJsonObject node = value.toObject();
+            if (node.value(QStringLiteral("name")).toString().startsWith(QStringLiteral("fine"))) {
+                QCOMPARE(node.value(QStringLiteral("state")).toString(), QStringLiteral("healthy"));
+                continue;
+            }
+            QCOMPARE(node.value(QStringLiteral("state")).toString(), QStringLiteral("unanswered"));
+            QCOMPARE(node.value(QStringLiteral("error")).toString(), why);
+        }
+    }
+
+    // The probe round gets half of the deadline, so silent nodes leave the one that answers
+    // time to be asked.
+    void lookupAnswersWithinItsDeadline()
+    {
+        ManualClock clock;
+        SimulatedCluster cluster(ChainFamily::Solana, QStringLiteral("local"), &clock);
+        cluster.addNode(QStringLiteral("fine"));
+        for (int i = 0; i < 2; ++i)
+            QVERIFY(cluster.addNode(QStringLiteral("silent%1").arg(i))->setFault(silence()));
+        // A well-formed signature nobody has seen.
+        const QString signature = QStringLiteral("2Ana1pUpv2ZbMVkwF5FXapYeBEjdxDatLn7nvJkhgTSXbs59S"
+                                                 "yZSx866bXirPgj8QQVB57uxHJBG1YFvkRbFj4T");
+
+        const CommandRun run =
+            runSwitchyard({QStringLiteral("lookup"), signature, QStringLiteral("--json"),
+                           QStringLiteral("--timeout"), QStringLiteral("2"),
+                           QStringLiteral("--config"), configFor(cluster, 60'000)});
+        QVERIFY2(run.exitCode != -1, "lookup did not come back by itself");
+        QCOMPARE(run.exitCode, 1); // not found at the node that answered
+        QHash<QString, QJsonObject> answers;
+        for (const QByteArray& line : run.lines()) {
+            const QJsonObject answer = QJsonDocument::fromJson(line).object();
+            answers.insert(answer.value(QStringLiteral("node")).toString(), answer);
+        }
+        QCOMPARE(answers.size(), 3);
+        QCOMPARE(answers.value(QStringLiteral("fine")).value(QStringLiteral("outcome")).toString(),
+                 QStringLiteral("not-found"));
+        for (const QString& silent : {QStringLiteral("silent0"), QStringLiteral("silent1")}) {
+            QCOMPARE(answers.value(silent).value(QStringLiteral("outcome")).toString(),
+                     QStringLiteral("not-asked"));
+            QCOMPARE(answers.value(silent).value(QStringLiteral("message")).toString(),
+                     QStringLiteral("no answer to the probe within 1 s"));
+        }
+    }
+
+    void badTimeoutIsAUsageError_data()
+    {
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<QString>("value");
+        for (const QString& command : {QStringLiteral("check"), QStringLiteral("lookup")}) {
+            for (const QString& value :
+                 {QStringLiteral("0"), QStringLiteral("-1"), QStringLiteral("soon"),
+                  QStringLiteral("inf"), QStringLiteral("100000")})
+                QTest::newRow(qPrintable(command + u' ' + value)) << command << value;
+        }
+    }
+
+    void badTimeoutIsAUsageError()
+    {
+        QFETCH(QString, command);
+        QFETCH(QString, value);
+        QStringList arguments{command, QStringLiteral("--timeout"), value,
+                              QStringLiteral("--config"),
+                              m_dir.filePath(QStringLiteral("unused.json"))};
+        if (command == QStringLiteral("lookup"))
+            arguments.insert(1, QStringLiteral("2Ana1pUpv2ZbMVkwF5FXapYeBEjdxDatLn7nvJkhgTSXbs59"
+                                               "SyZSx866bXirPgj8QQVB57uxHJBG1YFvkRbFj4T"));
+        const CommandRun run = runSwitchyard(arguments);
+        QCOMPARE(run.exitCode, 3);
+        QCOMPARE(run.err, QByteArray("switchyard: --timeout expects a number of seconds above 0 "
+                                     "and up to 86400, got '") +
+                              value.toUtf8() + "'\n");
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHostileNodes)
+#include "tst_hostilenodes.moc"
