@@ -43,6 +43,9 @@ struct JsonRpcClient::Exchange
 
 namespace {
 
+// What Qt's network thread may hold of an answer before we have read it.
+constexpr qint64 readBufferBytes = 256 * 1024;
+
 // The request body, readable once from the start: it cannot be rewound for a resend.
 class OneShotUpload final : public QIODevice
 {
@@ -247,6 +250,9 @@ QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool m
         reply.reset(threadNetworkAccessManager()->post(request, upload));
         upload->setParent(reply.get());
     }
+    // Without a bound Qt's network thread reads on into memory as fast as a node sends, far
+    // past the cap, before we get to look at any of it; with one it waits for us.
+    reply->setReadBufferSize(std::min<qint64>(readBufferBytes, cap + 1));
     QByteArray received;
     bool tooLarge = false;
     bool timedOut = false;
@@ -254,11 +260,12 @@ QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool m
     // Handlers below capture this frame's locals: their context object dies with the frame, so
     // a signal the reply emits after we stop listening can never reach them.
     QObject frameContext;
-    // Read as data arrives so the size cap holds while reading, not after buffering it all.
+    // Read as data arrives so the size cap holds while reading, not after buffering it all:
+    // never more than one byte past it.
     connect(reply.get(), &QNetworkReply::readyRead, &frameContext, [&, raw = reply.get()] {
         if (tooLarge)
             return;
-        received += raw->readAll();
+        received += raw->read(cap + 1 - received.size());
         if (received.size() > cap) {
             tooLarge = true;
             raw->abort();
@@ -286,7 +293,9 @@ QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool m
         co_await reply.get();
     deadlineTimer.stop();
     if (!tooLarge && reply->bytesAvailable() > 0)
-        received += reply->readAll();
+        received += reply->read(cap + 1 - received.size());
+    if (received.size() > cap)
+        tooLarge = true;
 
     exchange.latencyMs = elapsed.elapsed();
     exchange.bytesReceived = received.size();

@@ -35,6 +35,8 @@ QString faultKindName(FaultKind kind)
         return QStringLiteral("Flapping");
     case FaultKind::ErrorResponse:
         return QStringLiteral("ErrorResponse");
+    case FaultKind::EndlessChunkedBody:
+        return QStringLiteral("EndlessChunkedBody");
     }
     Q_UNREACHABLE();
 }

@@ -24,6 +24,7 @@ enum class FaultKind
     DropAfterRequest,   // read the request fully, then close without answering
     Flapping,           // down for periodMs/2 then up for periodMs/2, by the Clock, from setFault()
     ErrorResponse,      // every call answered with JSON-RPC error {errorCode, errorMessage}
+    EndlessChunkedBody, // 200 with a chunked body that never ends, sent as fast as it is read
 };
 
 // What a node does wrong. Kinds that answer with an HTTP error status (429, 503, 400, 404) do

@@ -135,20 +135,37 @@ void HttpConnection::respondStreamed(const HttpResponse& response, qint64 bodyBy
     writeStream();
 }
 
+void HttpConnection::respondChunkedWithoutEnd(const HttpResponse& response, BodyProducer producer)
+{
+    if (m_state != State::Handling || m_gone)
+        return;
+    m_socket->write(response.chunkedHead(m_keepAlive));
+    m_producer = std::move(producer);
+    m_streamTotal = -1;
+    m_streamOffset = 0;
+    m_state = State::Streaming;
+    writeStream();
+}
+
 void HttpConnection::writeStream()
 {
-    while (m_state == State::Streaming && m_streamOffset < m_streamTotal &&
+    const bool endless = m_streamTotal < 0;
+    while (m_state == State::Streaming && (endless || m_streamOffset < m_streamTotal) &&
            m_socket->bytesToWrite() < kStreamHighWater) {
         const QByteArray chunk =
-            m_producer(m_streamOffset, qMin(kStreamChunk, m_streamTotal - m_streamOffset));
+            m_producer(m_streamOffset,
+                       endless ? kStreamChunk : qMin(kStreamChunk, m_streamTotal - m_streamOffset));
         if (chunk.isEmpty()) {
             abort(); // the producer ran dry before the announced length: never send a short body
             return;
         }
-        m_socket->write(chunk);
+        if (endless)
+            m_socket->write(QByteArray::number(chunk.size(), 16) + "\r\n" + chunk + "\r\n");
+        else
+            m_socket->write(chunk);
         m_streamOffset += chunk.size();
     }
-    if (m_state == State::Streaming && m_streamOffset >= m_streamTotal) {
+    if (m_state == State::Streaming && !endless && m_streamOffset >= m_streamTotal) {
         m_producer = {};
         finishAnswer(m_keepAlive);
     }

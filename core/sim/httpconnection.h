@@ -38,6 +38,9 @@ public:
     // Sends `response`'s status and headers with a Content-Length of `bodyBytes`, then the body
     // piece by piece as the socket drains, so a huge body is never held in memory.
     void respondStreamed(const HttpResponse& response, qint64 bodyBytes, BodyProducer producer);
+    // Sends `response`'s status and headers with Transfer-Encoding: chunked, then one chunk from
+    // `producer` after another for as long as the peer reads, and never the last chunk.
+    void respondChunkedWithoutEnd(const HttpResponse& response, BodyProducer producer);
     // Orderly close (FIN) without writing anything.
     void closeWithoutAnswer();
     // Hard close (RST).
@@ -78,7 +81,7 @@ private:
     bool m_gone = false;
 
     BodyProducer m_producer;
-    qint64 m_streamTotal = 0;
+    qint64 m_streamTotal = 0; // -1: chunked, without end
     qint64 m_streamOffset = 0;
 
     qint64 m_drainRemaining = -1; // -1: unknown, drain until the peer stops sending

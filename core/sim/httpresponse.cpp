@@ -12,18 +12,34 @@ HttpResponse HttpResponse::text(int status, const QByteArray& message)
     return {status, {{"Content-Type", "text/plain; charset=utf-8"}}, message + '\n'};
 }
 
-QByteArray HttpResponse::head(qint64 contentLength, bool keepAlive) const
+namespace {
+
+// `framing` is the header that says where the body ends (Content-Length or Transfer-Encoding).
+QByteArray headWith(const HttpResponse& response, const QByteArray& framing, bool keepAlive)
 {
-    QByteArray out = "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status) + "\r\n";
+    QByteArray out = "HTTP/1.1 " + QByteArray::number(response.status) + ' ' +
+                     reasonPhrase(response.status) + "\r\n";
     out += "Server: switchyard-sim\r\n";
-    for (const HttpHeaderField& field : headers)
+    for (const HttpHeaderField& field : response.headers)
         out += field.name + ": " + field.value + "\r\n";
-    if (!statusForbidsBody(status))
-        out += "Content-Length: " + QByteArray::number(contentLength) + "\r\n";
-    if (status >= 200)
+    if (!statusForbidsBody(response.status))
+        out += framing + "\r\n";
+    if (response.status >= 200)
         out += keepAlive ? "Connection: keep-alive\r\n" : "Connection: close\r\n";
     out += "\r\n";
     return out;
+}
+
+} // namespace
+
+QByteArray HttpResponse::head(qint64 contentLength, bool keepAlive) const
+{
+    return headWith(*this, "Content-Length: " + QByteArray::number(contentLength), keepAlive);
+}
+
+QByteArray HttpResponse::chunkedHead(bool keepAlive) const
+{
+    return headWith(*this, "Transfer-Encoding: chunked", keepAlive);
 }
 
 QByteArray HttpResponse::serialize(bool keepAlive) const

@@ -20,6 +20,8 @@ struct HttpResponse
 
     // Status line and header section for a body of `contentLength` bytes.
     QByteArray head(qint64 contentLength, bool keepAlive) const;
+    // Status line and header section for a body sent in chunks (Transfer-Encoding: chunked).
+    QByteArray chunkedHead(bool keepAlive) const;
     QByteArray serialize(bool keepAlive) const;
 };
 

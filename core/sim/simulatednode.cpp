@@ -344,6 +344,17 @@ void SimulatedNode::answer(HttpConnection& connection, const JsonRpcMessage& mes
         connection.respondTruncated(HttpResponse::json(full), full.size() / 2);
         return;
     }
+    case FaultKind::EndlessChunkedBody: {
+        const QJsonValue id = message.calls.isEmpty() ? QJsonValue() : message.calls.first().id;
+        const QByteArray prefix = R"({"jsonrpc":"2.0","id":)" + jsonText(id) + R"(,"result":")";
+        connection.respondChunkedWithoutEnd(HttpResponse::json({}),
+                                            [prefix](qint64 offset, qint64 maxBytes) {
+                                                if (offset == 0)
+                                                    return prefix;
+                                                return QByteArray(maxBytes, 'A');
+                                            });
+        return;
+    }
     case FaultKind::OversizedBody: {
         const QJsonValue id = message.calls.isEmpty() ? QJsonValue() : message.calls.first().id;
         const QByteArray prefix = R"({"jsonrpc":"2.0","id":)" + jsonText(id) + R"(,"result":")";

@@ -204,6 +204,46 @@ private Q_SLOTS:
         QVERIFY(object.value("result").toString().size() > size - 100);
     }
 
+    // A hostile node: a 200 whose chunked body never ends. It is sent as fast as the client
+    // reads and no faster, so the simulator's memory stays flat however long the client reads.
+    void endlessChunkedBodyNeverEnds()
+    {
+        Fault endless;
+        endless.kind = FaultKind::EndlessChunkedBody;
+        QVERIFY(m_node->setFault(endless));
+        RawClient client;
+        QVERIFY(client.connectTo(m_node->port()));
+        client.sendPost(rpcBody("getSlot", {}, 42));
+        constexpr qint64 enough = 8 * 1024 * 1024;
+        QByteArray received;
+        QElapsedTimer timer;
+        timer.start();
+        while (received.size() < enough && timer.elapsed() < 20000) {
+            received += client.socket().readAll();
+            if (received.size() < enough)
+                waitForAnySignal(&client.socket(), 1000, &QTcpSocket::readyRead);
+        }
+        QVERIFY(received.size() >= enough);
+        const qsizetype headEnd = received.indexOf("\r\n\r\n");
+        QVERIFY(headEnd > 0);
+        const QByteArray head = received.left(headEnd + 4);
+        QVERIFY(head.startsWith("HTTP/1.1 200 OK\r\n"));
+        QVERIFY(head.contains("Transfer-Encoding: chunked\r\n"));
+        QVERIFY(!head.contains("Content-Length"));
+        // Chunked framing: a hex size line, then the data; it starts like an answer to id 42.
+        const QByteArray body = received.mid(headEnd + 4);
+        const qsizetype sizeEnd = body.indexOf("\r\n");
+        bool hex = false;
+        QVERIFY(body.left(sizeEnd).toLongLong(&hex, 16) > 0 && hex);
+        QVERIFY(body.mid(sizeEnd + 2).startsWith("{\"jsonrpc\":\"2.0\",\"id\":42,\"result\":\""));
+        QVERIFY(!received.contains("\r\n0\r\n\r\n")); // no last chunk
+        client.abort();
+
+        m_node->clearFault();
+        const PostResult next = post(m_node->url(), rpcBody("getHealth"));
+        QCOMPARE(next.json().value("result").toString(), QStringLiteral("ok"));
+    }
+
     void oversizedBodyIsStreamedSoTheClientCanStopReading()
     {
         // Two gigabytes would not fit the server's memory if it built the body before sending.
