@@ -8,6 +8,8 @@
 #include "recording/storesession.h"
 #include "sim/demoscenario.h"
 #include "store/database.h"
+#include "store/storewriter.h"
+#include "terminationsignals.h"
 #include "util/clock.h"
 #include "util/settings.h"
 
@@ -15,6 +17,7 @@
 #include <QCommandLineParser>
 #include <QFile>
 #include <QFileInfo>
+#include <csignal>
 #include <cstdio>
 
 namespace switchyard::app {
@@ -125,6 +128,17 @@ int runWindow(int argc, char* argv[])
 
     QApplication app(argc, argv);
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/switchyard/switchyard.svg")));
+    // A logout or `systemctl stop` ends the event loop as the window's own Quit does, so what the
+    // store still holds is committed on the way out. It lives longer than the store: a second
+    // signal during that commit is read and let go, and the commit finishes.
+    TerminationSignals termination;
+    QObject::connect(&termination, &TerminationSignals::received, &app, [](int signalNumber) {
+        const char* name = signalNumber == SIGINT   ? "SIGINT"
+                           : signalNumber == SIGHUP ? "SIGHUP"
+                                                    : "SIGTERM";
+        std::fprintf(stderr, "switchyard: %s: closing\n", name);
+        QCoreApplication::quit();
+    });
     std::unique_ptr<sim::DemoScenario> demo;
     if (source.demo) {
         demo = std::make_unique<sim::DemoScenario>();
@@ -159,6 +173,12 @@ int runWindow(int argc, char* argv[])
         StoreSession::open(databasePath, &pools, Clock::system(), &storeError);
     if (!store && parser.isSet(dbOption))
         return cli::fail(cli::ExitConfigError, storeError);
+    // Nothing in the window says when the disk refuses a write; the log of the session does.
+    if (store)
+        QObject::connect(&store->writer(), &store::StoreWriter::writeFailed,
+                         [](const QString& error) {
+                             std::fprintf(stderr, "switchyard: store: %s\n", qPrintable(error));
+                         });
     // The demo's own application hands its transactions to the tracker, which keeps them in
     // the demo's store: without a store there is nothing to track them in.
     if (demo && store)

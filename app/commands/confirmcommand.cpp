@@ -220,7 +220,7 @@ int runConfirm(const QStringList& arguments)
     PoolManager pools(Clock::system());
     pools.applyConfig(config);
     QCoro::waitFor(pools.probeAll());
-    store::StoreWriter writer(*opened.database);
+    store::StoreWriter writer(*opened.database, commandWriterOptions());
     SqlTrackingStore trackingStore(&writer);
     TransactionTracker tracker(&pools, &trackingStore, Clock::system());
     tracker.restore({*record});

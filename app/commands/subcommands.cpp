@@ -1,3 +1,4 @@
+#include "store/storewriter.h"
 #include "subcommand.h"
 
 #include <cstdio>
@@ -23,6 +24,13 @@ const QList<Subcommand>& subcommands()
         {"export", "Write the incident timeline as CSV (redacted, spreadsheet-safe)", &runExport},
     };
     return all;
+}
+
+store::WriterOptions commandWriterOptions()
+{
+    store::WriterOptions options;
+    options.maxTries = 3;
+    return options;
 }
 
 int fail(int exitCode, const QString& message)

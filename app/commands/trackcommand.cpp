@@ -250,7 +250,7 @@ int runTrack(const QStringList& arguments)
 
     tracking::TrackResult result;
     {
-        store::StoreWriter writer(*opened.database);
+        store::StoreWriter writer(*opened.database, commandWriterOptions());
         tracking::SqlTrackingStore trackingStore(&writer);
         PoolManager pools(Clock::system()); // tracking stores; it asks no node
         tracking::TransactionTracker tracker(&pools, &trackingStore, Clock::system());

@@ -30,6 +30,10 @@ struct WriterOptions
     // delay, doubling up to retryMaxMs.
     int retryInitialMs = 200;
     int retryMaxMs = 10000;
+    // Tries a failing store gets before the batch's writes are rejected with its error.
+    // 0: try until it works, as the dashboard does (the disk may be freed, the lock released);
+    // a command gives a few, so that it can say what failed and exit instead of waiting.
+    int maxTries = 0;
     int busyTimeoutMs = 5000;
     // Read on the owner's thread only, when a write is queued. Null: the system clock.
     Clock* clock = nullptr;
@@ -44,7 +48,9 @@ struct WriterOptions
 // rejected: rejected(ticket, error) and writeFailed(error), and the rest of its batch is
 // committed without it. A failure of the store (locked, disk full, I/O, commit failed) rolls
 // the batch back and keeps every job: writeFailed(error), then the batch is retried with a
-// growing delay, in the same order.
+// growing delay, in the same order — until it works, or (WriterOptions::maxTries) until the
+// tries are used up: then every job of the batch is rejected with the store's error. Either
+// way every ticket is settled in the end, so nothing waits on a write that will never come.
 class StoreWriter : public QObject
 {
     Q_OBJECT

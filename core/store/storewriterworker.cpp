@@ -9,6 +9,7 @@
 #include <QSqlQuery>
 #include <QTimer>
 #include <QVariant>
+#include <vector>
 
 namespace switchyard::store {
 
@@ -48,10 +49,12 @@ void StoreWriterWorker::drain()
     takeQueued();
     if (m_batch.empty())
         return;
-    if (WriteError error = runBatch(); error.isError())
-        retryLater(error.text);
-    else
-        m_retryDelayMs = m_options.retryInitialMs;
+    if (WriteError error = runBatch(); error.isError()) {
+        batchFailed(error.text);
+        return;
+    }
+    m_retryDelayMs = m_options.retryInitialMs;
+    m_failedTries = 0;
 }
 
 void StoreWriterWorker::shutdown(QThread* home)
@@ -158,6 +161,37 @@ WriteError StoreWriterWorker::runBatch()
         post([ticket = m_highestTaken](StoreWriter* owner) { owner->settle(ticket); });
         return {};
     }
+}
+
+void StoreWriterWorker::batchFailed(const QString& error)
+{
+    ++m_failedTries;
+    if (m_options.maxTries > 0 && m_failedTries >= m_options.maxTries)
+        rejectBatch(error);
+    else
+        retryLater(error);
+}
+
+void StoreWriterWorker::rejectBatch(const QString& error)
+{
+    const QString text = QStringLiteral("not stored in %1 after %2 tries: %3")
+                             .arg(QDir::toNativeSeparators(m_path))
+                             .arg(m_failedTries)
+                             .arg(error);
+    std::vector<quint64> tickets;
+    tickets.reserve(m_batch.size());
+    for (const StoreWriter::Pending& pending : m_batch)
+        tickets.push_back(pending.ticket);
+    m_batch.clear();
+    m_failedTries = 0;
+    m_retryDelayMs = m_options.retryInitialMs;
+    // Rejected before settled: a waiter resumed by the settle finds why its write is not there.
+    post([tickets = std::move(tickets), text, settled = m_highestTaken](StoreWriter* owner) {
+        for (const quint64 ticket : tickets)
+            Q_EMIT owner->rejected(ticket, text);
+        Q_EMIT owner->writeFailed(text);
+        owner->settle(settled);
+    });
 }
 
 void StoreWriterWorker::retryLater(const QString& error)

@@ -39,7 +39,10 @@ private:
     void takeQueued();
     WriteError openConnection();
     WriteError runBatch();
+    // A failed try of the batch: retried later, or rejected once maxTries are used up.
+    void batchFailed(const QString& error);
     void retryLater(const QString& error);
+    void rejectBatch(const QString& error);
     void post(std::function<void(StoreWriter*)> call);
 
     StoreWriter* m_owner = nullptr;
@@ -51,6 +54,7 @@ private:
     quint64 m_highestTaken = 0;
     QTimer* m_retryTimer = nullptr;
     int m_retryDelayMs = 0;
+    int m_failedTries = 0; // of the batch in m_batch, in a row
 
     // Accumulators as committed, and as the running batch has changed them: a rolled-back
     // batch must not count its samples twice when it is retried.

@@ -227,6 +227,46 @@ private Q_SLOTS:
         QCOMPARE(column(*m_db, QStringLiteral("SELECT message FROM events ORDER BY id")), expected);
     }
 
+    // A command cannot wait for a disk to be freed: with maxTries, a store that keeps failing
+    // rejects the batch's writes with its error, and every waiter learns it.
+    void aStoreThatKeepsFailingRejectsTheBatchAfterMaxTries()
+    {
+        WriterOptions options;
+        options.busyTimeoutMs = 50;
+        options.retryInitialMs = 20;
+        options.retryMaxMs = 100;
+        options.maxTries = 3;
+        StoreWriter writer(*m_db, options);
+        QSignalSpy rejected(&writer, &StoreWriter::rejected);
+        QSignalSpy failed(&writer, &StoreWriter::writeFailed);
+
+        QSqlQuery lock(m_db->connection());
+        QVERIFY(lock.exec(QStringLiteral("BEGIN IMMEDIATE")));
+        for (int i = 0; i < 5; ++i)
+            writer.appendEvent(incident(QString::number(i)));
+        QTRY_COMPARE_WITH_TIMEOUT(writer.acknowledgedTicket(), quint64(5), 30000);
+        QCOMPARE(rejected.size(), 5);
+        for (qsizetype i = 0; i < rejected.size(); ++i) {
+            QCOMPARE(rejected.at(i).at(0).value<quint64>(), quint64(i + 1));
+            const QString why = rejected.at(i).at(1).toString();
+            QVERIFY2(why.contains(QStringLiteral("after 3 tries")) &&
+                         why.contains(QStringLiteral("locked")),
+                     qPrintable(why));
+        }
+        QVERIFY2(failed.last().first().toString().contains(QStringLiteral("not stored")),
+                 qPrintable(failed.last().first().toString()));
+        QVERIFY(lock.exec(QStringLiteral("ROLLBACK")));
+        lock.finish();
+
+        // The store works again: later writes get their own tries.
+        const quint64 after = writer.appendEvent(incident(QStringLiteral("after")));
+        QCoro::waitFor(writer.flush());
+        QCOMPARE(writer.acknowledgedTicket(), after);
+        QCOMPARE(rejected.size(), 5);
+        QCOMPARE(column(*m_db, QStringLiteral("SELECT message FROM events")),
+                 QStringList{QStringLiteral("after")});
+    }
+
     void closingCommitsWhatIsQueued()
     {
         {
