@@ -96,6 +96,11 @@ public:
         const tracking::StoreAck ack = co_await m_inner->save(records, events);
         co_return ack;
     }
+    QCoro::Task<tracking::TrackStored> track(QList<tracking::TrackedTransaction> records,
+                                             QList<IncidentEvent> ifAdded) override
+    {
+        return m_inner->track(records, ifAdded);
+    }
     QCoro::Task<tracking::SendsSeen> lookAtSends(QString txId, qint64 nowMs) override
     {
         return m_inner->lookAtSends(txId, nowMs);

@@ -4,6 +4,7 @@
 
 #include <QAtomicInteger>
 #include <QDateTime>
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -14,6 +15,7 @@
 #include <cstring>
 #include <optional>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace switchyard::store {
 
@@ -48,14 +50,22 @@ QString createOrCheckFile(const QString& path)
     if (QFileInfo(path).isDir())
         return QStringLiteral("cannot open database %1: it is a folder")
             .arg(QDir::toNativeSeparators(path));
-    if (!file.open(QIODevice::ReadOnly))
+    // Checked without opening it: closing any descriptor of the file drops every lock SQLite
+    // holds on it in this process (POSIX record locks), and another process closing the store
+    // would then delete the -wal this one still writes to. SQLite itself tells a file that is
+    // not a database (readVersion).
+    if (::access(QFile::encodeName(path).constData(), R_OK) != 0)
         return QStringLiteral("cannot read database %1: %2")
-            .arg(QDir::toNativeSeparators(path), file.errorString());
-    const QByteArray head = file.read(sqliteHeader.size());
-    if (!head.isEmpty() && head != sqliteHeader)
-        return QStringLiteral("%1 is not a Switchyard database (not an SQLite file)")
-            .arg(QDir::toNativeSeparators(path));
+            .arg(QDir::toNativeSeparators(path), QString::fromLocal8Bit(std::strerror(errno)));
     return {};
+}
+
+// Read only once SQLite found that `path` is no database: then no connection of this process
+// holds a lock on it that closing this descriptor could drop.
+bool hasSqliteHeader(const QString& path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) && file.read(sqliteHeader.size()) == sqliteHeader;
 }
 
 // Group and others' permission bits.
@@ -108,6 +118,28 @@ QString ownerOnlyNotice(const QList<Loosened>& files)
     return QStringLiteral("%1 was open to other users (mode %2); %3: the store holds signed "
                           "transactions")
         .arg(QDir::toNativeSeparators(first.path), octal(first.mode), what);
+}
+
+// "SWYD": the application id in the file header says whose SQLite file it is.
+constexpr qint32 kApplicationId = 0x53575944;
+
+int sqliteCode(const QSqlError& error)
+{
+    bool numeric = false;
+    const int code = error.nativeErrorCode().toInt(&numeric);
+    return numeric ? code & 0xff : -1;
+}
+
+// SQLITE_BUSY and SQLITE_LOCKED: another connection holds the lock this one needs.
+bool isBusy(const QSqlError& error)
+{
+    return sqliteCode(error) == 5 || sqliteCode(error) == 6;
+}
+
+// SQLITE_NOTADB
+bool isNotADatabase(const QSqlError& error)
+{
+    return sqliteCode(error) == 26;
 }
 
 } // namespace
@@ -226,13 +258,11 @@ QString Database::prepare()
             .arg(currentSchemaVersion());
     m_schemaVersion = version;
 
+    if (QString error = writeFirstPage(); !error.isEmpty())
+        return QStringLiteral("cannot create database %1: %2").arg(where, error);
+    if (QString error = switchToWal(); !error.isEmpty())
+        return QStringLiteral("cannot switch database %1 to WAL mode: %2").arg(where, error);
     QSqlQuery query(db);
-    if (!query.exec(QStringLiteral("PRAGMA journal_mode=WAL")) || !query.next() ||
-        query.value(0).toString().compare(QLatin1String("wal"), Qt::CaseInsensitive) != 0)
-        return QStringLiteral("cannot switch database %1 to WAL mode: %2")
-            .arg(where, query.lastError().isValid() ? query.lastError().text()
-                                                    : query.value(0).toString());
-    query.finish();
     // synchronous=FULL: in WAL mode NORMAL already keeps every committed transaction when the
     // process is killed (COMMIT has handed the WAL frames to the OS), but it may lose the last
     // ones on a power cut or OS crash; FULL fsyncs the WAL at every COMMIT, so "stored" holds
@@ -249,14 +279,68 @@ QString Database::prepare()
     return {};
 }
 
+QString Database::writeFirstPage()
+{
+    // When SQLite opens a database file that has no page yet and finds a -wal beside it, it
+    // deletes that -wal: with two processes creating the same new store, one would throw away
+    // what the other had already committed there in WAL mode (and both would say "stored"). So
+    // the first page is written in rollback mode, under the write lock, before anyone switches
+    // to WAL; from then on the file is never empty.
+    QSqlDatabase db = connection();
+    QSqlQuery query(db);
+    if (!query.exec(QStringLiteral("PRAGMA page_count")) || !query.next())
+        return query.lastError().text();
+    if (query.value(0).toLongLong() > 0)
+        return {};
+    query.finish();
+    WriteTransaction transaction(db);
+    if (WriteError error = transaction.begin(); error.isError())
+        return error.text;
+    // Setting the application id writes the header page; another process may have done it
+    // first, which changes nothing.
+    if (!query.exec(QStringLiteral("PRAGMA application_id = %1").arg(kApplicationId)))
+        return query.lastError().text();
+    query.finish();
+    if (WriteError error = transaction.commit(); error.isError())
+        return error.text;
+    return {};
+}
+
+QString Database::switchToWal()
+{
+    // Switching a new file to WAL needs it to itself for a moment, and SQLite does not wait on
+    // the busy timeout for that: when another process opens the same new store at that moment,
+    // the switch fails at once with "database is locked". It is tried again until the busy
+    // timeout has passed.
+    const QDeadlineTimer deadline(m_options.busyTimeoutMs);
+    for (;;) {
+        QSqlQuery query(connection());
+        if (query.exec(QStringLiteral("PRAGMA journal_mode=WAL")) && query.next()) {
+            const QString mode = query.value(0).toString();
+            if (mode.compare(QLatin1String("wal"), Qt::CaseInsensitive) == 0)
+                return {};
+            if (deadline.hasExpired())
+                return QStringLiteral("it stays in journal mode %1").arg(mode);
+        } else if (deadline.hasExpired() || !isBusy(query.lastError())) {
+            return query.lastError().text();
+        }
+        query.finish();
+        QThread::msleep(20);
+    }
+}
+
 QString Database::readVersion(int* version)
 {
     QSqlDatabase db = connection();
     const QString where = QDir::toNativeSeparators(m_path);
     QSqlQuery query(db);
     // tables() swallows errors; this read fails loudly on a damaged or foreign file.
-    if (!query.exec(QStringLiteral("SELECT count(*) FROM sqlite_master")) || !query.next())
+    if (!query.exec(QStringLiteral("SELECT count(*) FROM sqlite_master")) || !query.next()) {
+        if (isNotADatabase(query.lastError()) && !hasSqliteHeader(m_path))
+            return QStringLiteral("%1 is not a Switchyard database (not an SQLite file)")
+                .arg(where);
         return QStringLiteral("cannot read database %1: %2").arg(where, query.lastError().text());
+    }
     query.finish();
 
     const QStringList tables = db.tables(QSql::Tables);

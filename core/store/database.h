@@ -69,6 +69,8 @@ private:
     Database(QString path, QString connectionName, OpenOptions options);
 
     QString prepare();
+    QString writeFirstPage();
+    QString switchToWal();
     QString readVersion(int* version);
     QString migrate(int target);
 

@@ -51,6 +51,20 @@ store::WriteError saveRecords(QSqlDatabase& db, const QList<store::StoredTransac
     return {};
 }
 
+// The sends of `txId` that left for a node (every attempt but "not-sent").
+store::WriteError countSends(QSqlDatabase& db, const QString& txId, int* sends)
+{
+    QSqlQuery query(db);
+    query.prepare(QStringLiteral(
+        "SELECT count(*) FROM send_attempts WHERE tx_id = ? AND outcome <> 'not-sent'"));
+    query.addBindValue(txId);
+    if (!query.exec() || !query.next())
+        return store::WriteError::fromSql(QStringLiteral("cannot count the sends of %1").arg(txId),
+                                          query.lastError());
+    *sends = query.value(0).toInt();
+    return {};
+}
+
 IncidentEvent claimEvent(const TrackedTransaction& record, qint64 nowMs, IncidentEvent::Kind kind,
                          const QString& node, const QString& message)
 {
@@ -199,6 +213,56 @@ QCoro::Task<StoreAck> SqlTrackingStore::save(QList<TrackedTransaction> records,
         submit([rows, events](QSqlDatabase& db) { return saveRecords(db, rows, events); });
     const QString error = co_await outcomeOf(ticket);
     co_return StoreAck{error, 0};
+}
+
+QCoro::Task<TrackStored> SqlTrackingStore::track(QList<TrackedTransaction> records,
+                                                 QList<IncidentEvent> ifAdded)
+{
+    auto stored = std::make_shared<TrackStored>();
+    const quint64 ticket =
+        submit([records, ifAdded, stored](QSqlDatabase& db) -> store::WriteError {
+            *stored = {};
+            QList<store::StoredTransaction> rows;
+            for (qsizetype i = 0; i < records.size(); ++i) {
+                const TrackedTransaction& given = records[i];
+                const auto row = store::readTransaction(db, given.id);
+                if (!row.ok())
+                    return row.error;
+                if (!row.value) {
+                    rows.append(toStored(given));
+                    stored->events.append(ifAdded.value(i));
+                    stored->added.append(given.id);
+                    stored->records.append(given);
+                    continue;
+                }
+                QString error;
+                std::optional<TrackedTransaction> held = fromStored(*row.value, &error);
+                if (!held)
+                    return error;
+                if (store::WriteError counted = countSends(db, given.id, &held->attempts);
+                    counted.isError())
+                    return counted;
+                const DetailMerge merge = mergeDetails(*held, given);
+                stored->conflicts.append(merge.conflicts);
+                if (merge.gained) {
+                    rows.append(toStored(merge.merged));
+                    stored->updated.append(given.id);
+                } else {
+                    stored->unchanged.append(given.id);
+                }
+                stored->records.append(merge.merged);
+            }
+            if (!stored->conflicts.isEmpty())
+                return {};
+            return saveRecords(db, rows, stored->events);
+        });
+    const QString refused = co_await outcomeOf(ticket);
+    if (!refused.isEmpty()) {
+        TrackStored failed;
+        failed.error = refused;
+        co_return failed;
+    }
+    co_return *stored;
 }
 
 QCoro::Task<SendsSeen> SqlTrackingStore::lookAtSends(QString txId, qint64 nowMs)

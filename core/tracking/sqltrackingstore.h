@@ -32,6 +32,8 @@ public:
 
     QCoro::Task<StoreAck> save(QList<TrackedTransaction> records,
                                QList<IncidentEvent> events) override;
+    QCoro::Task<TrackStored> track(QList<TrackedTransaction> records,
+                                   QList<IncidentEvent> ifAdded) override;
     QCoro::Task<SendsSeen> lookAtSends(QString txId, qint64 nowMs) override;
     QCoro::Task<SendClaim> claimSend(AttemptRecord attempt, qint64 seenAttemptId,
                                      qint64 nowMs) override;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "events/incidentevent.h"
+#include "tracking/detailmerge.h"
 #include "tracking/trackedtransaction.h"
 
 #include <QList>
@@ -60,6 +61,19 @@ struct SendClaim
     bool claimed() const { return error.isEmpty() && rowId > 0; }
 };
 
+// What tracking records came to, decided in the write transaction that stores them: another
+// process may have stored the same ids a moment before.
+struct TrackStored
+{
+    QString error; // the store failed: nothing is stored
+    QStringList added;
+    QStringList updated;
+    QStringList unchanged;
+    QList<DetailConflict> conflicts;   // a detail given with another value: nothing is stored
+    QList<TrackedTransaction> records; // every id given, as stored now, its sends counted
+    QList<IncidentEvent> events;       // stored with the added ones
+};
+
 // Where the tracker keeps its records. Every call resumes only once the write is durable (or
 // refused): the tracker sends nothing before the record it sends is stored, and announces
 // nothing before the store has it. Several processes may share one store: the send rules that
@@ -73,6 +87,10 @@ public:
     // Inserts or replaces the records and appends the events, all in one transaction.
     virtual QCoro::Task<StoreAck> save(QList<TrackedTransaction> records,
                                        QList<IncidentEvent> events) = 0;
+    // Stores each record the store does not have yet, with its event from `ifAdded` (same
+    // order), and merges the others into what is stored (mergeDetails); all or nothing.
+    virtual QCoro::Task<TrackStored> track(QList<TrackedTransaction> records,
+                                           QList<IncidentEvent> ifAdded) = 0;
     // What a look at `txId` starts from. Claims whose process ended are closed first.
     virtual QCoro::Task<SendsSeen> lookAtSends(QString txId, qint64 nowMs) = 0;
     // Stores `attempt` as "sending", held by this process, unless a send of it is open or one

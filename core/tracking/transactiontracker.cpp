@@ -198,69 +198,50 @@ QCoro::Task<TrackResult> TransactionTracker::track(QList<TrackedTransaction> rec
 {
     QPointer<TransactionTracker> self(this);
     TrackResult result;
-    QList<TrackedTransaction> toSave;
-    QList<IncidentEvent> events;
+    if (records.isEmpty())
+        co_return result;
+    // Whether each is new is decided by the store, in the transaction that stores it: another
+    // process may have tracked the same ids a moment ago, and only one of them adds each.
+    QList<IncidentEvent> ifAdded;
     for (const TrackedTransaction& incoming : records) {
-        const auto known = m_records.constFind(incoming.id);
-        if (known == m_records.cend()) {
-            toSave.append(incoming);
-            result.added.append(incoming.id);
-            QString message = QStringLiteral("tracked as Imported");
-            if (incoming.isWatchOnly())
-                message += QStringLiteral(" (watch-only: no bytes, never sent by Switchyard)");
-            else if (incoming.expiryUndecidable())
-                message += QStringLiteral(" (no lastValidBlockHeight: expiry cannot be decided)");
-            if (!incoming.intentId.isEmpty())
-                message += QStringLiteral(", intent %1").arg(incoming.intentId);
-            events.append(event(incoming, IncidentEvent::Kind::TransactionState,
-                                IncidentEvent::Severity::Info, {}, {}, std::nullopt, message));
-            continue;
-        }
-        const DetailMerge merge = mergeDetails(*known, incoming);
-        result.conflicts.append(merge.conflicts);
-        if (merge.gained) {
-            toSave.append(merge.merged);
-            result.updated.append(merge.merged.id);
-        } else {
-            result.unchanged.append(merge.merged.id);
-        }
+        QString message = QStringLiteral("tracked as Imported");
+        if (incoming.isWatchOnly())
+            message += QStringLiteral(" (watch-only: no bytes, never sent by Switchyard)");
+        else if (incoming.expiryUndecidable())
+            message += QStringLiteral(" (no lastValidBlockHeight: expiry cannot be decided)");
+        if (!incoming.intentId.isEmpty())
+            message += QStringLiteral(", intent %1").arg(incoming.intentId);
+        ifAdded.append(event(incoming, IncidentEvent::Kind::TransactionState,
+                             IncidentEvent::Severity::Info, {}, {}, std::nullopt, message));
     }
-    if (!result.conflicts.isEmpty()) {
-        result.added.clear();
-        result.updated.clear();
-        result.unchanged.clear();
-        co_return result;
-    }
-    if (toSave.isEmpty())
-        co_return result;
-
-    const StoreAck ack = co_await m_store->save(toSave, events);
+    const TrackStored stored = co_await m_store->track(records, ifAdded);
     if (!self)
         co_return result;
-    if (!ack.ok()) {
-        result.error = QStringLiteral("not tracked, the store refused the records: ") + ack.error;
-        result.added.clear();
-        result.updated.clear();
+    if (!stored.error.isEmpty()) {
+        result.error =
+            QStringLiteral("not tracked, the store refused the records: ") + stored.error;
         co_return result;
     }
-    // Only stored records become tracked: nothing is ever sent that is not on disk.
-    for (const TrackedTransaction& record : toSave) {
-        const auto known = m_records.find(record.id);
-        if (known == m_records.end()) {
-            m_records.insert(record.id, record);
-        } else {
-            known->wire = record.wire;
-            known->recentBlockhash = record.recentBlockhash;
-            known->sender = record.sender;
-            known->nonce = record.nonce;
-            known->lastValidBlockHeight = record.lastValidBlockHeight;
-            known->intentId = record.intentId;
-        }
+    if (!stored.conflicts.isEmpty()) {
+        result.conflicts = stored.conflicts;
+        co_return result;
     }
-    for (const IncidentEvent& e : events)
+    result.added = stored.added;
+    result.updated = stored.updated;
+    result.unchanged = stored.unchanged;
+    // Only stored records become tracked: nothing is ever sent that is not on disk.
+    QSet<QString> announce(result.updated.cbegin(), result.updated.cend());
+    for (const TrackedTransaction& record : stored.records) {
+        if (!m_records.contains(record.id))
+            announce.insert(record.id);
+        keep(record);
+    }
+    for (const IncidentEvent& e : stored.events)
         Q_EMIT incident(e);
-    for (const TrackedTransaction& record : toSave)
-        Q_EMIT tracked(record.id);
+    for (const TrackedTransaction& record : stored.records) {
+        if (announce.contains(record.id))
+            Q_EMIT tracked(record.id);
+    }
     co_return result;
 }
 

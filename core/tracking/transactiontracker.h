@@ -95,7 +95,7 @@ QString sendResultKey(SendReport::Result result);
 
 struct TrackResult
 {
-    QStringList added;     // new records, stored
+    QStringList added;     // new records, stored by this call (never by two processes)
     QStringList updated;   // known ids that gained bytes, a lastValidBlockHeight or an intent
     QStringList unchanged; // known ids, nothing new
     // Known ids given with another value for a detail they have (mergeDetails): nothing of
@@ -120,8 +120,9 @@ public:
                        TrackerOptions options = {}, QObject* parent = nullptr);
     ~TransactionTracker() override;
 
-    // Stores the records, then tracks them. A known id keeps its state and history; it only
-    // gains what it lacked (bytes for a watch-only id, whose id they must have; a
+    // Stores the records, then tracks them as stored. An id the store already has (from any
+    // process, decided in the transaction that stores them) keeps its state and history; it
+    // only gains what it lacked (bytes for a watch-only id, whose id they must have; a
     // lastValidBlockHeight; an intent id). A known id given with another value for a detail
     // it has refuses the whole call (TrackResult::conflicts): nothing is stored.
     QCoro::Task<TrackResult> track(QList<TrackedTransaction> records);

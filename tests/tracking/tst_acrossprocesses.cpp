@@ -1,13 +1,16 @@
 // Several switchyard processes on one store at once, as an operator's scripts and the dashboard
-// run them: one send of one transaction however many `confirm --rebroadcast` race, and a send
-// whose process was killed ends Transport unknown.
+// run them: one send of one transaction however many `confirm --rebroadcast` race, a send whose
+// process was killed ends Transport unknown, and `track` of the same ids from two processes
+// stores each record and its event once.
 #include "commandrunner.h"
 #include "config/configwriter.h"
 #include "trackingfixture.h"
 
+#include <QJsonArray>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QPointer>
+#include <QSqlQuery>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTest>
@@ -145,6 +148,41 @@ QString describe(QProcess& process)
              QString::fromUtf8(process.readAllStandardError()));
 }
 
+// Signed EVM transfers for `track`, one per line of `file`, and a configuration naming their
+// chain (no node is asked).
+struct TrackInput
+{
+    explicit TrackInput(int count)
+    {
+        const quint64 chainId = sim::SimulatedCluster::kDefaultChainId;
+        for (int nonce = 0; nonce < count; ++nonce)
+            lines << chain::hexEncode(
+                sim::signEip1559Transfer(sim::demoKey(1), chainId, quint64(nonce), 1));
+        const QJsonObject node{{QStringLiteral("name"), QStringLiteral("e")},
+                               {QStringLiteral("url"), QStringLiteral("http://127.0.0.1:9/")}};
+        const QJsonObject network{{QStringLiteral("name"), QStringLiteral("localnet")},
+                                  {QStringLiteral("family"), QStringLiteral("evm")},
+                                  {QStringLiteral("chainId"), qint64(chainId)},
+                                  {QStringLiteral("nodes"), QJsonArray{node}}};
+        config = writeFile(
+            dir.filePath(QStringLiteral("config.json")),
+            QJsonDocument(QJsonObject{{QStringLiteral("networks"), QJsonArray{network}}}).toJson());
+        file = writeFile(dir.filePath(QStringLiteral("transactions.txt")),
+                         lines.join(QLatin1Char('\n')).toLatin1());
+    }
+
+    QStringList track(const QString& input, const QString& db) const
+    {
+        return {QStringLiteral("track"), input, QStringLiteral("--config"), config,
+                QStringLiteral("--db"),  db};
+    }
+
+    QTemporaryDir dir;
+    QStringList lines;
+    QString config;
+    QString file;
+};
+
 } // namespace
 
 class TestAcrossProcesses : public QObject
@@ -231,6 +269,61 @@ private Q_SLOTS:
             common);
         QVERIFY2(again.exitCode == 1, QByteArray(again.out + again.err).constData());
         QCOMPARE(f.totalSends(id), 2);
+    }
+
+    // Two `track` runs of the same ids on a store neither has created yet.
+    void racingTracksStoreEachOnce()
+    {
+        const TrackInput input(200);
+        for (int round = 0; round < 3; ++round) {
+            const QString db = input.dir.filePath(QStringLiteral("store-%1.db").arg(round));
+            std::vector<std::unique_ptr<QProcess>> processes;
+            for (int i = 0; i < 2; ++i)
+                processes.push_back(
+                    startSwitchyard(input.track(QStringLiteral("@") + input.file, db)));
+            int added = 0;
+            for (const auto& process : processes) {
+                QVERIFY(process->waitForFinished(60'000));
+                const QByteArray out = process->readAllStandardOutput();
+                QVERIFY2(process->exitCode() == 0, process->readAllStandardError().constData());
+                added += int(out.count(" added\n"));
+            }
+            QCOMPARE(added, 200);
+
+            store::OpenResult opened = store::Database::open(db);
+            QVERIFY2(opened.ok(), qPrintable(opened.error));
+            QSqlQuery query(opened.database->connection());
+            QVERIFY(query.exec(QStringLiteral("SELECT count(*) FROM transactions")) &&
+                    query.next());
+            QCOMPARE(query.value(0).toInt(), 200);
+            QVERIFY(query.exec(QStringLiteral("SELECT count(*), count(DISTINCT tx_id) FROM events "
+                                              "WHERE message LIKE 'tracked as Imported%'")) &&
+                    query.next());
+            QCOMPARE(query.value(0).toInt(), 200);
+            QCOMPARE(query.value(1).toInt(), 200);
+        }
+    }
+
+    // Several processes create the same new store at once, each tracking its own transaction.
+    void newStoreOpenedByManyAtOnce()
+    {
+        const TrackInput input(6);
+        for (int round = 0; round < 5; ++round) {
+            const QString db = input.dir.filePath(QStringLiteral("new-%1.db").arg(round));
+            std::vector<std::unique_ptr<QProcess>> processes;
+            for (const QString& line : input.lines)
+                processes.push_back(startSwitchyard(input.track(line, db)));
+            for (const auto& process : processes) {
+                QVERIFY(process->waitForFinished(60'000));
+                QVERIFY2(process->exitCode() == 0, process->readAllStandardError().constData());
+            }
+            store::OpenResult opened = store::Database::open(db);
+            QVERIFY2(opened.ok(), qPrintable(opened.error));
+            QSqlQuery query(opened.database->connection());
+            QVERIFY(query.exec(QStringLiteral("SELECT count(*) FROM transactions")) &&
+                    query.next());
+            QCOMPARE(query.value(0).toInt(), int(input.lines.size()));
+        }
     }
 };
 
