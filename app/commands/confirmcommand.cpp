@@ -192,6 +192,8 @@ int runConfirm(const QStringList& arguments)
     store::OpenResult opened = store::Database::open(dbPath);
     if (!opened.ok())
         return fail(ConfirmError, opened.error);
+    for (const QString& notice : std::as_const(opened.notices))
+        std::fprintf(stderr, "switchyard: note: %s\n", qPrintable(notice));
     QString loadError;
     const std::optional<TrackedTransaction> record =
         loadTransaction(*opened.database, id, &loadError);

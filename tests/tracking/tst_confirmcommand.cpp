@@ -151,6 +151,30 @@ private Q_SLOTS:
         QCOMPARE(f.storedEvents(id, QStringLiteral("confirmation")).size(), 1);
     }
 
+    // A store an older build left open to other users is made owner-only by the first command
+    // that opens it, which says so once.
+    void looseStoreIsMadeOwnerOnly()
+    {
+        TrackingFixture f(ChainFamily::Solana, {QStringLiteral("a")});
+        QVERIFY(f.start());
+        const QString id = f.trackSolana(f.signSolana(30)).id;
+        const QString store = f.dir.filePath(QStringLiteral("store.db"));
+        QVERIFY(QFile::setPermissions(store, QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                                 QFileDevice::ReadGroup | QFileDevice::ReadOther));
+        const QByteArray notice = store.toUtf8() + " was open to other users (mode 0644)";
+
+        const CommandRun first = runSwitchyard(QStringList{"confirm", id} + common(f));
+        QVERIFY2(first.exitCode == 1, QByteArray(first.out + first.err).constData());
+        QVERIFY2(first.err.contains(notice), first.err.constData());
+        QCOMPARE(first.err.count('\n'), 1);
+        QCOMPARE(QFile::permissions(store) & (QFileDevice::ReadGroup | QFileDevice::ReadOther),
+                 QFileDevice::Permissions());
+
+        const CommandRun again = runSwitchyard(QStringList{"confirm", id} + common(f));
+        QVERIFY2(again.exitCode == 1, QByteArray(again.out + again.err).constData());
+        QCOMPARE(again.err, QByteArray());
+    }
+
     void errors_data()
     {
         QTest::addColumn<QStringList>("arguments");
