@@ -253,6 +253,44 @@ private Q_SLOTS:
         QVERIFY(!stored(db, solana(2, "signature"))->isWatchOnly());
     }
 
+    // An EVM hash typed in capitals or with 0X is the same id: stored once, in lower case.
+    void evmIdInAnyCase_data()
+    {
+        QTest::addColumn<QString>("first");
+        QTest::addColumn<QString>("again");
+        const QJsonObject vector = m_evm[0].toObject();
+        const QString digits = vector[QStringLiteral("hash")].toString().mid(2);
+        const QString raw = vector[QStringLiteral("raw")].toString();
+        const QString network = QStringLiteral(R"("network":"chain")");
+        QTest::newRow("bare, 0X and upper case") << "0X" + digits.toUpper() << "0x" + digits;
+        QTest::newRow("bare, upper case, then 0X") << "0x" + digits.toUpper() << "0X" + digits;
+        QTest::newRow("JSON id with 0X")
+            << QStringLiteral(R"({%1,"id":"0X%2"})").arg(network, digits.toUpper())
+            << "0x" + digits.toUpper();
+        QTest::newRow("raw bytes stating the hash in capitals")
+            << QStringLiteral(R"({%1,"raw":"%2","hash":"0X%3"})")
+                   .arg(network, raw, digits.toUpper())
+            << "0X" + digits;
+    }
+
+    void evmIdInAnyCase()
+    {
+        QFETCH(QString, first);
+        QFETCH(QString, again);
+        const QString id = m_evm[0].toObject()[QStringLiteral("hash")].toString().toLower();
+        const QString db = freshDb();
+        const QStringList options{QStringLiteral("--config"), config(), QStringLiteral("--db"), db};
+        const CommandRun added =
+            runSwitchyard(QStringList{QStringLiteral("track"), first} + options);
+        QVERIFY2(added.exitCode == 0, added.err.constData());
+        QCOMPARE(lines(added.out), QStringList{id + QStringLiteral(" added")});
+        QVERIFY(stored(db, id));
+        const CommandRun known =
+            runSwitchyard(QStringList{QStringLiteral("track"), again} + options);
+        QVERIFY2(known.exitCode == 0, known.err.constData());
+        QCOMPARE(lines(known.out), QStringList{id + QStringLiteral(" already tracked")});
+    }
+
     void badInputNamesTheLineAndStoresNothing_data()
     {
         QTest::addColumn<QByteArray>("badLine");
