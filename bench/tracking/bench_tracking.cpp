@@ -11,6 +11,7 @@
 // (Qt's HTTP thread, the store's writer). The tracker's round is split where it hands its
 // merged changes to the store. BENCH_TRACKING_DIRECT=1 asks the nodes without the relays.
 #include "benchcontext.h"
+#include "chain/solana/solanarpc.h"
 #include "config/configloader.h"
 #include "pool/networkpool.h"
 #include "pool/poolmanager.h"
@@ -234,22 +235,18 @@ QCoro::Task<OneByOne> askInChunks(std::shared_ptr<NetworkPool> pool, QStringList
     options.role = NodeRole::Status;
     for (qsizetype at = 0; at < ids.size(); at += size) {
         const QStringList chunk = ids.mid(at, size);
-        QJsonArray params;
-        params.append(QJsonArray::fromStringList(chunk));
-        params.append(QJsonObject());
-        const RpcRequest request{QStringLiteral("getSignatureStatuses"), params};
+        const RpcRequest request = chain::solana::signatureStatusesRequest(chunk, false);
         const RoutedCall call = co_await routeCall(pool, request, options);
         if (!call.answered())
             continue;
-        const QJsonArray value =
-            call.reply->result().toObject().value(QStringLiteral("value")).toArray();
-        for (const QJsonValue& entry : value) {
-            QString error;
-            const auto seen = tracking::parseSolanaStatus(entry, &error);
-            if (!seen)
-                continue;
+        QString why;
+        const auto statuses =
+            chain::solana::parseSignatureStatuses(call.reply->result(), chunk.size(), &why);
+        if (!statuses)
+            continue;
+        for (const chain::StatusObservation& seen : statuses->statuses) {
             ++out.answered;
-            if (seen->level != tracking::StatusObservation::Level::NotFound)
+            if (seen.level != chain::StatusObservation::Level::NotFound)
                 ++out.found;
         }
     }

@@ -1,27 +1,21 @@
 #include "livelookup.h"
 
+#include "chain/evm/evmrpc.h"
+#include "chain/solana/solanarpc.h"
 #include "pool/networkpool.h"
 #include "pool/routingrules.h"
 
 #include <QDeadlineTimer>
-#include <QJsonArray>
-#include <QJsonObject>
 #include <QPointer>
 #include <vector>
 
 namespace switchyard {
 
-namespace {
+namespace evm = chain::evm;
+namespace solana = chain::solana;
+using chain::StatusObservation;
 
-std::optional<qint64> hexQuantity(const QJsonValue& value)
-{
-    const QString text = value.toString();
-    if (!text.startsWith(QLatin1String("0x")))
-        return std::nullopt;
-    bool ok = false;
-    const qint64 number = text.mid(2).toLongLong(&ok, 16);
-    return ok ? std::optional<qint64>(number) : std::nullopt;
-}
+namespace {
 
 LookupAnswer labelled(const NetworkPool& pool, int index)
 {
@@ -36,9 +30,8 @@ LookupAnswer labelled(const NetworkPool& pool, int index)
 }
 
 // Anything but a result: the error or failure, redacted. False for a result.
-bool takeFailure(const NetworkPool& pool, const RpcReply& reply, LookupAnswer& answer)
+bool describeFailure(const NetworkPool& pool, const RpcReply& reply, LookupAnswer& answer)
 {
-    answer.latencyMs += reply.latencyMs;
     if (reply.isResult())
         return false;
     const SecretScrubber& scrubber = pool.scrubber();
@@ -57,11 +50,38 @@ bool takeFailure(const NetworkPool& pool, const RpcReply& reply, LookupAnswer& a
     return true;
 }
 
-void malformed(LookupAnswer& answer, const QString& what)
+// A result that is no valid answer to the question: counted as a malformed answer of the node
+// and shown with why.
+void takeInvalid(NetworkPool& pool, int index, const RpcReply& reply, const QString& why,
+                 LookupAnswer& answer)
 {
+    const RpcReply invalid = invalidAnswer(reply, why);
+    pool.recordCallAttempt(index, invalid, routingVerdict(invalid));
     answer.outcome = LookupAnswer::Outcome::TransportFailure;
     answer.failureClass = outcomeClassName(OutcomeClass::Malformed);
-    answer.message = what;
+    answer.message = pool.scrubber().scrub(why);
+}
+
+// The node's reply counted in its health; true when it is no result (the answer is filled in).
+bool takeFailure(NetworkPool& pool, int index, const RpcReply& reply, LookupAnswer& answer)
+{
+    if (reply.isResult())
+        return false;
+    pool.recordCallAttempt(index, reply, routingVerdict(reply));
+    return describeFailure(pool, reply, answer);
+}
+
+void takeSeen(const StatusObservation& seen, LookupAnswer& answer)
+{
+    if (seen.level == StatusObservation::Level::NotFound) {
+        answer.outcome = LookupAnswer::Outcome::NotFound;
+        return;
+    }
+    answer.outcome = LookupAnswer::Outcome::Found;
+    answer.height = seen.landedAt;
+    answer.executionFailed = seen.failed;
+    if (seen.failed)
+        answer.executionError = seen.errorValue;
 }
 
 // The network's timeout for one node, or the caller's deadline when that comes first.
@@ -76,107 +96,25 @@ QCoro::Task<LookupAnswer> askSolana(std::shared_ptr<NetworkPool> pool, int index
 {
     LookupAnswer answer = labelled(*pool, index);
     const QDeadlineTimer deadline = askDeadline(*pool, callerDeadline);
-    RpcRequest request;
-    request.method = QStringLiteral("getSignatureStatuses");
-    request.params =
-        QJsonArray{QJsonArray{id}, QJsonObject{{QStringLiteral("searchTransactionHistory"), true}}};
+    // Built before the co_await: GCC 12 cannot keep a braced list alive across a suspension.
+    const RpcRequest request = solana::signatureStatusesRequest(QStringList{id}, true);
     const RpcReply reply = co_await pool->node(index).client->call(request, deadline);
+    answer.latencyMs = reply.latencyMs;
+    if (takeFailure(*pool, index, reply, answer))
+        co_return answer;
+    QString why;
+    const std::optional<solana::SignatureStatuses> statuses =
+        solana::parseSignatureStatuses(reply.result(), 1, &why);
+    if (!statuses) {
+        takeInvalid(*pool, index, reply, why, answer);
+        co_return answer;
+    }
     pool->recordCallAttempt(index, reply, routingVerdict(reply));
-    if (takeFailure(*pool, reply, answer))
-        co_return answer;
-
-    const QJsonObject result = reply.result().toObject();
-    const QJsonValue slot =
-        result.value(QStringLiteral("context")).toObject().value(QStringLiteral("slot"));
-    const QJsonValue value = result.value(QStringLiteral("value"));
-    if (!slot.isDouble() || !value.isArray() || value.toArray().size() != 1) {
-        malformed(answer, QStringLiteral("getSignatureStatuses answered without context.slot and "
-                                         "one status"));
-        co_return answer;
-    }
-    answer.viewHeight = slot.toInteger();
-    const QJsonValue status = value.toArray().at(0);
-    if (status.isNull()) {
-        answer.outcome = LookupAnswer::Outcome::NotFound;
-        co_return answer;
-    }
-    const QJsonObject object = status.toObject();
-    answer.outcome = LookupAnswer::Outcome::Found;
-    if (object.value(QStringLiteral("slot")).isDouble())
-        answer.height = object.value(QStringLiteral("slot")).toInteger();
-    answer.confirmationStatus = object.value(QStringLiteral("confirmationStatus")).toString();
-    const QJsonValue err = object.value(QStringLiteral("err"));
-    answer.executionFailed = !err.isNull() && !err.isUndefined();
-    if (answer.executionFailed)
-        answer.executionError = err;
+    answer.viewHeight = statuses->contextSlot;
+    const StatusObservation& seen = statuses->statuses.constFirst();
+    takeSeen(seen, answer);
+    answer.confirmationStatus = chain::levelWord(seen.level);
     co_return answer;
-}
-
-void takeMined(const QJsonObject& transaction, LookupAnswer& answer)
-{
-    answer.outcome = LookupAnswer::Outcome::Found;
-    answer.height = hexQuantity(transaction.value(QStringLiteral("blockNumber")));
-}
-
-QList<RpcRequest> receiptBatch(const QString& id)
-{
-    RpcRequest receipt;
-    receipt.method = QStringLiteral("eth_getTransactionReceipt");
-    receipt.params = QJsonArray{id};
-    RpcRequest block;
-    block.method = QStringLiteral("eth_blockNumber");
-    return {receipt, block};
-}
-
-RpcRequest transactionRequest(const QString& id)
-{
-    RpcRequest request;
-    request.method = QStringLiteral("eth_getTransactionByHash");
-    request.params = QJsonArray{id};
-    return request;
-}
-
-// True when the receipt settles it; false when the pool must be asked.
-bool takeReceipt(NetworkPool& pool, int index, const QList<RpcReply>& replies, LookupAnswer& answer)
-{
-    const RpcReply& receipt = replies.at(0);
-    pool.recordCallAttempt(index, receipt, routingVerdict(receipt));
-    if (replies.size() > 1 && replies.at(1).isResult())
-        answer.viewHeight = hexQuantity(replies.at(1).result());
-    if (takeFailure(pool, receipt, answer))
-        return true;
-    if (receipt.result().isObject()) {
-        const QJsonObject object = receipt.result().toObject();
-        takeMined(object, answer);
-        answer.executionFailed =
-            object.value(QStringLiteral("status")).toString() == QLatin1String("0x0");
-        return true;
-    }
-    if (!receipt.result().isNull()) {
-        malformed(answer, QStringLiteral("eth_getTransactionReceipt answered neither an object "
-                                         "nor null"));
-        return true;
-    }
-    return false;
-}
-
-void takeTransaction(NetworkPool& pool, int index, const RpcReply& reply, LookupAnswer& answer)
-{
-    pool.recordCallAttempt(index, reply, routingVerdict(reply));
-    if (takeFailure(pool, reply, answer))
-        return;
-    if (reply.result().isNull()) {
-        answer.outcome = LookupAnswer::Outcome::NotFound;
-        return;
-    }
-    if (!reply.result().isObject()) {
-        malformed(answer, QStringLiteral("eth_getTransactionByHash answered neither an object "
-                                         "nor null"));
-        return;
-    }
-    takeMined(reply.result().toObject(), answer);
-    // No block: in the node's pool. A block: mined between the two questions.
-    answer.pendingInPool = !answer.height;
 }
 
 QCoro::Task<LookupAnswer> askEvm(std::shared_ptr<NetworkPool> pool, int index, QString id,
@@ -184,13 +122,53 @@ QCoro::Task<LookupAnswer> askEvm(std::shared_ptr<NetworkPool> pool, int index, Q
 {
     LookupAnswer answer = labelled(*pool, index);
     const QDeadlineTimer deadline = askDeadline(*pool, callerDeadline);
-    const QList<RpcReply> replies =
-        co_await pool->node(index).client->callBatch(receiptBatch(id), deadline);
-    if (takeReceipt(*pool, index, replies, answer))
+    const QList<RpcRequest> batch{evm::receiptRequest(id), evm::blockNumberRequest()};
+    const QList<RpcReply> replies = co_await pool->node(index).client->callBatch(batch, deadline);
+    const RpcReply& receipt = replies.at(0);
+    answer.latencyMs = receipt.latencyMs;
+    QString why;
+    const RpcReply& head = replies.at(1);
+    if (head.isResult()) {
+        answer.viewHeight = evm::parseBlockNumber(head.result(), &why);
+        if (!answer.viewHeight) {
+            takeInvalid(*pool, index, head, why, answer);
+            co_return answer;
+        }
+    }
+    if (takeFailure(*pool, index, receipt, answer))
         co_return answer;
-    const RpcReply transaction =
-        co_await pool->node(index).client->call(transactionRequest(id), deadline);
-    takeTransaction(*pool, index, transaction, answer);
+    const std::optional<StatusObservation> mined =
+        evm::parseReceipt(receipt.result(), id, answer.viewHeight, 1, &why);
+    if (!mined) {
+        takeInvalid(*pool, index, receipt, why, answer);
+        co_return answer;
+    }
+    pool->recordCallAttempt(index, receipt, routingVerdict(receipt));
+    if (mined->level != StatusObservation::Level::NotFound) {
+        takeSeen(*mined, answer);
+        co_return answer;
+    }
+    // No receipt: whether the node holds it in its pool (a block here means it was mined
+    // between the two questions).
+    const RpcRequest byHash = evm::transactionByHashRequest(id);
+    const RpcReply transaction = co_await pool->node(index).client->call(byHash, deadline);
+    answer.latencyMs += transaction.latencyMs;
+    if (takeFailure(*pool, index, transaction, answer))
+        co_return answer;
+    const std::optional<evm::TransactionByHash> pooled =
+        evm::parseTransactionByHash(transaction.result(), id, answer.viewHeight, &why);
+    if (!pooled) {
+        takeInvalid(*pool, index, transaction, why, answer);
+        co_return answer;
+    }
+    pool->recordCallAttempt(index, transaction, routingVerdict(transaction));
+    if (!pooled->found) {
+        answer.outcome = LookupAnswer::Outcome::NotFound;
+        co_return answer;
+    }
+    answer.outcome = LookupAnswer::Outcome::Found;
+    answer.height = pooled->block;
+    answer.pendingInPool = !pooled->block;
     co_return answer;
 }
 

@@ -1,11 +1,13 @@
 #include "prober.h"
 
+#include "chain/evm/evmrpc.h"
+#include "chain/solana/solanarpc.h"
 #include "rpc/jsonrpcclient.h"
 
-#include <QJsonArray>
-#include <QJsonObject>
-
 namespace switchyard {
+
+namespace evm = chain::evm;
+namespace solana = chain::solana;
 
 namespace {
 
@@ -49,14 +51,18 @@ std::optional<ProbeObservation> exchangeFailure(const QList<RpcReply>& replies)
     return std::nullopt;
 }
 
-std::optional<qint64> integerResult(const RpcReply& reply)
+// A result that is no valid answer: the node is malformed, named with the method and why.
+ProbeObservation invalid(const RpcRequest& asked, const QString& why, qint64 latencyMs)
 {
-    if (!reply.isResult() || !reply.result().isDouble())
-        return std::nullopt;
-    const double value = reply.result().toDouble();
-    if (value < 0 || value != double(qint64(value)))
-        return std::nullopt;
-    return qint64(value);
+    return failed(FailureCause::Malformed, QStringLiteral("%1: %2").arg(asked.method, why),
+                  latencyMs);
+}
+
+// An answer that is not a result: the node refused the probe's question.
+ProbeObservation refused(const RpcRequest& asked, const RpcReply& reply, qint64 latencyMs)
+{
+    return failed(FailureCause::ProbeRejected,
+                  QStringLiteral("%1: %2").arg(asked.method, reply.describe()), latencyMs);
 }
 
 ProbeObservation judgeSolana(const QList<RpcReply>& replies, const NetworkConfig& network,
@@ -65,27 +71,24 @@ ProbeObservation judgeSolana(const QList<RpcReply>& replies, const NetworkConfig
     const qint64 latency = replies.first().latencyMs;
     const RpcReply& health = replies.at(0);
     const RpcReply& slot = replies.at(1);
+    QString why;
     if (checkIdentity) {
         const RpcReply& genesis = replies.at(2);
-        if (!genesis.isResult() || !genesis.result().isString())
-            return failed(FailureCause::ProbeRejected,
-                          QStringLiteral("getGenesisHash: %1").arg(genesis.describe()), latency);
-        if (genesis.result().toString() != network.genesisHash) {
-            ProbeObservation wrong;
-            wrong.kind = ProbeObservation::Kind::WrongIdentity;
-            wrong.latencyMs = latency;
-            wrong.detail = QStringLiteral("genesis hash %1, expected %2 (%3)")
-                               .arg(genesis.result().toString(), network.genesisHash, network.name);
-            return wrong;
-        }
+        if (!genesis.isResult())
+            return refused(solana::genesisHashRequest(), genesis, latency);
+        const std::optional<QString> hash = solana::parseGenesisHash(genesis.result(), &why);
+        if (!hash)
+            return invalid(solana::genesisHashRequest(), why, latency);
+        if (*hash != network.genesisHash)
+            return wrongIdentity(QStringLiteral("genesis hash %1, expected %2 (%3)")
+                                     .arg(*hash, network.genesisHash, network.name),
+                                 latency);
     }
-    const std::optional<qint64> height = integerResult(slot);
+    if (!slot.isResult())
+        return refused(solana::slotRequest(network.commitment), slot, latency);
+    const std::optional<qint64> height = solana::parseSlot(slot.result(), &why);
     if (!height)
-        return failed(
-            slot.isResult() ? FailureCause::Malformed : FailureCause::ProbeRejected,
-            QStringLiteral("getSlot: %1")
-                .arg(slot.isResult() ? QStringLiteral("not a slot number") : slot.describe()),
-            latency);
+        return invalid(solana::slotRequest(network.commitment), why, latency);
     if (const auto* error = std::get_if<RpcError>(&health.outcome);
         error && error->code == -32005) {
         ProbeObservation behind = failed(FailureCause::NodeBehind, error->message, latency);
@@ -100,34 +103,34 @@ ProbeObservation judgeEvm(const QList<RpcReply>& replies, const NetworkConfig& n
     const qint64 latency = replies.first().latencyMs;
     const RpcReply& chainId = replies.at(0);
     const RpcReply& blockNumber = replies.at(1);
-    const std::optional<qint64> id =
-        chainId.isResult() ? parseHexQuantity(chainId.result()) : std::nullopt;
+    QString why;
+    if (!chainId.isResult())
+        return refused(evm::chainIdRequest(), chainId, latency);
+    const std::optional<quint64> id = evm::parseChainId(chainId.result(), &why);
     if (!id)
-        return failed(FailureCause::ProbeRejected,
-                      QStringLiteral("eth_chainId: %1").arg(chainId.describe()), latency);
-    if (quint64(*id) != network.chainId)
+        return invalid(evm::chainIdRequest(), why, latency);
+    if (*id != network.chainId)
         return wrongIdentity(QStringLiteral("chain id %1, expected %2 (%3)")
                                  .arg(*id)
                                  .arg(network.chainId)
                                  .arg(network.name),
                              latency);
-    const std::optional<qint64> height =
-        blockNumber.isResult() ? parseHexQuantity(blockNumber.result()) : std::nullopt;
+    if (!blockNumber.isResult())
+        return refused(evm::blockNumberRequest(), blockNumber, latency);
+    const std::optional<qint64> height = evm::parseBlockNumber(blockNumber.result(), &why);
     if (!height)
-        return failed(FailureCause::ProbeRejected,
-                      QStringLiteral("eth_blockNumber: %1").arg(blockNumber.describe()), latency);
-    if (network.checkSyncing && replies.size() > 2) {
-        const RpcReply& syncing = replies.at(2);
-        if (syncing.isResult() && syncing.result().isObject()) {
-            const QJsonObject progress = syncing.result().toObject();
-            ProbeObservation behind =
-                failed(FailureCause::NodeBehind,
-                       QStringLiteral("syncing: block %1 of %2")
-                           .arg(parseHexQuantity(progress.value(QStringLiteral("currentBlock")))
-                                    .value_or(-1))
-                           .arg(parseHexQuantity(progress.value(QStringLiteral("highestBlock")))
-                                    .value_or(-1)),
-                       latency);
+        return invalid(evm::blockNumberRequest(), why, latency);
+    if (network.checkSyncing && replies.size() > 2 && replies.at(2).isResult()) {
+        const std::optional<evm::SyncProgress> progress =
+            evm::parseSyncing(replies.at(2).result(), &why);
+        if (!progress)
+            return invalid(evm::syncingRequest(), why, latency);
+        if (progress->syncing) {
+            ProbeObservation behind = failed(FailureCause::NodeBehind,
+                                             QStringLiteral("syncing: block %1 of %2")
+                                                 .arg(progress->currentBlock.value_or(-1))
+                                                 .arg(progress->highestBlock.value_or(-1)),
+                                             latency);
             behind.height = height;
             return behind;
         }
@@ -137,34 +140,18 @@ ProbeObservation judgeEvm(const QList<RpcReply>& replies, const NetworkConfig& n
 
 } // namespace
 
-std::optional<qint64> parseHexQuantity(const QJsonValue& value)
-{
-    const QString text = value.toString();
-    if (!text.startsWith(QLatin1String("0x")) || text.size() < 3 || text.size() > 18)
-        return std::nullopt;
-    bool ok = false;
-    const qulonglong number = text.mid(2).toULongLong(&ok, 16);
-    if (!ok || number > qulonglong(std::numeric_limits<qint64>::max()))
-        return std::nullopt;
-    return qint64(number);
-}
-
 QCoro::Task<ProbeObservation> probeNode(JsonRpcClient* client, NetworkConfig network,
                                         bool checkIdentity, QDeadlineTimer deadline)
 {
     QList<RpcRequest> batch;
     if (network.family == ChainFamily::Solana) {
-        const QJsonArray atCommitment{
-            QJsonObject{{QStringLiteral("commitment"), network.commitment}}};
-        batch = {{QStringLiteral("getHealth"), QJsonValue::Undefined},
-                 {QStringLiteral("getSlot"), atCommitment}};
+        batch = {solana::healthRequest(), solana::slotRequest(network.commitment)};
         if (checkIdentity)
-            batch.append({QStringLiteral("getGenesisHash"), QJsonValue::Undefined});
+            batch.append(solana::genesisHashRequest());
     } else {
-        batch = {{QStringLiteral("eth_chainId"), QJsonValue::Undefined},
-                 {QStringLiteral("eth_blockNumber"), QJsonValue::Undefined}};
+        batch = {evm::chainIdRequest(), evm::blockNumberRequest()};
         if (network.checkSyncing)
-            batch.append({QStringLiteral("eth_syncing"), QJsonValue::Undefined});
+            batch.append(evm::syncingRequest());
     }
     const QList<RpcReply> replies = co_await client->callBatch(batch, deadline);
     if (std::optional<ProbeObservation> failure = exchangeFailure(replies))

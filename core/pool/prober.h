@@ -19,7 +19,4 @@ class JsonRpcClient;
 QCoro::Task<ProbeObservation> probeNode(JsonRpcClient* client, NetworkConfig network,
                                         bool checkIdentity, QDeadlineTimer deadline);
 
-// "0x1a" -> 26; nullopt for anything that is not a hex quantity.
-std::optional<qint64> parseHexQuantity(const QJsonValue& value);
-
 } // namespace switchyard

@@ -2,23 +2,9 @@
 
 #include "pool/networkpool.h"
 
-#include <QJsonObject>
-
 namespace switchyard {
 
 namespace {
-
-std::optional<qint64> contextSlotOf(const RpcReply& reply)
-{
-    if (!reply.isResult() || !reply.result().isObject())
-        return std::nullopt;
-    const QJsonValue slot = reply.result()
-                                .toObject()
-                                .value(QStringLiteral("context"))
-                                .toObject()
-                                .value(QStringLiteral("slot"));
-    return slot.isDouble() ? std::optional<qint64>(slot.toInteger()) : std::nullopt;
-}
 
 // The element that stands for a batch's whole exchange: a result when there is one, else an
 // error answer, else the first element (an exchange failure is every element's outcome).
@@ -90,6 +76,16 @@ private:
     qsizetype m_position = 0;
 };
 
+// The reply that stands for a node's answer, as the caller's check reads that answer: no valid
+// answer to the question makes it malformed.
+RpcReply checked(RpcReply stand, const QList<RpcReply>& answer, const RouteOptions& options)
+{
+    if (!options.checkAnswer)
+        return stand;
+    const QString why = options.checkAnswer(answer);
+    return why.isEmpty() ? stand : invalidAnswer(std::move(stand), why);
+}
+
 } // namespace
 
 QCoro::Task<RoutedCall> routeCall(std::shared_ptr<NetworkPool> pool, RpcRequest request,
@@ -103,13 +99,14 @@ QCoro::Task<RoutedCall> routeCall(std::shared_ptr<NetworkPool> pool, RpcRequest 
     }
     while (const std::optional<int> index = lap.next()) {
         RpcReply reply = co_await pool->node(*index).client->call(request, lap.attemptDeadline());
+        if (reply.isResult())
+            reply = checked(reply, {reply}, options);
         const RoutingVerdict verdict = routingVerdict(reply);
         pool->recordCallAttempt(*index, reply, verdict);
         routed.attempts.append(reply);
         routed.reply = std::move(reply);
         if (verdict.decision != RoutingDecision::TryNextNode) {
             lap.answeredBy(*index);
-            routed.contextSlot = contextSlotOf(*routed.reply);
             co_return routed;
         }
         lap.failedAt(*index, *verdict.cause);
@@ -133,7 +130,9 @@ QCoro::Task<RoutedBatch> routeBatch(std::shared_ptr<NetworkPool> pool, QList<Rpc
             co_await pool->node(*index).client->callBatch(requests, lap.attemptDeadline());
         if (replies.isEmpty())
             continue;
-        const RpcReply& stand = representative(replies);
+        RpcReply stand = representative(replies);
+        if (stand.isResult() || std::holds_alternative<RpcError>(stand.outcome))
+            stand = checked(stand, replies, options);
         const RoutingVerdict verdict = routingVerdict(stand);
         pool->recordCallAttempt(*index, stand, verdict);
         routed.attempts.append(stand);

@@ -3,6 +3,7 @@
 #include "config/config.h"
 #include "rpc/jsonrpcclient.h"
 
+#include <functional>
 #include <memory>
 #include <qcorotask.h>
 
@@ -15,6 +16,10 @@ struct RouteOptions
     NodeRole role = NodeRole::Read; // Read, Status or Build: sends never go through here
     int deadlineMs = 10'000;        // the whole call, every attempt included
     int attemptTimeoutMs = 0;       // one node's share; 0: the network's probe timeoutMs
+    // Reads a node's answer (routeCall: its one reply; routeBatch: the batch's replies) and says
+    // why it is no valid answer to the question, or nothing. An invalid answer counts as a
+    // malformed answer of its node, and the next node is asked.
+    std::function<QString(const QList<RpcReply>&)> checkAnswer;
 };
 
 // A read or status lookup asked across the pool.
@@ -23,9 +28,8 @@ struct RoutedCall
     // The answer (a result, null included), the error that stopped the call, or the last
     // failure when every node failed. Empty only when no node could be asked.
     std::optional<RpcReply> reply;
-    QList<RpcReply> attempts;          // every node asked, in order
-    bool noEligibleNode = false;       // "there is no node to ask", never "the call failed"
-    std::optional<qint64> contextSlot; // Solana's context.slot of the answer, when it has one
+    QList<RpcReply> attempts;    // every node asked, in order
+    bool noEligibleNode = false; // "there is no node to ask", never "the call failed"
 
     bool answered() const { return reply && reply->isResult(); }
     QString answeredBy() const { return reply ? reply->node : QString(); }

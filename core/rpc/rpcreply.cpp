@@ -59,6 +59,8 @@ QString malformedKindName(MalformedKind kind)
         return QStringLiteral("too-large");
     case MalformedKind::MissingBatchElement:
         return QStringLiteral("missing-batch-element");
+    case MalformedKind::InvalidAnswer:
+        return QStringLiteral("invalid-answer");
     }
     Q_UNREACHABLE();
 }
@@ -102,6 +104,12 @@ struct Describer
 };
 
 } // namespace
+
+RpcReply invalidAnswer(RpcReply reply, const QString& why)
+{
+    reply.outcome = MalformedReply{MalformedKind::InvalidAnswer, why};
+    return reply;
+}
 
 QString RpcReply::describe() const
 {

@@ -65,6 +65,7 @@ enum class MalformedKind
     BadErrorObject,
     TooLarge,
     MissingBatchElement,
+    InvalidAnswer, // well-formed JSON-RPC, but its result is no valid answer to the question
 };
 
 struct MalformedReply // the node answered, but not with a well-formed JSON-RPC 2.0 response
@@ -101,6 +102,10 @@ struct RpcReply
     // "HTTP 429 (retry after 2 s)", "timeout", "malformed: wrong id".
     QString describe() const;
 };
+
+// `reply`, its result found to be no valid answer to the question asked (`why`): from then on
+// it counts as a malformed answer of its node.
+RpcReply invalidAnswer(RpcReply reply, const QString& why);
 
 QString outcomeClassName(OutcomeClass outcomeClass);     // "result", "rpc-error", "http", ...
 QString transportFailureName(TransportFailureKind kind); // "refused", "reset", "timeout", ...

@@ -1,7 +1,7 @@
 #include "decisions.h"
 
-#include <QJsonArray>
-#include <QJsonDocument>
+#include "chain/codec/quantity.h"
+
 #include <QJsonObject>
 
 namespace switchyard::tracking {
@@ -24,29 +24,6 @@ QString solanaErrorName(const RpcError& error)
     return err.isString() ? err.toString() : QString();
 }
 
-std::optional<qint64> hexQuantity(const QJsonValue& value)
-{
-    if (!value.isString())
-        return std::nullopt;
-    const QString text = value.toString();
-    if (!text.startsWith(QLatin1String("0x")) || text.size() < 3)
-        return std::nullopt;
-    bool ok = false;
-    const qint64 number = text.mid(2).toLongLong(&ok, 16);
-    return ok && number >= 0 ? std::optional(number) : std::nullopt;
-}
-
-QString compactJson(const QJsonValue& value)
-{
-    if (value.isString())
-        return value.toString();
-    if (value.isObject())
-        return QString::fromUtf8(QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact));
-    if (value.isArray())
-        return QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact));
-    return value.toVariant().toString();
-}
-
 } // namespace
 
 SendClassification classifySend(ChainFamily family, const RpcReply& reply,
@@ -62,7 +39,7 @@ SendClassification classifySend(ChainFamily family, const RpcReply& reply,
         // A node that took the bytes but names another id is not an answer we can follow.
         return {SendOutcome::Unclear,
                 QStringLiteral("the node answered %1, not our id")
-                    .arg(result->value.isString() ? id : compactJson(result->value))};
+                    .arg(result->value.isString() ? id : chain::quotedJson(result->value))};
     }
     if (const auto* error = std::get_if<RpcError>(&reply.outcome)) {
         const QString words = error->message;
@@ -132,78 +109,6 @@ TxState stateAfterSend(TxState current, SendOutcome outcome)
         return current;
     }
     Q_UNREACHABLE();
-}
-
-std::optional<StatusObservation> parseSolanaStatus(const QJsonValue& entry, QString* error)
-{
-    StatusObservation seen;
-    if (entry.isNull())
-        return seen;
-    if (!entry.isObject()) {
-        *error = QStringLiteral("a status is null or an object, got %1").arg(compactJson(entry));
-        return std::nullopt;
-    }
-    const QJsonObject object = entry.toObject();
-    const QJsonValue slot = object.value(QStringLiteral("slot"));
-    if (!slot.isDouble() || slot.toDouble() < 0) {
-        *error = QStringLiteral("a status without a slot");
-        return std::nullopt;
-    }
-    seen.landedAt = slot.toInteger();
-    const QString level = object.value(QStringLiteral("confirmationStatus")).toString();
-    if (level == QLatin1String("finalized")) {
-        seen.level = StatusObservation::Level::Finalized;
-    } else if (level == QLatin1String("confirmed")) {
-        seen.level = StatusObservation::Level::Confirmed;
-    } else if (level == QLatin1String("processed")) {
-        seen.level = StatusObservation::Level::Processed;
-    } else if (level.isEmpty()) {
-        // Old nodes leave confirmationStatus out: null confirmations means rooted.
-        seen.level = object.value(QStringLiteral("confirmations")).isNull()
-                         ? StatusObservation::Level::Finalized
-                         : StatusObservation::Level::Processed;
-    } else {
-        *error = QStringLiteral("unknown confirmationStatus %1").arg(level);
-        return std::nullopt;
-    }
-    const QJsonValue err = object.value(QStringLiteral("err"));
-    if (!err.isNull() && !err.isUndefined()) {
-        seen.failed = true;
-        seen.error = compactJson(err);
-    }
-    return seen;
-}
-
-std::optional<StatusObservation> parseEvmReceipt(const QJsonValue& receipt,
-                                                 std::optional<qint64> headBlock,
-                                                 qint64 finalityDepth, QString* error)
-{
-    StatusObservation seen;
-    if (receipt.isNull())
-        return seen;
-    if (!receipt.isObject()) {
-        *error = QStringLiteral("a receipt is null or an object, got %1").arg(compactJson(receipt));
-        return std::nullopt;
-    }
-    const QJsonObject object = receipt.toObject();
-    const std::optional<qint64> block = hexQuantity(object.value(QStringLiteral("blockNumber")));
-    if (!block) {
-        *error = QStringLiteral("a receipt without a blockNumber");
-        return std::nullopt;
-    }
-    const QString status = object.value(QStringLiteral("status")).toString();
-    if (status != QLatin1String("0x1") && status != QLatin1String("0x0")) {
-        *error = QStringLiteral("a receipt with status %1 (expected 0x1 or 0x0)")
-                     .arg(compactJson(object.value(QStringLiteral("status"))));
-        return std::nullopt;
-    }
-    seen.landedAt = block;
-    seen.failed = status == QLatin1String("0x0");
-    if (seen.failed)
-        seen.error = QStringLiteral("reverted (receipt status 0x0)");
-    const bool deep = headBlock && *headBlock - *block + 1 >= finalityDepth;
-    seen.level = deep ? StatusObservation::Level::Finalized : StatusObservation::Level::Confirmed;
-    return seen;
 }
 
 std::optional<TxState> stateAfterObservation(TxState current, const StatusObservation& seen)

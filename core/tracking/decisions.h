@@ -1,10 +1,10 @@
 #pragma once
 
 #include "chain/family.h"
+#include "chain/statusobservation.h"
 #include "rpc/rpcreply.h"
 #include "tracking/txstate.h"
 
-#include <QJsonValue>
 #include <QString>
 #include <optional>
 
@@ -40,29 +40,7 @@ TxState stateAfterSend(TxState current, SendOutcome outcome);
 
 // ---- What a status lookup saw -----------------------------------------------------------------
 
-struct StatusObservation
-{
-    enum class Level
-    {
-        NotFound,  // not found in this node's view (never "failed")
-        Processed, // Solana: in a block not yet confirmed; EVM: in the pool (by hash)
-        Confirmed,
-        Finalized,
-    };
-    Level level = Level::NotFound;
-    bool failed = false;            // landed with an error (Solana err, EVM status 0x0)
-    QString error;                  // the error as the node gave it
-    std::optional<qint64> landedAt; // slot/block it landed in
-};
-
-// One entry of getSignatureStatuses' value array (null or an object); nullopt with `error` set
-// when the entry is not what Solana returns.
-std::optional<StatusObservation> parseSolanaStatus(const QJsonValue& entry, QString* error);
-// An eth_getTransactionReceipt result (null or a receipt) seen by a node whose head is
-// `headBlock`: Finalized once the receipt is `finalityDepth` blocks deep (head - block + 1).
-std::optional<StatusObservation> parseEvmReceipt(const QJsonValue& receipt,
-                                                 std::optional<qint64> headBlock,
-                                                 qint64 finalityDepth, QString* error);
+using StatusObservation = chain::StatusObservation;
 
 // The state an observation moves the transaction to; nullopt when it changes nothing. Never
 // backwards (a node that has not seen it yet does not undo what another proved), never out of a

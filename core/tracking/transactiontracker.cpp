@@ -1,20 +1,21 @@
 #include "transactiontracker.h"
 
-#include "chain/codec/base64.h"
-#include "chain/codec/hex.h"
 #include "chain/codec/signedtransaction.h"
+#include "chain/evm/evmrpc.h"
 #include "chain/evm/evmtransaction.h"
+#include "chain/solana/solanarpc.h"
 #include "pool/networkpool.h"
 #include "pool/poolmanager.h"
 #include "pool/router.h"
 #include "pool/routingrules.h"
 #include "util/clock.h"
 
-#include <QJsonArray>
-#include <QJsonObject>
 #include <QPointer>
 
 namespace switchyard::tracking {
+
+namespace evm = chain::evm;
+namespace solana = chain::solana;
 
 namespace {
 
@@ -32,15 +33,94 @@ QList<QList<T>> chunked(const QList<T>& items, qsizetype size)
     return chunks;
 }
 
-std::optional<quint64> hexNumber(const QJsonValue& value)
+RouteOptions statusOptions(int deadlineMs)
 {
-    const QString text = value.toString();
-    if (!text.startsWith(QLatin1String("0x")) || text.size() < 3)
-        return std::nullopt;
-    bool ok = false;
-    const quint64 number = text.mid(2).toULongLong(&ok, 16);
-    return ok ? std::optional(number) : std::nullopt;
+    RouteOptions options;
+    options.role = NodeRole::Status;
+    options.deadlineMs = deadlineMs;
+    return options;
 }
+
+// One node's answer to one EVM status batch, every element checked.
+struct EvmStatusAnswer
+{
+    std::optional<qint64> head;
+    QHash<QString, quint64> minedNonces;              // by lower-case sender
+    QList<std::optional<StatusObservation>> receipts; // per id; none where the node erred
+    QHash<QString, evm::TransactionByHash> byHash;
+};
+
+// One node answers all of it, in this order: the head, the senders' mined nonces, then the
+// receipts (never older than the nonces), then the transactions by hash.
+struct EvmStatusBatch
+{
+    QStringList ids;
+    QStringList senders;
+    QStringList byHash;
+
+    QList<RpcRequest> requests() const
+    {
+        QList<RpcRequest> batch{evm::blockNumberRequest()};
+        for (const QString& sender : senders)
+            batch.append(evm::minedNonceRequest(sender));
+        for (const QString& id : ids)
+            batch.append(evm::receiptRequest(id));
+        for (const QString& id : byHash)
+            batch.append(evm::transactionByHashRequest(id));
+        return batch;
+    }
+
+    // Nullopt (and why) when any element that is a result is no valid answer: the node's
+    // whole answer is then malformed. An element the node answered with an error is unknown.
+    std::optional<EvmStatusAnswer> read(const QList<RpcReply>& replies, qint64 finalityDepth,
+                                        QString* why) const
+    {
+        const qsizetype expected = 1 + senders.size() + ids.size() + byHash.size();
+        if (replies.size() != expected) {
+            *why = QStringLiteral("%1 answers to a batch of %2").arg(replies.size()).arg(expected);
+            return std::nullopt;
+        }
+        EvmStatusAnswer answer;
+        qsizetype at = 0;
+        if (const RpcReply& head = replies.at(at++); head.isResult()) {
+            answer.head = evm::parseBlockNumber(head.result(), why);
+            if (!answer.head)
+                return std::nullopt;
+        }
+        for (const QString& sender : senders) {
+            const RpcReply& reply = replies.at(at++);
+            if (!reply.isResult())
+                continue;
+            const std::optional<quint64> nonce = evm::parseMinedNonce(reply.result(), why);
+            if (!nonce)
+                return std::nullopt;
+            answer.minedNonces.insert(sender.toLower(), *nonce);
+        }
+        for (const QString& id : ids) {
+            const RpcReply& reply = replies.at(at++);
+            if (!reply.isResult()) {
+                answer.receipts.append(std::nullopt);
+                continue;
+            }
+            const std::optional<StatusObservation> receipt =
+                evm::parseReceipt(reply.result(), id, answer.head, finalityDepth, why);
+            if (!receipt)
+                return std::nullopt;
+            answer.receipts.append(receipt);
+        }
+        for (const QString& id : byHash) {
+            const RpcReply& reply = replies.at(at++);
+            if (!reply.isResult())
+                continue;
+            const std::optional<evm::TransactionByHash> found =
+                evm::parseTransactionByHash(reply.result(), id, answer.head, why);
+            if (!found)
+                return std::nullopt;
+            answer.byHash.insert(id, *found);
+        }
+        return answer;
+    }
+};
 
 // An EVM id watched without its bytes knows neither its sender nor its nonce until a node
 // shows the transaction by hash.
@@ -48,18 +128,6 @@ bool needsSenderAndNonce(const TrackedTransaction& record)
 {
     return record.family == ChainFamily::Evm && isPending(record.state) &&
            (record.sender.isEmpty() || !record.nonce);
-}
-
-// Takes `from` and `nonce` from an eth_getTransactionByHash result; false when it has neither.
-bool learnSenderAndNonce(TrackedTransaction& record, const QJsonObject& transaction)
-{
-    const auto from = chain::hexDecode(transaction.value(QStringLiteral("from")).toString());
-    const auto nonce = hexNumber(transaction.value(QStringLiteral("nonce")));
-    if (!from.ok() || from.value().size() != 20 || !nonce)
-        return false;
-    record.sender = chain::evm::checksumAddress(from.value());
-    record.nonce = *nonce;
-    return true;
 }
 
 QString stateMessage(TxState to, const QString& node, std::optional<qint64> height,
@@ -78,7 +146,8 @@ QString stateMessage(TxState to, const QString& node, std::optional<qint64> heig
 // The chain a send must reach, the transaction's own, in the words a node answers with.
 struct ChainIdentity
 {
-    QString method;      // what a node is asked
+    ChainFamily family = ChainFamily::Solana;
+    RpcRequest question; // what a node is asked
     QString unit;        // "chain id", "genesis hash"
     QString expected;    // the answer of the transaction's chain
     QString description; // where that expectation comes from
@@ -88,17 +157,17 @@ ChainIdentity chainIdentity(const TrackedTransaction& record,
                             const chain::DecodedTransaction& decoded, const NetworkConfig& network)
 {
     if (record.family == ChainFamily::Solana) // the bytes name a blockhash, not a cluster
-        return {QStringLiteral("getGenesisHash"), QStringLiteral("genesis hash"),
+        return {ChainFamily::Solana, solana::genesisHashRequest(), QStringLiteral("genesis hash"),
                 network.genesisHash,
                 QStringLiteral("it is tracked on %1, genesis hash %2")
                     .arg(network.name, network.genesisHash)};
-    const auto& transaction = std::get<chain::evm::Transaction>(decoded.details);
+    const auto& transaction = std::get<evm::Transaction>(decoded.details);
     if (transaction.chainId)
         return {
-            QStringLiteral("eth_chainId"), QStringLiteral("chain id"),
+            ChainFamily::Evm, evm::chainIdRequest(), QStringLiteral("chain id"),
             QString::number(*transaction.chainId),
             QStringLiteral("the transaction is signed for chain id %1").arg(*transaction.chainId)};
-    return {QStringLiteral("eth_chainId"), QStringLiteral("chain id"),
+    return {ChainFamily::Evm, evm::chainIdRequest(), QStringLiteral("chain id"),
             QString::number(network.chainId),
             QStringLiteral("the transaction names no chain and it is tracked on %1, chain id %2")
                 .arg(network.name)
@@ -114,14 +183,10 @@ std::optional<QString> servedIdentity(const RpcReply& reply, const ChainIdentity
         *error = reply.describe();
         return std::nullopt;
     }
-    if (identity.method == QLatin1String("getGenesisHash")) {
-        if (reply.result().isString() && !reply.result().toString().isEmpty())
-            return reply.result().toString();
-    } else if (const auto number = hexNumber(reply.result())) {
-        return QString::number(*number);
-    }
-    *error = QStringLiteral("%1 is not a %2").arg(identity.method, identity.unit);
-    return std::nullopt;
+    if (identity.family == ChainFamily::Solana)
+        return solana::parseGenesisHash(reply.result(), error);
+    const std::optional<quint64> chainId = evm::parseChainId(reply.result(), error);
+    return chainId ? std::optional(QString::number(*chainId)) : std::nullopt;
 }
 
 IncidentEvent::Severity severityOf(TxState state)
@@ -286,20 +351,20 @@ TransactionTracker::lookUpSolana(std::shared_ptr<NetworkPool> pool, QStringList 
         reports.insert(id, {});
     const QString network = pool->config().name;
     const QString commitment = pool->config().commitment;
-    RouteOptions options;
-    options.role = NodeRole::Status;
-    options.deadlineMs = m_options.statusDeadlineMs;
 
     // 1. The height expiry is judged by, first: a status answer given after it is at least as
     // new on the node that gave both.
+    std::optional<qint64> height;
+    RouteOptions heightOptions = statusOptions(m_options.statusDeadlineMs);
+    heightOptions.checkAnswer = [&height](const QList<RpcReply>& replies) {
+        QString why;
+        height = solana::parseBlockHeight(replies.constFirst().result(), &why);
+        return why;
+    };
     // Requests are built before each co_await: GCC 12 cannot keep a braced list's array alive
     // across a suspension inside one expression.
-    QJsonObject heightConfig;
-    heightConfig.insert(QStringLiteral("commitment"), commitment);
-    QJsonArray heightParams;
-    heightParams.append(heightConfig);
-    const RpcRequest heightRequest{QStringLiteral("getBlockHeight"), heightParams};
-    const RoutedCall heightCall = co_await routeCall(pool, heightRequest, options);
+    const RpcRequest heightRequest = solana::blockHeightRequest(commitment);
+    const RoutedCall heightCall = co_await routeCall(pool, heightRequest, heightOptions);
     if (!self)
         co_return reports;
     *requests += int(heightCall.attempts.size());
@@ -308,11 +373,11 @@ TransactionTracker::lookUpSolana(std::shared_ptr<NetworkPool> pool, QStringList 
             report.noEligibleNode = true;
         co_return reports;
     }
-    std::optional<qint64> height;
+    if (!heightCall.answered())
+        height.reset();
     int heightNode = -1;
     bool heightNodeHealthy = false;
-    if (heightCall.answered() && heightCall.reply->result().isDouble()) {
-        height = heightCall.reply->result().toInteger();
+    if (height) {
         heightNode = pool->indexOf(heightCall.answeredBy());
         heightNodeHealthy =
             heightNode >= 0 && pool->node(heightNode).health.state() == NodeState::Healthy;
@@ -338,13 +403,16 @@ TransactionTracker::lookUpSolana(std::shared_ptr<NetworkPool> pool, QStringList 
         const bool searchHistory = pass == 1;
         for (const QStringList& chunk :
              chunked(searchHistory ? old : recent, kMaxSignaturesPerCall)) {
-            QJsonObject config;
-            if (searchHistory)
-                config.insert(QStringLiteral("searchTransactionHistory"), true);
-            QJsonArray params;
-            params.append(QJsonArray::fromStringList(chunk));
-            params.append(config);
-            const RpcRequest request{QStringLiteral("getSignatureStatuses"), params};
+            std::optional<solana::SignatureStatuses> statuses;
+            RouteOptions options = statusOptions(m_options.statusDeadlineMs);
+            options.checkAnswer = [&statuses,
+                                   asked = chunk.size()](const QList<RpcReply>& replies) {
+                QString why;
+                statuses =
+                    solana::parseSignatureStatuses(replies.constFirst().result(), asked, &why);
+                return why;
+            };
+            const RpcRequest request = solana::signatureStatusesRequest(chunk, searchHistory);
             const RoutedCall call = co_await routeCall(pool, request, options);
             if (!self)
                 co_return reports;
@@ -354,22 +422,20 @@ TransactionTracker::lookUpSolana(std::shared_ptr<NetworkPool> pool, QStringList 
                     reports[id].noEligibleNode = true;
                 continue;
             }
-            if (!call.answered())
+            if (!call.answered() || !statuses) {
+                for (const QString& id : chunk)
+                    reports[id].message = call.reply
+                                              ? QStringLiteral("%1: %2").arg(call.answeredBy(),
+                                                                             call.reply->describe())
+                                              : QString();
                 continue;
-            const QJsonArray value =
-                call.reply->result().toObject().value(QStringLiteral("value")).toArray();
-            for (qsizetype i = 0; i < chunk.size() && i < value.size(); ++i) {
-                QString error;
-                const auto seen = parseSolanaStatus(value.at(i), &error);
+            }
+            for (qsizetype i = 0; i < chunk.size(); ++i) {
                 LookupReport& report = reports[chunk[i]];
-                if (!seen) {
-                    report.message = QStringLiteral("%1: %2").arg(call.answeredBy(), error);
-                    continue;
-                }
                 report.answered = true;
                 report.node = call.answeredBy();
-                report.height = call.contextSlot;
-                report.seen = *seen;
+                report.height = statuses->contextSlot;
+                report.seen = statuses->statuses[i];
             }
         }
     }
@@ -381,7 +447,7 @@ TransactionTracker::lookUpSolana(std::shared_ptr<NetworkPool> pool, QStringList 
         LookupReport& report = reports[id];
         const TrackedTransaction& record = m_records[id];
         report.blockHeight = height;
-        report.blockHeightNode = heightCall.answeredBy();
+        report.blockHeightNode = height ? heightCall.answeredBy() : QString();
         report.blockHeightNodeHealthy = heightNodeHealthy;
         if (report.seen.level != StatusObservation::Level::NotFound)
             continue;
@@ -391,37 +457,30 @@ TransactionTracker::lookUpSolana(std::shared_ptr<NetworkPool> pool, QStringList 
             candidates.append(id);
     }
     for (const QStringList& chunk : chunked(candidates, kMaxSignaturesPerCall)) {
-        QJsonObject history;
-        history.insert(QStringLiteral("searchTransactionHistory"), true);
-        QJsonArray params;
-        params.append(QJsonArray::fromStringList(chunk));
-        params.append(history);
-        const RpcRequest request{QStringLiteral("getSignatureStatuses"), params};
+        const RpcRequest request = solana::signatureStatusesRequest(chunk, true);
         PoolNode& node = pool->node(heightNode);
         const RpcReply reply =
             co_await node.client->call(request, QDeadlineTimer(m_options.statusDeadlineMs));
         if (!self)
             co_return reports;
         ++*requests;
-        pool->recordCallAttempt(heightNode, reply, routingVerdict(reply));
-        if (!reply.isResult())
+        QString why;
+        const std::optional<solana::SignatureStatuses> statuses =
+            reply.isResult() ? solana::parseSignatureStatuses(reply.result(), chunk.size(), &why)
+                             : std::nullopt;
+        const RpcReply counted = reply.isResult() && !statuses ? invalidAnswer(reply, why) : reply;
+        pool->recordCallAttempt(heightNode, counted, routingVerdict(counted));
+        if (!statuses)
             continue;
-        const QJsonObject result = reply.result().toObject();
-        const QJsonArray value = result.value(QStringLiteral("value")).toArray();
-        const QJsonValue slot =
-            result.value(QStringLiteral("context")).toObject().value(QStringLiteral("slot"));
-        for (qsizetype i = 0; i < chunk.size() && i < value.size(); ++i) {
-            QString error;
-            const auto seen = parseSolanaStatus(value.at(i), &error);
-            if (!seen)
-                continue;
+        for (qsizetype i = 0; i < chunk.size(); ++i) {
+            const StatusObservation& seen = statuses->statuses[i];
             LookupReport& report = reports[chunk[i]];
             const TrackedTransaction& record = m_records[chunk[i]];
             report.answered = true;
             report.node = node.config.name;
-            report.height = slot.isDouble() ? std::optional(slot.toInteger()) : std::nullopt;
-            report.seen = *seen;
-            const bool found = seen->level != StatusObservation::Level::NotFound;
+            report.height = statuses->contextSlot;
+            report.seen = seen;
+            const bool found = seen.level != StatusObservation::Level::NotFound;
             report.expiry = decideSolanaExpiry({record.lastValidBlockHeight, height, true, found});
             if (*report.expiry == ExpiryVerdict::Expired)
                 report.message =
@@ -443,37 +502,30 @@ TransactionTracker::lookUpEvm(std::shared_ptr<NetworkPool> pool, QStringList ids
     QHash<QString, LookupReport> reports;
     for (const QString& id : ids)
         reports.insert(id, {});
-    RouteOptions options;
-    options.role = NodeRole::Status;
-    options.deadlineMs = m_options.statusDeadlineMs;
 
     QList<TrackedTransaction> learned;
     for (const QStringList& chunk : chunked(ids, m_options.evmTransactionsPerBatch)) {
-        // One node answers all of it, in this order: the head, the senders' mined nonces, then
-        // the receipts (never older than the nonces), then the transactions by hash.
-        QList<RpcRequest> batch{{QStringLiteral("eth_blockNumber"), QJsonArray()}};
-        QStringList senders;
+        EvmStatusBatch asked;
+        asked.ids = chunk;
         for (const QString& id : chunk) {
             const TrackedTransaction& record = m_records[id];
             if (!record.sender.isEmpty() && record.nonce && isPending(record.state) &&
-                !senders.contains(record.sender, Qt::CaseInsensitive))
-                senders.append(record.sender);
+                !asked.senders.contains(record.sender, Qt::CaseInsensitive))
+                asked.senders.append(record.sender);
+            // By hash: whether a node holds it in its pool (a single lookup), and for an id
+            // watched without its bytes, the sender and nonce that supersession is judged by.
+            if (askPool || needsSenderAndNonce(record))
+                asked.byHash.append(id);
         }
-        for (const QString& sender : senders)
-            batch.append({QStringLiteral("eth_getTransactionCount"),
-                          QJsonArray{sender.toLower(), QStringLiteral("latest")}});
-        for (const QString& id : chunk)
-            batch.append({QStringLiteral("eth_getTransactionReceipt"), QJsonArray{id}});
-        // By hash: whether a node holds it in its pool (a single lookup), and for an id watched
-        // without its bytes, the sender and nonce that supersession is judged by.
-        QStringList byHash;
-        for (const QString& id : chunk) {
-            if (askPool || needsSenderAndNonce(m_records[id]))
-                byHash.append(id);
-        }
-        for (const QString& id : byHash)
-            batch.append({QStringLiteral("eth_getTransactionByHash"), QJsonArray{id}});
-
+        std::optional<EvmStatusAnswer> seen;
+        RouteOptions options = statusOptions(m_options.statusDeadlineMs);
+        options.checkAnswer = [&seen, &asked,
+                               depth = m_options.evmFinalityDepth](const QList<RpcReply>& replies) {
+            QString why;
+            seen = asked.read(replies, depth, &why);
+            return why;
+        };
+        const QList<RpcRequest> batch = asked.requests();
         const RoutedBatch answer =
             co_await routeBatch(pool, batch, QStringLiteral("eth_getTransactionReceipt"), options);
         if (!self)
@@ -484,72 +536,46 @@ TransactionTracker::lookUpEvm(std::shared_ptr<NetworkPool> pool, QStringList ids
                 reports[id].noEligibleNode = true;
             continue;
         }
-        if (!answer.answered())
+        if (!answer.answered() || !seen)
             continue;
-        const QList<RpcReply>& replies = answer.replies;
-        std::optional<qint64> head;
-        if (replies[0].isResult()) {
-            if (const auto number = hexNumber(replies[0].result()))
-                head = qint64(*number);
-        }
-        QHash<QString, quint64> minedNonce;
-        for (qsizetype i = 0; i < senders.size(); ++i) {
-            const RpcReply& reply = replies[1 + i];
-            if (reply.isResult()) {
-                if (const auto number = hexNumber(reply.result()))
-                    minedNonce.insert(senders[i].toLower(), *number);
-            }
-        }
-        const qsizetype receiptsAt = 1 + senders.size();
-        const qsizetype byHashAt = receiptsAt + chunk.size();
         for (qsizetype i = 0; i < chunk.size(); ++i) {
             LookupReport& report = reports[chunk[i]];
             const TrackedTransaction& record = m_records[chunk[i]];
-            const RpcReply& receipt = replies[receiptsAt + i];
             ReceiptLookup receiptLookup = ReceiptLookup::Unknown;
-            if (receipt.isResult()) {
-                QString error;
-                const auto seen =
-                    parseEvmReceipt(receipt.result(), head, m_options.evmFinalityDepth, &error);
-                if (seen) {
-                    report.answered = true;
-                    report.node = answer.node;
-                    report.height = head;
-                    report.seen = *seen;
-                    receiptLookup = seen->level == StatusObservation::Level::NotFound
-                                        ? ReceiptLookup::NotFound
-                                        : ReceiptLookup::Found;
-                } else {
-                    report.message = QStringLiteral("%1: %2").arg(answer.node, error);
-                }
+            if (const std::optional<StatusObservation>& receipt = seen->receipts[i]) {
+                report.answered = true;
+                report.node = answer.node;
+                report.height = seen->head;
+                report.seen = *receipt;
+                receiptLookup = receipt->level == StatusObservation::Level::NotFound
+                                    ? ReceiptLookup::NotFound
+                                    : ReceiptLookup::Found;
             }
-            const qsizetype byHashIndex = byHash.indexOf(chunk[i]);
-            const QJsonObject found = byHashIndex >= 0 && replies[byHashAt + byHashIndex].isResult()
-                                          ? replies[byHashAt + byHashIndex].result().toObject()
-                                          : QJsonObject();
-            if (askPool && receiptLookup == ReceiptLookup::NotFound && !found.isEmpty() &&
-                found.value(QStringLiteral("blockNumber")).isNull()) {
+            const evm::TransactionByHash byHash = seen->byHash.value(chunk[i]);
+            if (askPool && receiptLookup == ReceiptLookup::NotFound && byHash.found &&
+                !byHash.block) {
                 report.inPool = true;
                 report.seen.level = StatusObservation::Level::Processed;
             }
-            TrackedTransaction learning = record;
-            if (needsSenderAndNonce(record) && learnSenderAndNonce(learning, found))
+            if (needsSenderAndNonce(record) && byHash.found) {
+                TrackedTransaction learning = record;
+                learning.sender = evm::checksumAddress(byHash.sender);
+                learning.nonce = byHash.nonce;
                 learned.append(learning);
+            }
             if (!record.sender.isEmpty() && record.nonce) {
-                const QString key = record.sender.toLower();
-                if (minedNonce.contains(key))
-                    report.minedNonce = minedNonce.value(key);
-                report.supersession = decideEvmSupersession(
-                    {record.nonce,
-                     minedNonce.contains(key) ? std::optional(minedNonce.value(key)) : std::nullopt,
-                     receiptLookup});
+                const auto minedAt = seen->minedNonces.constFind(record.sender.toLower());
+                const std::optional<quint64> mined =
+                    minedAt != seen->minedNonces.cend() ? std::optional(*minedAt) : std::nullopt;
+                report.minedNonce = mined;
+                report.supersession = decideEvmSupersession({record.nonce, mined, receiptLookup});
                 if (*report.supersession == SupersessionVerdict::Superseded)
                     report.message =
                         QStringLiteral("%1's mined nonce is %2 at block %3 on %4, past this "
                                        "transaction's %5, and it has no receipt")
                             .arg(record.sender)
-                            .arg(minedNonce.value(key))
-                            .arg(head ? QString::number(*head) : QStringLiteral("?"))
+                            .arg(*mined)
+                            .arg(seen->head ? QString::number(*seen->head) : QStringLiteral("?"))
                             .arg(answer.node)
                             .arg(*record.nonce);
             }
@@ -940,20 +966,11 @@ QCoro::Task<SendReport> TransactionTracker::sendChecked(QString id)
         report.message = QStringLiteral("no send node is eligible: nothing sent");
         co_return report;
     }
-    RpcRequest request;
-    request.mayRepeat = false; // one send is exactly one POST
-    if (record.family == ChainFamily::Solana) {
-        request.method = QStringLiteral("sendTransaction");
-        request.params = QJsonArray{
-            chain::base64Encode(chain::asSpan(*record.wire)),
-            QJsonObject{{QStringLiteral("encoding"), QStringLiteral("base64")},
-                        {QStringLiteral("skipPreflight"), m_options.skipPreflight},
-                        {QStringLiteral("preflightCommitment"), pool->config().commitment},
-                        {QStringLiteral("maxRetries"), 0}}};
-    } else {
-        request.method = QStringLiteral("eth_sendRawTransaction");
-        request.params = QJsonArray{chain::hexEncode(*record.wire)};
-    }
+    const RpcRequest request =
+        record.family == ChainFamily::Solana
+            ? solana::sendTransactionRequest(*record.wire, pool->config().commitment,
+                                             m_options.skipPreflight)
+            : evm::sendRawTransactionRequest(*record.wire);
 
     for (const int index : order) {
         PoolNode& node = pool->node(index);
@@ -998,7 +1015,7 @@ QCoro::Task<SendReport> TransactionTracker::sendChecked(QString id)
 
         // Right before the bytes go out: the node must serve the transaction's own chain,
         // whatever the last probe or the configuration says now.
-        const RpcRequest ask{identity.method, QJsonValue::Undefined};
+        const RpcRequest ask = identity.question;
         const RpcReply answer =
             co_await node.client->call(ask, QDeadlineTimer(m_options.statusDeadlineMs));
         if (!self)

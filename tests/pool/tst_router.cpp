@@ -239,13 +239,34 @@ private Q_SLOTS:
         QVERIFY(pool->eligibleNodes(NodeRole::Read).contains(pool->indexOf(QStringLiteral("a"))));
     }
 
-    void answerCarriesContextSlot()
+    // An answer the caller finds no valid answer to its question counts as a malformed answer
+    // of its node, and the next node is asked: a call and a batch alike.
+    void invalidAnswerMovesOn()
     {
-        const RoutedCall call =
-            route(m_fixture->pool(), {QStringLiteral("getLatestBlockhash"), {}});
+        const auto pool = m_fixture->pool();
+        QStringList checked;
+        RouteOptions options;
+        options.checkAnswer = [&checked](const QList<RpcReply>& replies) {
+            checked.append(replies.constFirst().node);
+            return checked.size() == 1 ? QStringLiteral("a slot from the future") : QString();
+        };
+        const RoutedCall call = route(pool, getSlot, options);
         QVERIFY(call.answered());
-        QVERIFY(call.contextSlot);
-        QCOMPARE(*call.contextSlot, m_fixture->simNode(call.answeredBy())->slot());
+        QCOMPARE(call.attempts.size(), 2);
+        const auto* invalid = std::get_if<MalformedReply>(&call.attempts.constFirst().outcome);
+        QVERIFY(invalid);
+        QCOMPARE(invalid->kind, MalformedKind::InvalidAnswer);
+        QCOMPARE(invalid->detail, QStringLiteral("a slot from the future"));
+        QCOMPARE(call.answeredBy(), checked.at(1));
+        QCOMPARE(failoversFor(*pool, QStringLiteral("getSlot"), FailureCause::Malformed), 1);
+
+        checked.clear();
+        const RoutedBatch batch = routeSlotAndHeight(pool, options);
+        QVERIFY(batch.answered());
+        QCOMPARE(batch.attempts.size(), 2);
+        QCOMPARE(batch.attempts.constFirst().outcomeClass(), OutcomeClass::Malformed);
+        QCOMPARE(batch.node, checked.at(1));
+        QCOMPARE(failoversFor(*pool, QStringLiteral("getSlot"), FailureCause::Malformed), 2);
     }
 
     void pinKeepsAcrossNodes()

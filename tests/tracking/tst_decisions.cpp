@@ -2,8 +2,6 @@
 // any verdict shows up here.
 #include "tracking/decisions.h"
 
-#include <QJsonArray>
-#include <QJsonDocument>
 #include <QJsonObject>
 #include <QTest>
 
@@ -239,108 +237,6 @@ private Q_SLOTS:
                          qPrintable(txStateKey(kStates[i]) + " -> " +
                                     (got ? txStateKey(*got) : QStringLiteral("none"))));
         }
-    }
-
-    void solanaStatus_data()
-    {
-        QTest::addColumn<QByteArray>("json");
-        QTest::addColumn<bool>("valid");
-        QTest::addColumn<int>("level");
-        QTest::addColumn<bool>("failed");
-        QTest::addColumn<qint64>("slot");
-        using L = StatusObservation::Level;
-        QTest::newRow("null") << QByteArray("null") << true << int(L::NotFound) << false
-                              << qint64(-1);
-        QTest::newRow("processed")
-            << QByteArray(
-                   R"({"slot":7,"confirmations":0,"err":null,"confirmationStatus":"processed"})")
-            << true << int(L::Processed) << false << qint64(7);
-        QTest::newRow("confirmed")
-            << QByteArray(
-                   R"({"slot":8,"confirmations":1,"err":null,"confirmationStatus":"confirmed"})")
-            << true << int(L::Confirmed) << false << qint64(8);
-        QTest::newRow("finalized with err")
-            << QByteArray(
-                   R"({"slot":9,"confirmations":null,"err":{"InstructionError":[0,{"Custom":1}]},"confirmationStatus":"finalized"})")
-            << true << int(L::Finalized) << true << qint64(9);
-        QTest::newRow("old node, rooted")
-            << QByteArray(R"({"slot":10,"confirmations":null,"err":null})") << true
-            << int(L::Finalized) << false << qint64(10);
-        QTest::newRow("old node, not rooted")
-            << QByteArray(R"({"slot":10,"confirmations":3,"err":null})") << true
-            << int(L::Processed) << false << qint64(10);
-        QTest::newRow("string") << QByteArray(R"("found")") << false << 0 << false << qint64(-1);
-        QTest::newRow("no slot") << QByteArray(R"({"err":null,"confirmationStatus":"confirmed"})")
-                                 << false << 0 << false << qint64(-1);
-        QTest::newRow("unknown level")
-            << QByteArray(R"({"slot":1,"err":null,"confirmationStatus":"rooted"})") << false << 0
-            << false << qint64(-1);
-    }
-
-    void solanaStatus()
-    {
-        QFETCH(QByteArray, json);
-        QFETCH(bool, valid);
-        QFETCH(int, level);
-        QFETCH(bool, failed);
-        QFETCH(qint64, slot);
-        const QJsonValue entry = QJsonDocument::fromJson("[" + json + "]").array().at(0);
-        QString error;
-        const auto seen = parseSolanaStatus(entry, &error);
-        QCOMPARE(seen.has_value(), valid);
-        if (!valid) {
-            QVERIFY(!error.isEmpty());
-            return;
-        }
-        QCOMPARE(int(seen->level), level);
-        QCOMPARE(seen->failed, failed);
-        QCOMPARE(seen->landedAt.value_or(-1), slot);
-    }
-
-    void evmReceipt_data()
-    {
-        QTest::addColumn<QByteArray>("json");
-        QTest::addColumn<qint64>("head");
-        QTest::addColumn<bool>("valid");
-        QTest::addColumn<int>("level");
-        QTest::addColumn<bool>("failed");
-        using L = StatusObservation::Level;
-        const QByteArray ok = R"({"blockNumber":"0x64","status":"0x1"})"; // block 100
-        QTest::newRow("null") << QByteArray("null") << qint64(200) << true << int(L::NotFound)
-                              << false;
-        QTest::newRow("one block deep") << ok << qint64(100) << true << int(L::Confirmed) << false;
-        QTest::newRow("one short of depth 12")
-            << ok << qint64(110) << true << int(L::Confirmed) << false;
-        QTest::newRow("depth 12") << ok << qint64(111) << true << int(L::Finalized) << false;
-        QTest::newRow("head unknown") << ok << qint64(-1) << true << int(L::Confirmed) << false;
-        QTest::newRow("reverted") << QByteArray(R"({"blockNumber":"0x64","status":"0x0"})")
-                                  << qint64(100) << true << int(L::Confirmed) << true;
-        QTest::newRow("no block") << QByteArray(R"({"status":"0x1"})") << qint64(100) << false << 0
-                                  << false;
-        QTest::newRow("pre-byzantium root, no status")
-            << QByteArray(R"({"blockNumber":"0x64","root":"0x01"})") << qint64(100) << false << 0
-            << false;
-        QTest::newRow("array") << QByteArray("[1]") << qint64(100) << false << 0 << false;
-    }
-
-    void evmReceipt()
-    {
-        QFETCH(QByteArray, json);
-        QFETCH(qint64, head);
-        QFETCH(bool, valid);
-        QFETCH(int, level);
-        QFETCH(bool, failed);
-        const QJsonValue receipt = QJsonDocument::fromJson("[" + json + "]").array().at(0);
-        QString error;
-        const auto seen =
-            parseEvmReceipt(receipt, head < 0 ? std::nullopt : std::optional(head), 12, &error);
-        QCOMPARE(seen.has_value(), valid);
-        if (!valid) {
-            QVERIFY(!error.isEmpty());
-            return;
-        }
-        QCOMPARE(int(seen->level), level);
-        QCOMPARE(seen->failed, failed);
     }
 
     void solanaExpiry_data()
