@@ -37,6 +37,8 @@ QString faultKindName(FaultKind kind)
         return QStringLiteral("ErrorResponse");
     case FaultKind::EndlessChunkedBody:
         return QStringLiteral("EndlessChunkedBody");
+    case FaultKind::FixedResult:
+        return QStringLiteral("FixedResult");
     }
     Q_UNREACHABLE();
 }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QJsonValue>
 #include <QString>
 #include <QStringList>
 #include <optional>
@@ -25,6 +26,8 @@ enum class FaultKind
     Flapping,           // down for periodMs/2 then up for periodMs/2, by the Clock, from setFault()
     ErrorResponse,      // every call answered with JSON-RPC error {errorCode, errorMessage}
     EndlessChunkedBody, // 200 with a chunked body that never ends, sent as fast as it is read
+    FixedResult,        // every call answered with `result` as given, whatever it asked: a node
+                        // whose answers are about something else or out of range
 };
 
 // What a node does wrong. Kinds that answer with an HTTP error status (429, 503, 400, 404) do
@@ -45,6 +48,7 @@ struct Fault
     // Sent as the Retry-After value instead of retryAfterSeconds when not empty: for values a
     // hostile node may send (huge numbers, far-off HTTP dates) that an int cannot carry.
     QByteArray retryAfterText = QByteArray();
+    QJsonValue result = QJsonValue(); // FixedResult's answer
 
     bool operator==(const Fault&) const = default;
 };

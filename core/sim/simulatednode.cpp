@@ -315,6 +315,9 @@ void SimulatedNode::answer(HttpConnection& connection, const JsonRpcMessage& mes
                                                             : fault.errorMessage,
                                QJsonValue::Undefined};
         }
+        if (kind == FaultKind::FixedResult &&
+            (fault.methods.isEmpty() || fault.methods.contains(call.method)))
+            return fault.result;
         const MethodHandler handler = m_cluster->methods().value(call.method);
         if (!handler)
             return methodNotFound();

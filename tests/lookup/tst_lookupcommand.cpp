@@ -271,6 +271,63 @@ private Q_SLOTS:
             QVERIFY2(leakedSecret(printed, secrets).isEmpty(), qPrintable(printed));
         }
     }
+
+    // A node whose answer is about something else, or out of range, is a malformed node: never
+    // "found", never "succeeded", and with no other node to ask, "no answer" (exit 2).
+    void hostileAnswerIsNeverFound_data()
+    {
+        QTest::addColumn<bool>("solana");
+        QTest::addColumn<QByteArray>("answer"); // the result every status question gets
+        QTest::addColumn<QString>("why");       // in the node's line
+        const QByteArray other = "0x" + QByteArray(64, 'b');
+        const QByteArray asked = "0x" + QByteArray(64, 'a');
+        QTest::newRow("another transaction's receipt")
+            << false
+            << QByteArray(R"({"transactionHash":")" + other +
+                          R"(","blockNumber":"0x5","status":"0x1"})")
+            << QStringLiteral("not the asked");
+        QTest::newRow("block 0x, status 0x7")
+            << false
+            << QByteArray(R"({"transactionHash":")" + asked +
+                          R"(","blockNumber":"0x","status":"0x7"})")
+            << QStringLiteral("blockNumber \"0x\"");
+        QTest::newRow("a receipt without status")
+            << false << QByteArray(R"({"transactionHash":")" + asked + R"(","blockNumber":"0x5"})")
+            << QStringLiteral("status nothing");
+        QTest::newRow("a block far past the node's head")
+            << false
+            << QByteArray(R"({"transactionHash":")" + asked +
+                          R"(","blockNumber":"0x7fffffff","status":"0x1"})")
+            << QStringLiteral("past this node's head");
+        QTest::newRow("confirmationStatus bogus at slot -5")
+            << true
+            << QByteArray(R"({"context":{"slot":10},"value":[{"slot":-5,"confirmations":null,)"
+                          R"("err":null,"confirmationStatus":"bogus"}]})")
+            << QStringLiteral("slot -5");
+    }
+
+    void hostileAnswerIsNeverFound()
+    {
+        QFETCH(bool, solana);
+        QFETCH(QByteArray, answer);
+        QFETCH(QString, why);
+        Fault liar;
+        liar.kind = FaultKind::FixedResult;
+        liar.methods = {solana ? QStringLiteral("getSignatureStatuses")
+                               : QStringLiteral("eth_getTransactionReceipt")};
+        liar.result = QJsonDocument::fromJson("[" + answer + "]").array().at(0);
+        for (SimulatedNode* node : (solana ? m_solana : m_evm)->nodes())
+            QVERIFY(node->setFault(liar));
+        const QString id = solana ? solanaFixtures().at(0).toObject().value("signature").toString()
+                                  : QStringLiteral("0x") + QString(64, u'a');
+
+        const CommandRun run = runLookup({id, "--config", writeConfig()});
+        QVERIFY2(run.exitCode == 2, run.out.constData());
+        QVERIFY2(!run.out.contains(": found"), run.out.constData());
+        QVERIFY2(!run.out.contains("succeeded"), run.out.constData());
+        QVERIFY2(run.out.contains("malformed"), run.out.constData());
+        QVERIFY2(run.out.contains(why.toUtf8()), run.out.constData());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestLookupCommand)
