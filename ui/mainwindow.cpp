@@ -148,11 +148,12 @@ void MainWindow::buildToolbar()
     m_pause->setCheckable(true);
     connect(m_pause, &QAction::toggled, this, &MainWindow::setPaused);
 
-    m_edit = toolbar->addAction(themeIcon(QStringLiteral("edit")), tr("Networks and nodes…"));
-    m_edit->setObjectName(QStringLiteral("editNetworks"));
-    connect(m_edit, &QAction::triggered, this, &MainWindow::openEditor);
+    QAction* edit =
+        toolbar->addAction(themeIcon(QStringLiteral("edit")), tr("Networks and nodes…"));
+    edit->setObjectName(QStringLiteral("editNetworks"));
+    connect(edit, &QAction::triggered, this, &MainWindow::openEditor);
     // The toolbar's style sheet stops its buttons from inheriting its font.
-    for (QAction* action : {m_pause, m_edit})
+    for (QAction* action : {m_pause, edit})
         toolbar->widgetForAction(action)->setFont(withPointSize(font(), headerPointSize));
 }
 

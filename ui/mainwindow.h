@@ -74,7 +74,6 @@ public:
     PendingPage* pendingPage() const { return m_pendingPage; }    // null until setStore()
     FallbackIndicator* fallbackIndicator() const { return m_fallback; }
     QAction* pauseAction() const { return m_pause; }
-    QAction* editAction() const { return m_edit; }
     QLineEdit* searchBox() const { return m_search; }
     LookupDialog* lookupDialog() const { return m_lookup; } // null until a first id lookup
     bool isPausedBannerShown() const;
@@ -136,7 +135,6 @@ private:
     QComboBox* m_networkSelector = nullptr;
     FallbackIndicator* m_fallback = nullptr;
     QAction* m_pause = nullptr;
-    QAction* m_edit = nullptr;
     QLineEdit* m_search = nullptr;
     LookupDialog* m_lookup = nullptr;
     QLabel* m_pausedBanner = nullptr;
