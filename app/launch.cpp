@@ -186,6 +186,7 @@ int runWindow(int argc, char* argv[])
 
     Settings settings;
     ui::MainWindow window(&pools, source, &settings);
+    window.offerDemo(&sim::DemoScenario::startOn);
     if (store)
         window.setStore(store.get());
     else

@@ -21,7 +21,6 @@
 #include "pool/poolmanager.h"
 #include "poolview.h"
 #include "recording/storesession.h"
-#include "sim/demoscenario.h"
 #include "store/database.h"
 #include "timeline/isotime.h"
 #include "timelineview.h"
@@ -149,11 +148,12 @@ void MainWindow::buildToolbar()
     m_pause->setCheckable(true);
     connect(m_pause, &QAction::toggled, this, &MainWindow::setPaused);
 
-    m_edit = toolbar->addAction(themeIcon(QStringLiteral("edit")), tr("Networks and nodes…"));
-    m_edit->setObjectName(QStringLiteral("editNetworks"));
-    connect(m_edit, &QAction::triggered, this, &MainWindow::openEditor);
+    QAction* edit =
+        toolbar->addAction(themeIcon(QStringLiteral("edit")), tr("Networks and nodes…"));
+    edit->setObjectName(QStringLiteral("editNetworks"));
+    connect(edit, &QAction::triggered, this, &MainWindow::openEditor);
     // The toolbar's style sheet stops its buttons from inheriting its font.
-    for (QAction* action : {m_pause, m_edit})
+    for (QAction* action : {m_pause, edit})
         toolbar->widgetForAction(action)->setFont(withPointSize(font(), headerPointSize));
 }
 
@@ -476,7 +476,7 @@ void MainWindow::updateNodesPage()
                                tr("Add a network and its nodes in the editor. Everything else "
                                   "in this window follows from them."));
         m_welcome->findChild<QPushButton*>(QStringLiteral("welcomeTryDemo"))
-            ->setVisible(firstStart);
+            ->setVisible(firstStart && m_startDemo);
         m_nodesPage->setCurrentWidget(m_welcome);
     }
     updateStatus();
@@ -550,14 +550,20 @@ void MainWindow::applyEdited(const Config& config)
     updateStatus();
 }
 
+void MainWindow::offerDemo(DemoStarter startDemo)
+{
+    m_startDemo = std::move(startDemo);
+    updateNodesPage();
+}
+
 void MainWindow::startDemo()
 {
+    if (!m_startDemo)
+        return;
     // In this process rather than a restart: nothing to spawn, and the window, its settings and
     // the pool manager stay; the simulated nodes live as long as the window.
-    m_demo = std::make_unique<sim::DemoScenario>();
     m_source = ConfigSource{QString(), true};
-    m_pools->applyConfig(m_demo->config());
-    m_demo->startTraffic(m_pools);
+    m_demo = m_startDemo(m_pools);
     setPaused(false);
     updateStatus();
 }

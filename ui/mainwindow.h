@@ -3,6 +3,7 @@
 #include "config/config.h"
 
 #include <QMainWindow>
+#include <functional>
 #include <memory>
 
 class QAction;
@@ -19,9 +20,6 @@ class PoolManager;
 class PoolTableModel;
 class StoreSession;
 class Settings;
-namespace sim {
-class DemoScenario;
-}
 } // namespace switchyard
 
 namespace switchyard::ui {
@@ -42,6 +40,10 @@ struct ConfigSource
     QString path;      // the file, or empty when there is none yet
     bool demo = false; // the built-in simulated cluster
 };
+
+// Points `pools` at the built-in simulated cluster and returns what keeps its nodes running. The
+// simulator is no part of the UI: the app hands the window one of these.
+using DemoStarter = std::function<std::unique_ptr<QObject>(PoolManager* pools)>;
 
 // The dashboard: a toolbar (network selector, search, fallback indicator, pause, editor) over
 // the node table, failovers, lag, the pending-transaction board and the timeline. It shows what the
@@ -72,13 +74,14 @@ public:
     PendingPage* pendingPage() const { return m_pendingPage; }    // null until setStore()
     FallbackIndicator* fallbackIndicator() const { return m_fallback; }
     QAction* pauseAction() const { return m_pause; }
-    QAction* editAction() const { return m_edit; }
     QLineEdit* searchBox() const { return m_search; }
     LookupDialog* lookupDialog() const { return m_lookup; } // null until a first id lookup
     bool isPausedBannerShown() const;
     EmptyState* welcome() const { return m_welcome; }
     bool isShowingNodes() const; // the table, rather than a welcome or empty state
     const ConfigSource& source() const { return m_source; }
+    // The welcome state offers "Try the demo" only once it is given the way to start one.
+    void offerDemo(DemoStarter startDemo);
 
     // The store (owned by the caller): the Timeline tab reads it, the search box finds its
     // transactions and intents. Without it the Timeline tab says there is no store.
@@ -96,7 +99,7 @@ public Q_SLOTS:
     void search(const QString& text);
     // Opens the networks and nodes editor (non-blocking); returns it for the caller to watch.
     NetworksEditorDialog* openEditor();
-    // "Try the demo" from the welcome state: a simulated cluster in this process.
+    // "Try the demo" from the welcome state: a simulated cluster in this process (offerDemo()).
     void startDemo();
     void setPaused(bool paused);
 
@@ -124,14 +127,14 @@ private:
     PoolManager* m_pools;
     ConfigSource m_source;
     Settings* m_settings;
-    std::unique_ptr<sim::DemoScenario> m_demo; // when the demo was started from the window
+    DemoStarter m_startDemo;
+    std::unique_ptr<QObject> m_demo; // when the demo was started from the window
     PoolTableModel* m_poolModel;
     FailoverTableModel* m_failoverModel;
     LagRecorder* m_lagRecorder;
     QComboBox* m_networkSelector = nullptr;
     FallbackIndicator* m_fallback = nullptr;
     QAction* m_pause = nullptr;
-    QAction* m_edit = nullptr;
     QLineEdit* m_search = nullptr;
     LookupDialog* m_lookup = nullptr;
     QLabel* m_pausedBanner = nullptr;

@@ -28,7 +28,6 @@ public:
     bool isValid() const { return m_error.isEmpty(); }
     const QString& error() const { return m_error; } // why the text does not parse
     QStringList variableNames() const;               // in order of first use
-    bool hasVariables() const { return !variableNames().isEmpty(); }
 
     // Only meaningful for a valid template.
     Expansion expand(const QProcessEnvironment& env) const;

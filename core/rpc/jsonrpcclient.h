@@ -40,7 +40,6 @@ public:
 
     // Bodies larger than this are cut off while reading and reported as malformed (too large).
     void setMaxResponseBytes(qint64 bytes) { m_maxResponseBytes = bytes; }
-    qint64 maxResponseBytes() const { return m_maxResponseBytes; }
 
     QCoro::Task<RpcReply> call(RpcRequest request, QDeadlineTimer deadline);
 

@@ -135,6 +135,14 @@ DemoScenario::~DemoScenario()
     delete m_transactions; // before the clusters it signs for
 }
 
+std::unique_ptr<DemoScenario> DemoScenario::startOn(PoolManager* pools)
+{
+    auto demo = std::make_unique<DemoScenario>();
+    pools->applyConfig(demo->config());
+    demo->startTraffic(pools);
+    return demo;
+}
+
 void DemoScenario::startTraffic(PoolManager* pools)
 {
     m_traffic.disconnect();

@@ -41,6 +41,10 @@ public:
     explicit DemoScenario(DemoPace pace, QObject* parent = nullptr);
     ~DemoScenario() override;
 
+    // The window's "Try the demo": a new scenario, `pools` switched to its config and its
+    // traffic started.
+    static std::unique_ptr<DemoScenario> startOn(PoolManager* pools);
+
     const Config& config() const { return m_config; }
 
     // Keeps a little read traffic flowing through `pools`' router (reads, blockhashes, status

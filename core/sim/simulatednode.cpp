@@ -205,14 +205,6 @@ void SimulatedNode::resetCounters()
     m_sendCounts.clear();
 }
 
-int SimulatedNode::totalSendCount() const
-{
-    int total = 0;
-    for (const int count : m_sendCounts)
-        total += count;
-    return total;
-}
-
 void SimulatedNode::countSend(const QString& txId)
 {
     ++m_sendCounts[txId];

@@ -71,7 +71,6 @@ public:
     // Transaction sends (sendTransaction, eth_sendRawTransaction) that reached the cluster's
     // ledger with this id, whatever the answer was (or whether it got out at all).
     int sendCount(const QString& txId) const { return m_sendCounts.value(txId); }
-    int totalSendCount() const;
     void countSend(const QString& txId); // by the ledger
     void resetCounters();
 

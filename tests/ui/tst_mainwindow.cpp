@@ -426,7 +426,9 @@ private Q_SLOTS:
         QCOMPARE(window.welcome()->headline(), QStringLiteral("Welcome to Switchyard"));
         auto* demoButton = window.findChild<QPushButton*>(QStringLiteral("welcomeTryDemo"));
         auto* editorButton = window.findChild<QPushButton*>(QStringLiteral("welcomeOpenEditor"));
-        QVERIFY(demoButton && demoButton->isVisible());
+        QVERIFY(demoButton && !demoButton->isVisible()); // no simulator handed in yet
+        window.offerDemo(&sim::DemoScenario::startOn);
+        QVERIFY(demoButton->isVisible());
         QVERIFY(editorButton && editorButton->isVisible());
         QVERIFY(!window.networkSelector()->isEnabled());
 
