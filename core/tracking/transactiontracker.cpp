@@ -19,117 +19,6 @@ namespace solana = chain::solana;
 
 namespace {
 
-// getSignatureStatuses takes up to 256, but a request body over 16 KiB (about 170 signatures)
-// stalled ~45 ms per call in bench/tracking (likely Nagle meeting a delayed ACK behind Qt's
-// 16 KiB upload chunks): at 128 a call, 10,000 ids were asked in 0.2 s instead of 1.8 s.
-constexpr qsizetype kMaxSignaturesPerCall = 128;
-
-template <typename T>
-QList<QList<T>> chunked(const QList<T>& items, qsizetype size)
-{
-    QList<QList<T>> chunks;
-    for (qsizetype at = 0; at < items.size(); at += size)
-        chunks.append(items.mid(at, size));
-    return chunks;
-}
-
-RouteOptions statusOptions(int deadlineMs)
-{
-    RouteOptions options;
-    options.role = NodeRole::Status;
-    options.deadlineMs = deadlineMs;
-    return options;
-}
-
-// One node's answer to one EVM status batch, every element checked.
-struct EvmStatusAnswer
-{
-    std::optional<qint64> head;
-    QHash<QString, quint64> minedNonces;              // by lower-case sender
-    QList<std::optional<StatusObservation>> receipts; // per id; none where the node erred
-    QHash<QString, evm::TransactionByHash> byHash;
-};
-
-// One node answers all of it, in this order: the head, the senders' mined nonces, then the
-// receipts (never older than the nonces), then the transactions by hash.
-struct EvmStatusBatch
-{
-    QStringList ids;
-    QStringList senders;
-    QStringList byHash;
-
-    QList<RpcRequest> requests() const
-    {
-        QList<RpcRequest> batch{evm::blockNumberRequest()};
-        for (const QString& sender : senders)
-            batch.append(evm::minedNonceRequest(sender));
-        for (const QString& id : ids)
-            batch.append(evm::receiptRequest(id));
-        for (const QString& id : byHash)
-            batch.append(evm::transactionByHashRequest(id));
-        return batch;
-    }
-
-    // Nullopt (and why) when any element that is a result is no valid answer: the node's
-    // whole answer is then malformed. An element the node answered with an error is unknown.
-    std::optional<EvmStatusAnswer> read(const QList<RpcReply>& replies, qint64 finalityDepth,
-                                        QString* why) const
-    {
-        const qsizetype expected = 1 + senders.size() + ids.size() + byHash.size();
-        if (replies.size() != expected) {
-            *why = QStringLiteral("%1 answers to a batch of %2").arg(replies.size()).arg(expected);
-            return std::nullopt;
-        }
-        EvmStatusAnswer answer;
-        qsizetype at = 0;
-        if (const RpcReply& head = replies.at(at++); head.isResult()) {
-            answer.head = evm::parseBlockNumber(head.result(), why);
-            if (!answer.head)
-                return std::nullopt;
-        }
-        for (const QString& sender : senders) {
-            const RpcReply& reply = replies.at(at++);
-            if (!reply.isResult())
-                continue;
-            const std::optional<quint64> nonce = evm::parseMinedNonce(reply.result(), why);
-            if (!nonce)
-                return std::nullopt;
-            answer.minedNonces.insert(sender.toLower(), *nonce);
-        }
-        for (const QString& id : ids) {
-            const RpcReply& reply = replies.at(at++);
-            if (!reply.isResult()) {
-                answer.receipts.append(std::nullopt);
-                continue;
-            }
-            const std::optional<StatusObservation> receipt =
-                evm::parseReceipt(reply.result(), id, answer.head, finalityDepth, why);
-            if (!receipt)
-                return std::nullopt;
-            answer.receipts.append(receipt);
-        }
-        for (const QString& id : byHash) {
-            const RpcReply& reply = replies.at(at++);
-            if (!reply.isResult())
-                continue;
-            const std::optional<evm::TransactionByHash> found =
-                evm::parseTransactionByHash(reply.result(), id, answer.head, why);
-            if (!found)
-                return std::nullopt;
-            answer.byHash.insert(id, *found);
-        }
-        return answer;
-    }
-};
-
-// An EVM id watched without its bytes knows neither its sender nor its nonce until a node
-// shows the transaction by hash.
-bool needsSenderAndNonce(const TrackedTransaction& record)
-{
-    return record.family == ChainFamily::Evm && isPending(record.state) &&
-           (record.sender.isEmpty() || !record.nonce);
-}
-
 QString stateMessage(TxState to, const QString& node, std::optional<qint64> height,
                      const QString& detail)
 {
@@ -342,265 +231,48 @@ QList<TrackedTransaction> TransactionTracker::transactions(const QString& networ
 // ---- Status -----------------------------------------------------------------------------------
 
 QCoro::Task<QHash<QString, LookupReport>>
-TransactionTracker::lookUpSolana(std::shared_ptr<NetworkPool> pool, QStringList ids, int* requests)
+TransactionTracker::askStatuses(std::shared_ptr<NetworkPool> pool, QStringList ids, bool askPool,
+                                int* requests)
 {
     // A tracker destroyed while a lookup waits on the network must not be touched after it.
     QPointer<TransactionTracker> self(this);
-    QHash<QString, LookupReport> reports;
-    for (const QString& id : ids)
-        reports.insert(id, {});
     const QString network = pool->config().name;
-    const QString commitment = pool->config().commitment;
-
-    // 1. The height expiry is judged by, first: a status answer given after it is at least as
-    // new on the node that gave both.
-    std::optional<qint64> height;
-    RouteOptions heightOptions = statusOptions(m_options.statusDeadlineMs);
-    heightOptions.checkAnswer = [&height](const QList<RpcReply>& replies) {
-        QString why;
-        height = solana::parseBlockHeight(replies.constFirst().result(), &why);
-        return why;
-    };
-    // Requests are built before each co_await: GCC 12 cannot keep a braced list's array alive
-    // across a suspension inside one expression.
-    const RpcRequest heightRequest = solana::blockHeightRequest(commitment);
-    const RoutedCall heightCall = co_await routeCall(pool, heightRequest, heightOptions);
-    if (!self)
-        co_return reports;
-    *requests += int(heightCall.attempts.size());
-    if (heightCall.noEligibleNode) {
-        for (LookupReport& report : reports)
-            report.noEligibleNode = true;
-        co_return reports;
-    }
-    if (!heightCall.answered())
-        height.reset();
-    int heightNode = -1;
-    bool heightNodeHealthy = false;
-    if (height) {
-        heightNode = pool->indexOf(heightCall.answeredBy());
-        heightNodeHealthy =
-            heightNode >= 0 && pool->node(heightNode).health.state() == NodeState::Healthy;
-        m_blockHeight.insert(network, *height);
-        Q_EMIT blockHeightObserved(network, *height);
-    }
-
-    // 2. Statuses, with searchTransactionHistory for ids that may have left the status cache.
-    const std::optional<qint64> knownHeight = m_blockHeight.contains(network)
-                                                  ? std::optional(m_blockHeight.value(network))
-                                                  : std::nullopt;
-    QStringList recent;
-    QStringList old;
-    for (const QString& id : ids) {
-        const TrackedTransaction& record = m_records[id];
-        const bool mayBeOld =
-            !record.lastValidBlockHeight || !knownHeight ||
-            *knownHeight + m_options.historySearchMarginBlocks >= *record.lastValidBlockHeight;
-        (mayBeOld ? old : recent).append(id);
-    }
-    // (An index loop: GCC 12 cannot put a braced list's array in a coroutine frame.)
-    for (int pass = 0; pass < 2; ++pass) {
-        const bool searchHistory = pass == 1;
-        for (const QStringList& chunk :
-             chunked(searchHistory ? old : recent, kMaxSignaturesPerCall)) {
-            std::optional<solana::SignatureStatuses> statuses;
-            RouteOptions options = statusOptions(m_options.statusDeadlineMs);
-            options.checkAnswer = [&statuses,
-                                   asked = chunk.size()](const QList<RpcReply>& replies) {
-                QString why;
-                statuses =
-                    solana::parseSignatureStatuses(replies.constFirst().result(), asked, &why);
-                return why;
-            };
-            const RpcRequest request = solana::signatureStatusesRequest(chunk, searchHistory);
-            const RoutedCall call = co_await routeCall(pool, request, options);
-            if (!self)
-                co_return reports;
-            *requests += int(call.attempts.size());
-            if (call.noEligibleNode) {
-                for (const QString& id : chunk)
-                    reports[id].noEligibleNode = true;
-                continue;
-            }
-            if (!call.answered() || !statuses) {
-                for (const QString& id : chunk)
-                    reports[id].message = call.reply
-                                              ? QStringLiteral("%1: %2").arg(call.answeredBy(),
-                                                                             call.reply->describe())
-                                              : QString();
-                continue;
-            }
-            for (qsizetype i = 0; i < chunk.size(); ++i) {
-                LookupReport& report = reports[chunk[i]];
-                report.answered = true;
-                report.node = call.answeredBy();
-                report.height = statuses->contextSlot;
-                report.seen = statuses->statuses[i];
-            }
-        }
-    }
-
-    // 3. Expiry: past lastValidBlockHeight on a healthy node, and a final history lookup on
-    // that same node finds nothing.
-    QStringList candidates;
-    for (const QString& id : ids) {
-        LookupReport& report = reports[id];
-        const TrackedTransaction& record = m_records[id];
-        report.blockHeight = height;
-        report.blockHeightNode = height ? heightCall.answeredBy() : QString();
-        report.blockHeightNodeHealthy = heightNodeHealthy;
-        if (report.seen.level != StatusObservation::Level::NotFound)
-            continue;
-        report.expiry = decideSolanaExpiry(
-            {record.lastValidBlockHeight, height, heightNodeHealthy, std::nullopt});
-        if (*report.expiry == ExpiryVerdict::NeedFinalLookup)
-            candidates.append(id);
-    }
-    for (const QStringList& chunk : chunked(candidates, kMaxSignaturesPerCall)) {
-        const RpcRequest request = solana::signatureStatusesRequest(chunk, true);
-        PoolNode& node = pool->node(heightNode);
-        const RpcReply reply =
-            co_await node.client->call(request, QDeadlineTimer(m_options.statusDeadlineMs));
-        if (!self)
-            co_return reports;
-        ++*requests;
-        QString why;
-        const std::optional<solana::SignatureStatuses> statuses =
-            reply.isResult() ? solana::parseSignatureStatuses(reply.result(), chunk.size(), &why)
-                             : std::nullopt;
-        const RpcReply counted = reply.isResult() && !statuses ? invalidAnswer(reply, why) : reply;
-        pool->recordCallAttempt(heightNode, counted, routingVerdict(counted));
-        if (!statuses)
-            continue;
-        for (qsizetype i = 0; i < chunk.size(); ++i) {
-            const StatusObservation& seen = statuses->statuses[i];
-            LookupReport& report = reports[chunk[i]];
-            const TrackedTransaction& record = m_records[chunk[i]];
-            report.answered = true;
-            report.node = node.config.name;
-            report.height = statuses->contextSlot;
-            report.seen = seen;
-            const bool found = seen.level != StatusObservation::Level::NotFound;
-            report.expiry = decideSolanaExpiry({record.lastValidBlockHeight, height, true, found});
-            if (*report.expiry == ExpiryVerdict::Expired)
-                report.message =
-                    QStringLiteral("block height %1 (%2) on %3 is past lastValidBlockHeight %4, "
-                                   "and it is not found with searchTransactionHistory")
-                        .arg(*height)
-                        .arg(commitment, node.config.name)
-                        .arg(*record.lastValidBlockHeight);
-        }
-    }
-    co_return reports;
-}
-
-QCoro::Task<QHash<QString, LookupReport>>
-TransactionTracker::lookUpEvm(std::shared_ptr<NetworkPool> pool, QStringList ids, bool askPool,
-                              int* requests)
-{
-    QPointer<TransactionTracker> self(this);
-    QHash<QString, LookupReport> reports;
+    QList<TrackedTransaction> records;
     for (const QString& id : ids)
-        reports.insert(id, {});
-
-    QList<TrackedTransaction> learned;
-    for (const QStringList& chunk : chunked(ids, m_options.evmTransactionsPerBatch)) {
-        EvmStatusBatch asked;
-        asked.ids = chunk;
-        for (const QString& id : chunk) {
-            const TrackedTransaction& record = m_records[id];
-            if (!record.sender.isEmpty() && record.nonce && isPending(record.state) &&
-                !asked.senders.contains(record.sender, Qt::CaseInsensitive))
-                asked.senders.append(record.sender);
-            // By hash: whether a node holds it in its pool (a single lookup), and for an id
-            // watched without its bytes, the sender and nonce that supersession is judged by.
-            if (askPool || needsSenderAndNonce(record))
-                asked.byHash.append(id);
-        }
-        std::optional<EvmStatusAnswer> seen;
-        RouteOptions options = statusOptions(m_options.statusDeadlineMs);
-        options.checkAnswer = [&seen, &asked,
-                               depth = m_options.evmFinalityDepth](const QList<RpcReply>& replies) {
-            QString why;
-            seen = asked.read(replies, depth, &why);
-            return why;
-        };
-        const QList<RpcRequest> batch = asked.requests();
-        const RoutedBatch answer =
-            co_await routeBatch(pool, batch, QStringLiteral("eth_getTransactionReceipt"), options);
-        if (!self)
-            co_return reports;
-        *requests += int(answer.attempts.size());
-        if (answer.noEligibleNode) {
-            for (const QString& id : chunk)
-                reports[id].noEligibleNode = true;
-            continue;
-        }
-        if (!answer.answered() || !seen)
-            continue;
-        for (qsizetype i = 0; i < chunk.size(); ++i) {
-            LookupReport& report = reports[chunk[i]];
-            const TrackedTransaction& record = m_records[chunk[i]];
-            ReceiptLookup receiptLookup = ReceiptLookup::Unknown;
-            if (const std::optional<StatusObservation>& receipt = seen->receipts[i]) {
-                report.answered = true;
-                report.node = answer.node;
-                report.height = seen->head;
-                report.seen = *receipt;
-                receiptLookup = receipt->level == StatusObservation::Level::NotFound
-                                    ? ReceiptLookup::NotFound
-                                    : ReceiptLookup::Found;
-            }
-            const evm::TransactionByHash byHash = seen->byHash.value(chunk[i]);
-            if (askPool && receiptLookup == ReceiptLookup::NotFound && byHash.found &&
-                !byHash.block) {
-                report.inPool = true;
-                report.seen.level = StatusObservation::Level::Processed;
-            }
-            if (needsSenderAndNonce(record) && byHash.found) {
-                TrackedTransaction learning = record;
-                learning.sender = evm::checksumAddress(byHash.sender);
-                learning.nonce = byHash.nonce;
-                learned.append(learning);
-            }
-            if (!record.sender.isEmpty() && record.nonce) {
-                const auto minedAt = seen->minedNonces.constFind(record.sender.toLower());
-                const std::optional<quint64> mined =
-                    minedAt != seen->minedNonces.cend() ? std::optional(*minedAt) : std::nullopt;
-                report.minedNonce = mined;
-                report.supersession = decideEvmSupersession({record.nonce, mined, receiptLookup});
-                if (*report.supersession == SupersessionVerdict::Superseded)
-                    report.message =
-                        QStringLiteral("%1's mined nonce is %2 at block %3 on %4, past this "
-                                       "transaction's %5, and it has no receipt")
-                            .arg(record.sender)
-                            .arg(*mined)
-                            .arg(seen->head ? QString::number(*seen->head) : QStringLiteral("?"))
-                            .arg(answer.node)
-                            .arg(*record.nonce);
-            }
-        }
+        records.append(m_records.value(id));
+    // Not a conditional expression: GCC 12 miscompiles co_await inside `?:`.
+    StatusRound round;
+    if (pool->config().family == ChainFamily::Solana)
+        round = co_await lookUpSolanaStatuses(this, pool, records, blockHeight(network), m_options);
+    else
+        round = co_await lookUpEvmStatuses(this, pool, records, askPool, m_options);
+    if (!self)
+        co_return round.reports;
+    *requests += round.requests;
+    if (round.blockHeight) {
+        m_blockHeight.insert(network, *round.blockHeight);
+        Q_EMIT blockHeightObserved(network, *round.blockHeight);
     }
-    if (!learned.isEmpty()) {
+    if (!round.learned.isEmpty()) {
         // Kept, so that supersession can be judged after a restart too; and only once stored.
-        const StoreAck saved = co_await m_store->save(learned, QList<IncidentEvent>());
+        const StoreAck saved = co_await m_store->save(round.learned, QList<IncidentEvent>());
         if (!self)
-            co_return reports;
+            co_return round.reports;
         if (!saved.ok()) {
-            reportNotStored(learned.constFirst(), IncidentEvent::Kind::TransactionState,
+            reportNotStored(round.learned.constFirst(), IncidentEvent::Kind::TransactionState,
                             QStringLiteral("the sender and nonce learned for %1 watched "
                                            "transactions: %2")
-                                .arg(learned.size())
+                                .arg(round.learned.size())
                                 .arg(saved.error));
         } else {
-            for (const TrackedTransaction& record : learned) {
+            for (const TrackedTransaction& record : std::as_const(round.learned)) {
                 TrackedTransaction& kept = m_records[record.id];
                 kept.sender = record.sender;
                 kept.nonce = record.nonce;
             }
         }
     }
-    co_return reports;
+    co_return round.reports;
 }
 
 QCoro::Task<PollReport> TransactionTracker::poll(QString network)
@@ -621,12 +293,8 @@ QCoro::Task<PollReport> TransactionTracker::poll(QString network)
         co_return report;
     }
     const bool solana = pool->config().family == ChainFamily::Solana;
-    // Not a conditional expression: GCC 12 miscompiles co_await inside `?:`.
-    QHash<QString, LookupReport> reports;
-    if (solana)
-        reports = co_await lookUpSolana(pool, ids, &report.requests);
-    else
-        reports = co_await lookUpEvm(pool, ids, false, &report.requests);
+    const QHash<QString, LookupReport> reports =
+        co_await askStatuses(pool, ids, false, &report.requests);
     if (!self)
         co_return report;
     QList<Change> changes;
@@ -695,11 +363,7 @@ QCoro::Task<LookupReport> TransactionTracker::lookUp(QString id)
     keepClosed(sends.closed);
     int requests = 0;
     const QStringList ids{id};
-    QHash<QString, LookupReport> reports;
-    if (solana)
-        reports = co_await lookUpSolana(pool, ids, &requests);
-    else
-        reports = co_await lookUpEvm(pool, ids, true, &requests);
+    const QHash<QString, LookupReport> reports = co_await askStatuses(pool, ids, true, &requests);
     if (!self)
         co_return {};
     LookupReport report = reports.value(id);

@@ -3,6 +3,7 @@
 #include "events/incidentevent.h"
 #include "tracking/decisions.h"
 #include "tracking/detailmerge.h"
+#include "tracking/statuslookup.h"
 #include "tracking/trackedtransaction.h"
 #include "tracking/trackingstore.h"
 
@@ -19,47 +20,6 @@ class PoolManager;
 } // namespace switchyard
 
 namespace switchyard::tracking {
-
-struct TrackerOptions
-{
-    // Solana preflight stays on: it is how a node says "already processed" (the network has
-    // these bytes), and a node that cannot simulate (behind, unknown blockhash) refuses before
-    // accepting instead of taking bytes it may not forward. A refusal changes nothing.
-    bool skipPreflight = false;
-    // EVM: a receipt this many blocks deep (head - block + 1) counts as final.
-    qint64 evmFinalityDepth = 64;
-    int statusDeadlineMs = 10'000;     // one status lookup across the status nodes
-    int sendTimeoutMs = 15'000;        // one send to one node
-    int evmTransactionsPerBatch = 100; // receipts per JSON-RPC batch
-    // Solana ids this close to (or past) lastValidBlockHeight are looked up with
-    // searchTransactionHistory: a landing may already have left the status cache.
-    qint64 historySearchMarginBlocks = 10;
-};
-
-// What one lookup of one transaction found, with the node and height behind it.
-struct LookupReport
-{
-    bool answered = false;       // a status node answered for this transaction
-    bool noEligibleNode = false; // there was no node to ask: nothing is decided
-    QString node;
-    std::optional<qint64> height; // the slot/block the node answered at
-    StatusObservation seen;
-    bool inPool = false; // EVM: a node has it in its pool (eth_getTransactionByHash)
-    std::optional<ExpiryVerdict> expiry;
-    std::optional<SupersessionVerdict> supersession;
-    // The evidence behind those verdicts. Solana: the block height at the network's commitment
-    // and the node that gave it (held Healthy or not). EVM: the sender's mined nonce.
-    std::optional<qint64> blockHeight;
-    QString blockHeightNode;
-    bool blockHeightNodeHealthy = false;
-    std::optional<quint64> minedNonce;
-    QString message;
-    // Single lookups (lookUp) also read the store's sends of it before asking any node: a send
-    // may follow this look only while nothing newer is stored (TrackingStore::claimSend).
-    qint64 sendsSeenUpTo = 0;
-    QString sendInFlight; // a running process holds a send of it ("process 1234")
-    QString storeError;   // the store failed: nothing may be decided on this look
-};
 
 struct PollReport
 {
@@ -184,10 +144,10 @@ private:
         QString message;
     };
 
-    QCoro::Task<QHash<QString, LookupReport>> lookUpSolana(std::shared_ptr<NetworkPool> pool,
-                                                           QStringList ids, int* requests);
+    // One status round over `ids` of the network `pool` serves, through statuslookup.h: keeps
+    // the height it saw and stores the sender and nonce it learned for watched ids.
     QCoro::Task<QHash<QString, LookupReport>>
-    lookUpEvm(std::shared_ptr<NetworkPool> pool, QStringList ids, bool askPool, int* requests);
+    askStatuses(std::shared_ptr<NetworkPool> pool, QStringList ids, bool askPool, int* requests);
     struct Applied
     {
         int transitions = 0;
