@@ -1,5 +1,6 @@
 #include "configloader.h"
 
+#include "chain/codec/base58.h"
 #include "config/envtemplate.h"
 #include "config/jsonsourcemap.h"
 #include "config/redaction.h"
@@ -122,39 +123,6 @@ QString closestMatch(const QString& word, const QStringList& candidates)
         }
     }
     return best;
-}
-
-// Decoded length of a base58 string, or nullopt if it holds a character outside the alphabet.
-std::optional<qsizetype> base58DecodedSize(const QString& text, QChar* badCharacter)
-{
-    static const QString alphabet =
-        QStringLiteral("123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz");
-    QByteArray number; // big-endian
-    qsizetype leadingZeros = 0;
-    bool leading = true;
-    for (const QChar c : text) {
-        const qsizetype digit = alphabet.indexOf(c);
-        if (digit < 0) {
-            *badCharacter = c;
-            return std::nullopt;
-        }
-        if (leading && digit == 0) {
-            ++leadingZeros;
-            continue;
-        }
-        leading = false;
-        int carry = int(digit);
-        for (qsizetype i = number.size() - 1; i >= 0; --i) {
-            carry += 58 * static_cast<unsigned char>(number[i]);
-            number[i] = char(carry & 0xff);
-            carry >>= 8;
-        }
-        while (carry > 0) {
-            number.prepend(char(carry & 0xff));
-            carry >>= 8;
-        }
-    }
-    return leadingZeros + number.size();
 }
 
 bool isHttpToken(const QString& name)
@@ -726,19 +694,18 @@ void Validator::genesisHash(const QJsonObject& object, const QString& path, Netw
     const auto hash = string(object, key, path, expected, true);
     if (!hash)
         return;
-    QChar bad;
-    const auto size = hash->size() <= 64 ? base58DecodedSize(*hash, &bad) : std::nullopt;
-    if (size == 32) {
+    QString why;
+    if (hash->size() > 64) {
+        why = QStringLiteral("%1 characters").arg(hash->size());
+    } else if (const auto bytes = chain::base58Decode(*hash); !bytes.ok()) {
+        why = QStringLiteral("%1 is not a base58 character")
+                  .arg(quoted(hash->at(bytes.error().offset)));
+    } else if (bytes.value().size() != 32) {
+        why = QStringLiteral("decodes to %1 bytes").arg(bytes.value().size());
+    } else {
         network.genesisHash = *hash;
         return;
     }
-    QString why;
-    if (hash->size() > 64)
-        why = QStringLiteral("%1 characters").arg(hash->size());
-    else if (!size)
-        why = QStringLiteral("%1 is not a base58 character").arg(quoted(bad));
-    else
-        why = QStringLiteral("decodes to %1 bytes").arg(*size);
     error(jsonChildPath(path, key),
           QStringLiteral("expected %1, got %2 (%3)").arg(expected, quoted(*hash), why));
 }
