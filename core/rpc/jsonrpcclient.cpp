@@ -77,6 +77,19 @@ private:
     qint64 m_position = 0;
 };
 
+// Moves what the reply holds onto the end of `body`, up to `limit` bytes in all. Asks the reply
+// for no more than it has: QIODevice::read(maxSize) sets aside maxSize bytes before it reads.
+void appendAvailable(QIODevice& reply, QByteArray& body, qint64 limit)
+{
+    const qint64 count = std::min(reply.bytesAvailable(), limit - body.size());
+    if (count <= 0)
+        return;
+    const qsizetype start = body.size();
+    body.resize(start + count);
+    const qint64 copied = reply.read(body.data() + start, count);
+    body.resize(start + std::max<qint64>(copied, 0));
+}
+
 struct ReplyDeleter
 {
     void operator()(QNetworkReply* reply) const { reply->deleteLater(); }
@@ -252,7 +265,8 @@ QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool m
     }
     // Without a bound Qt's network thread reads on into memory as fast as a node sends, far
     // past the cap, before we get to look at any of it; with one it waits for us.
-    reply->setReadBufferSize(std::min<qint64>(readBufferBytes, cap + 1));
+    const qint64 readBound = std::min<qint64>(readBufferBytes, cap + 1);
+    reply->setReadBufferSize(readBound);
     QByteArray received;
     bool tooLarge = false;
     bool timedOut = false;
@@ -265,12 +279,19 @@ QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool m
     connect(reply.get(), &QNetworkReply::readyRead, &frameContext, [&, raw = reply.get()] {
         if (tooLarge)
             return;
-        received += raw->read(cap + 1 - received.size());
+        appendAvailable(*raw, received, cap + 1);
         if (received.size() > cap) {
             tooLarge = true;
             raw->abort();
         }
     });
+    // Qt 6.4 starts a POST from its event queue and hands the bound to its network thread only
+    // if the request has started there: set before, as above, the network thread never sees it
+    // and buffers hundreds of MB. Set again from the queue, it reaches the network thread right
+    // behind the start and holds from the first answer byte.
+    QMetaObject::invokeMethod(
+        &frameContext, [readBound, raw = reply.get()] { raw->setReadBufferSize(readBound); },
+        Qt::QueuedConnection);
     connect(reply.get(), &QNetworkReply::metaDataChanged, &frameContext, [&, raw = reply.get()] {
         const QVariant length = raw->header(QNetworkRequest::ContentLengthHeader);
         if (length.isValid() && length.toLongLong() > cap && !tooLarge) {
@@ -292,8 +313,8 @@ QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool m
     if (!reply->isFinished())
         co_await reply.get();
     deadlineTimer.stop();
-    if (!tooLarge && reply->bytesAvailable() > 0)
-        received += reply->read(cap + 1 - received.size());
+    if (!tooLarge)
+        appendAvailable(*reply, received, cap + 1);
     if (received.size() > cap)
         tooLarge = true;
 
