@@ -37,6 +37,8 @@ QString faultKindName(FaultKind kind)
         return QStringLiteral("ErrorResponse");
     case FaultKind::EndlessChunkedBody:
         return QStringLiteral("EndlessChunkedBody");
+    case FaultKind::SlowBytes:
+        return QStringLiteral("SlowBytes");
     case FaultKind::FixedResult:
         return QStringLiteral("FixedResult");
     }
@@ -67,6 +69,10 @@ std::optional<QString> validateFault(const Fault& fault)
     case FaultKind::OversizedBody:
         if (fault.bodyBytes <= 0)
             return QStringLiteral("OversizedBody needs bodyBytes > 0, got %1").arg(fault.bodyBytes);
+        break;
+    case FaultKind::SlowBytes:
+        if (fault.delayMs < 1)
+            return QStringLiteral("SlowBytes needs delayMs >= 1, got %1").arg(fault.delayMs);
         break;
     case FaultKind::Flapping:
         if (fault.periodMs < 2)

@@ -26,6 +26,7 @@ enum class FaultKind
     Flapping,           // down for periodMs/2 then up for periodMs/2, by the Clock, from setFault()
     ErrorResponse,      // every call answered with JSON-RPC error {errorCode, errorMessage}
     EndlessChunkedBody, // 200 with a chunked body that never ends, sent as fast as it is read
+    SlowBytes,          // the answer one byte every delayMs: sending, never finishing in time
     FixedResult,        // every call answered with `result` as given, whatever it asked: a node
                         // whose answers are about something else or out of range
 };

@@ -1,6 +1,7 @@
 #include "httpconnection.h"
 
 #include <QTcpSocket>
+#include <QTimer>
 
 namespace switchyard::sim {
 
@@ -120,6 +121,26 @@ void HttpConnection::respondTruncated(const HttpResponse& response, qint64 bodyB
     m_socket->write(response.head(response.body.size(), false));
     m_socket->write(response.body.left(qBound<qint64>(0, bodyBytesSent, response.body.size())));
     closeGracefully();
+}
+
+void HttpConnection::respondTrickled(const HttpResponse& response, int intervalMs)
+{
+    if (m_state != State::Handling || m_gone)
+        return;
+    const QByteArray bytes = response.serialize(m_keepAlive);
+    auto* timer = new QTimer(this);
+    connect(timer, &QTimer::timeout, this, [this, timer, bytes, sent = qsizetype(0)]() mutable {
+        if (m_gone || m_state != State::Handling) {
+            timer->deleteLater();
+            return;
+        }
+        m_socket->write(bytes.mid(sent++, 1));
+        if (sent >= bytes.size()) {
+            timer->deleteLater();
+            finishAnswer(m_keepAlive);
+        }
+    });
+    timer->start(intervalMs);
 }
 
 void HttpConnection::respondStreamed(const HttpResponse& response, qint64 bodyBytes,

@@ -41,6 +41,9 @@ public:
     // Sends `response`'s status and headers with Transfer-Encoding: chunked, then one chunk from
     // `producer` after another for as long as the peer reads, and never the last chunk.
     void respondChunkedWithoutEnd(const HttpResponse& response, BodyProducer producer);
+    // Sends the whole answer one byte every `intervalMs`: a node that keeps sending and never
+    // finishes in time.
+    void respondTrickled(const HttpResponse& response, int intervalMs);
     // Orderly close (FIN) without writing anything.
     void closeWithoutAnswer();
     // Hard close (RST).

@@ -327,6 +327,9 @@ void SimulatedNode::answer(HttpConnection& connection, const JsonRpcMessage& mes
         return;
     case FaultKind::NeverAnswer:
         return;
+    case FaultKind::SlowBytes:
+        connection.respondTrickled(response, fault.delayMs);
+        return;
     case FaultKind::DropAfterRequest:
         connection.closeWithoutAnswer();
         return;

@@ -162,9 +162,10 @@ private Q_SLOTS:
                                               .arg(double(bound) / 1e6, 0, 'f', 1)));
     }
 
-    // Nodes that accept and never answer, and a probe timeout (60 s) longer than this runner
-    // waits (30 s): only the command's own deadline can end the round in time. 34 silent nodes
-    // are more than the 32 probes run at once, so some are never even asked.
+    // Nodes that accept and never answer (or send their answer a byte every 100 ms, never
+    // done in time), and a probe timeout (60 s) longer than this runner waits (30 s): only the
+    // command's own deadline can end the round in time. 34 silent nodes are more than the 32
+    // probes run at once, so some are never even asked.
     void checkAnswersWithinItsDeadline_data()
     {
         QTest::addColumn<int>("answering");
@@ -172,13 +173,17 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("options");
         QTest::addColumn<QString>("deadline");
         QTest::addColumn<int>("exitCode");
+        QTest::addColumn<bool>("trickling"); // the silent nodes send slow bytes
 
-        QTest::newRow("none answers") << 0 << 34 << QStringList{"--timeout", "1"} << "1 s" << 2;
+        QTest::newRow("none answers")
+            << 0 << 34 << QStringList{"--timeout", "1"} << "1 s" << 2 << false;
         QTest::newRow("none answers, json")
-            << 0 << 34 << QStringList{"--timeout", "0.5", "--json"} << "0.5 s" << 2;
+            << 0 << 34 << QStringList{"--timeout", "0.5", "--json"} << "0.5 s" << 2 << false;
         QTest::newRow("one answers")
-            << 1 << 2 << QStringList{"--timeout", "1", "--json"} << "1 s" << 1;
-        QTest::newRow("default deadline") << 0 << 2 << QStringList{} << "8 s" << 2;
+            << 1 << 2 << QStringList{"--timeout", "1", "--json"} << "1 s" << 1 << false;
+        QTest::newRow("default deadline") << 0 << 2 << QStringList{} << "8 s" << 2 << false;
+        QTest::newRow("slow bytes")
+            << 1 << 3 << QStringList{"--timeout", "2", "--json"} << "2 s" << 1 << true;
     }
 
     void checkAnswersWithinItsDeadline()
@@ -188,12 +193,17 @@ private Q_SLOTS:
         QFETCH(QStringList, options);
         QFETCH(QString, deadline);
         QFETCH(int, exitCode);
+        QFETCH(bool, trickling);
         ManualClock clock;
         SimulatedCluster cluster(ChainFamily::Solana, QStringLiteral("local"), &clock);
         for (int i = 0; i < answering; ++i)
             cluster.addNode(QStringLiteral("fine%1").arg(i));
+        Fault slowBytes;
+        slowBytes.kind = FaultKind::SlowBytes;
+        slowBytes.delayMs = 100;
         for (int i = 0; i < silent; ++i)
-            QVERIFY(cluster.addNode(QStringLiteral("silent%1").arg(i))->setFault(silence()));
+            QVERIFY(cluster.addNode(QStringLiteral("silent%1").arg(i))
+                        ->setFault(trickling ? slowBytes : silence()));
 
         const CommandRun run =
             runSwitchyard(QStringList{QStringLiteral("check"), QStringLiteral("--config"),
