@@ -3,8 +3,8 @@
 #include "chain/codec/signedtransaction.h"
 #include "lookup/livelookup.h"
 #include "pool/poolmanager.h"
+#include "util/clock.h"
 
-#include <QElapsedTimer>
 #include <QPointer>
 #include <QTimer>
 #include <qcorotimer.h>
@@ -60,7 +60,7 @@ QString solanaHeightLine(const TrackedTransaction& record, const LookupReport& l
         return QStringLiteral("block height %1 on %2; no lastValidBlockHeight stored")
             .arg(*lookup.blockHeight)
             .arg(node);
-    const qint64 left = *record.lastValidBlockHeight - *lookup.blockHeight;
+    const qint64 left = *blocksLeft(record, lookup.blockHeight);
     return QStringLiteral("block height %1 on %2, lastValidBlockHeight %3: %4")
         .arg(*lookup.blockHeight)
         .arg(node)
@@ -334,7 +334,10 @@ ConfirmationRun::ConfirmationRun(TransactionTracker* tracker, PoolManager* pools
     , m_tracker(tracker)
     , m_pools(pools)
     , m_id(std::move(id))
-{}
+{
+    if (const std::optional<TrackedTransaction> known = record())
+        m_stateAtStart = known->state;
+}
 
 std::optional<TrackedTransaction> ConfirmationRun::record() const
 {
@@ -404,8 +407,9 @@ QCoro::Task<SendReport> ConfirmationRun::rebroadcast()
 QCoro::Task<GateDecision> ConfirmationRun::watch(int timeoutMs, int intervalMs)
 {
     QPointer<ConfirmationRun> self(this);
-    QElapsedTimer elapsed;
-    elapsed.start();
+    // The watch's length is the tracker's clock time: a test moves it, a day's run reads it.
+    Clock* clock = m_tracker->clock();
+    const qint64 startedMs = clock->monotonicMs();
     int lookups = 0;
     m_stopWatching = false;
     GateDecision decision = co_await decide();
@@ -414,7 +418,7 @@ QCoro::Task<GateDecision> ConfirmationRun::watch(int timeoutMs, int intervalMs)
         const std::optional<TrackedTransaction> known = record();
         Q_EMIT watching(lookups, known ? txStateWord(known->state) : QString());
         if (!known || decision.isClosedForGood() || m_stopWatching ||
-            elapsed.elapsed() + intervalMs > timeoutMs)
+            clock->monotonicMs() - startedMs + intervalMs > timeoutMs)
             break;
         QTimer pause;
         pause.setSingleShot(true);
@@ -433,16 +437,23 @@ QCoro::Task<StoreAck> ConfirmationRun::recordOutcome(QString steps)
     if (!known)
         co_return StoreAck{QStringLiteral("%1 is not tracked").arg(m_id), 0};
     const ConfirmationOutcome result = outcomeFor(known->state);
+    // A transaction that had already failed or expired when the run began is the same
+    // incident, recorded when it happened: walking it through again is no new alarm.
+    const bool settledBefore = m_stateAtStart == known->state && isTerminal(known->state);
     const IncidentEvent::Severity severity =
-        result == ConfirmationOutcome::Failed    ? IncidentEvent::Severity::Critical
+        settledBefore                            ? IncidentEvent::Severity::Info
+        : result == ConfirmationOutcome::Failed  ? IncidentEvent::Severity::Critical
         : result == ConfirmationOutcome::Pending ? IncidentEvent::Severity::Warning
                                                  : IncidentEvent::Severity::Info;
-    QString message = QStringLiteral("confirmation: %1 (%2)")
-                          .arg(confirmationOutcomeKey(result), txStateWord(known->state));
+    QString message =
+        QStringLiteral("confirmation: %1 (%2%3)")
+            .arg(confirmationOutcomeKey(result), txStateWord(known->state),
+                 settledBefore ? QStringLiteral(", already when the run began") : QString());
     if (!steps.isEmpty())
         message += QStringLiteral("; ") + steps;
-    if (!m_decision.headline.isEmpty()) // a gate was decided
-        message += QStringLiteral("; gate %1").arg(gateKey(m_decision.gate));
+    const QString gate = QStringLiteral("gate %1").arg(gateKey(m_decision.gate));
+    if (!m_decision.headline.isEmpty() && !steps.contains(gate)) // a gate was decided
+        message += QStringLiteral("; ") + gate;
     const StoreAck ack =
         co_await m_tracker->recordEvent(m_id, IncidentEvent::Kind::Confirmation, severity, message);
     co_return ack;

@@ -99,7 +99,7 @@ public:
     // and the bytes still check out.
     QCoro::Task<SendReport> rebroadcast();
     // Looks the transaction up every `intervalMs` until it lands, the gate closes for good, or
-    // `timeoutMs` passes; resumes with the last decision.
+    // `timeoutMs` passes on the tracker's clock; resumes with the last decision.
     QCoro::Task<GateDecision> watch(int timeoutMs, int intervalMs = 2'000);
     // Ends a running watch after its current lookup.
     void stopWatching() { m_stopWatching = true; }
@@ -119,6 +119,8 @@ private:
     TransactionTracker* m_tracker;
     PoolManager* m_pools;
     QString m_id;
+    // The state when the run began: an outcome already settled then is no new incident.
+    std::optional<TxState> m_stateAtStart;
     GateDecision m_decision;
     bool m_decided = false;
     bool m_stopWatching = false;

@@ -113,6 +113,9 @@ public:
                                       IncidentEvent::Severity severity, QString message);
     // The latest Solana block height (at the network's commitment) a status node gave: with a
     // record's lastValidBlockHeight, the blocks it has left before it expires.
+    // The clock every time the tracker keeps is read from (a ManualClock in tests).
+    Clock* clock() const { return m_clock; }
+
     std::optional<qint64> blockHeight(const QString& network) const
     {
         const auto found = m_blockHeight.constFind(network);

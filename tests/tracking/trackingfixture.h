@@ -140,6 +140,15 @@ struct TrackingFixture
         }
         return messages;
     }
+    QStringList storedSeverities(const QString& id, const QString& kind) const
+    {
+        QStringList severities;
+        for (const store::StoredEvent& event : database->eventsForTransaction(id).value) {
+            if (event.kind == kind)
+                severities << severityKey(event.severity);
+        }
+        return severities;
+    }
     std::optional<store::StoredTransaction> stored(const QString& id) const
     {
         return database->transaction(id).value;

@@ -238,6 +238,30 @@ private Q_SLOTS:
         QCOMPARE(f.totalSends(id), 1);
     }
 
+    // The watch lasts as long as the tracker's clock says: a pending transaction is watched
+    // until that clock passes the time given, however fast or slow the machine is.
+    void watchEndsByTheTrackersClock()
+    {
+        TrackingFixture f(ChainFamily::Solana, {QStringLiteral("a")});
+        QVERIFY(f.start());
+        const auto signed_ = f.signSolana(300);
+        f.solana().setScriptedOutcome(signed_.signature, sim::ScriptedOutcome::NeverLands);
+        const QString id = f.trackSolana(signed_).id;
+        ConfirmationRun run(f.tracker.get(), &f.pools.manager, id);
+        QSignalSpy watching(&run, &ConfirmationRun::watching);
+        bool ended = false;
+        auto watched = [](ConfirmationRun* watchedRun, bool* watchEnded) -> QCoro::Task<> {
+            co_await watchedRun->watch(60 * 60 * 1000, 20);
+            *watchEnded = true;
+        }(&run, &ended);
+        QTRY_VERIFY_WITH_TIMEOUT(watching.size() >= 3, 20'000);
+        QVERIFY(!ended); // the clock has not moved: an hour's watch goes on
+        f.pools.clock.advance(60 * 60 * 1000);
+        QTRY_VERIFY_WITH_TIMEOUT(ended, 20'000);
+        QCoro::waitFor(watched);
+        QCOMPARE(run.outcome(), ConfirmationOutcome::Pending);
+    }
+
     void expiredOffersNothingThatSends()
     {
         TrackingFixture f(ChainFamily::Solana, {QStringLiteral("a"), QStringLiteral("b")});
@@ -264,6 +288,19 @@ private Q_SLOTS:
         QVERIFY(f.storedEvents(id, QStringLiteral("confirmation"))
                     .value(0)
                     .contains(QStringLiteral("gate expired")));
+        QCOMPARE(f.storedSeverities(id, QStringLiteral("confirmation")),
+                 QStringList{QStringLiteral("critical")});
+
+        // Walked through again, as the wizard and `confirm` do, saying which gate it met: the
+        // gate is named once, and what was settled before the run began is no new alarm.
+        ConfirmationRun again(f.tracker.get(), &f.pools.manager, id);
+        QCOMPARE(QCoro::waitFor(again.decide()).gate, Gate::Expired);
+        QVERIFY(QCoro::waitFor(again.recordOutcome(QStringLiteral("gate expired"))).ok());
+        const QString second = f.storedEvents(id, QStringLiteral("confirmation")).value(1);
+        QCOMPARE(second.count(QStringLiteral("gate expired")), 1);
+        QVERIFY2(second.contains(QStringLiteral("already when the run began")), qPrintable(second));
+        QCOMPARE(f.storedSeverities(id, QStringLiteral("confirmation")),
+                 (QStringList{QStringLiteral("critical"), QStringLiteral("info")}));
     }
 
     void supersededOffersNothingThatSends()
