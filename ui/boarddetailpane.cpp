@@ -317,7 +317,7 @@ void BoardDetailPane::fill(const TrackedTransaction& record)
             expiry = tr("no longer matters: %1").arg(tracking::txStateWord(record.state));
         } else if (!height) {
             expiry = tr("blocks left unknown: no block height seen yet");
-        } else if (const qint64 left = *record.lastValidBlockHeight - *height; left >= 0) {
+        } else if (const qint64 left = *tracking::blocksLeft(record, height); left >= 0) {
             expiry = display::counted(left, tr("block"), tr("blocks")) + tr(" left");
         } else {
             expiry = tr("past lastValidBlockHeight: expired only once a final history lookup "

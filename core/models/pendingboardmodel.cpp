@@ -285,7 +285,7 @@ ExpiryOutlook PendingBoardModel::outlookOf(const TrackedTransaction& record,
         m_tracker ? m_tracker->blockHeight(record.network) : std::nullopt;
     if (!height)
         return ExpiryOutlook::HeightUnknown;
-    *blocksLeft = *record.lastValidBlockHeight - *height;
+    *blocksLeft = tracking::blocksLeft(record, height);
     return **blocksLeft >= 0 ? ExpiryOutlook::BlocksLeft : ExpiryOutlook::PastLastValid;
 }
 

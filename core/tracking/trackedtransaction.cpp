@@ -19,4 +19,11 @@ QString TrackedTransaction::shortId() const
     return id.left(prefix + kKeep) + QStringLiteral("…") + id.right(kKeep);
 }
 
+std::optional<qint64> blocksLeft(const TrackedTransaction& record, std::optional<qint64> height)
+{
+    if (!record.lastValidBlockHeight || !height)
+        return std::nullopt;
+    return *record.lastValidBlockHeight - *height;
+}
+
 } // namespace switchyard::tracking

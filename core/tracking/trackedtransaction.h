@@ -61,4 +61,8 @@ struct StateTransition
     QString message;              // the evidence in words
 };
 
+// Blocks from a network's block `height` to the record's lastValidBlockHeight (Solana): zero or
+// more while the bytes may still land, negative once past it; none without either value.
+std::optional<qint64> blocksLeft(const TrackedTransaction& record, std::optional<qint64> height);
+
 } // namespace switchyard::tracking
