@@ -24,28 +24,9 @@ constexpr std::array<std::int8_t, 128> kValues = makeValues();
 
 QString base64Encode(ByteSpan bytes)
 {
-    QString out;
-    out.reserve(static_cast<qsizetype>((bytes.size() + 2) / 3 * 4));
-    std::size_t i = 0;
-    for (; i + 3 <= bytes.size(); i += 3) {
-        const std::uint32_t n =
-            (std::uint32_t{bytes[i]} << 16) | (std::uint32_t{bytes[i + 1]} << 8) | bytes[i + 2];
-        out += QLatin1Char(kAlphabet[(n >> 18) & 63]);
-        out += QLatin1Char(kAlphabet[(n >> 12) & 63]);
-        out += QLatin1Char(kAlphabet[(n >> 6) & 63]);
-        out += QLatin1Char(kAlphabet[n & 63]);
-    }
-    const std::size_t rest = bytes.size() - i;
-    if (rest > 0) {
-        std::uint32_t n = std::uint32_t{bytes[i]} << 16;
-        if (rest == 2)
-            n |= std::uint32_t{bytes[i + 1]} << 8;
-        out += QLatin1Char(kAlphabet[(n >> 18) & 63]);
-        out += QLatin1Char(kAlphabet[(n >> 12) & 63]);
-        out += rest == 2 ? QLatin1Char(kAlphabet[(n >> 6) & 63]) : QLatin1Char('=');
-        out += QLatin1Char('=');
-    }
-    return out;
+    const QByteArray view = QByteArray::fromRawData(reinterpret_cast<const char*>(bytes.data()),
+                                                    static_cast<qsizetype>(bytes.size()));
+    return QString::fromLatin1(view.toBase64());
 }
 
 DecodeResult<QByteArray> base64Decode(QStringView text)

@@ -19,15 +19,9 @@ int hexValue(char16_t c)
 
 QString hexEncode(ByteSpan bytes)
 {
-    static constexpr char kDigits[] = "0123456789abcdef";
-    QString out;
-    out.reserve(2 + static_cast<qsizetype>(bytes.size()) * 2);
-    out += QLatin1String("0x");
-    for (const std::uint8_t b : bytes) {
-        out += QLatin1Char(kDigits[b >> 4]);
-        out += QLatin1Char(kDigits[b & 15]);
-    }
-    return out;
+    const QByteArray view = QByteArray::fromRawData(reinterpret_cast<const char*>(bytes.data()),
+                                                    static_cast<qsizetype>(bytes.size()));
+    return QLatin1String("0x") + QString::fromLatin1(view.toHex());
 }
 
 DecodeResult<QByteArray> hexDecode(QStringView text)
