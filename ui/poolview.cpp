@@ -274,7 +274,7 @@ QMenu* PoolView::createContextMenu(int proxyRow, QWidget* parent)
     probe->setObjectName(QStringLiteral("probeNow"));
     probe->setEnabled(!disabled);
     connect(probe, &QAction::triggered, this,
-            [this, network, nodeIndex] { m_manager->probeNow(network, nodeIndex); });
+            [this, network, node] { m_manager->probeNow(network, node); });
     QAction* copy =
         menu->addAction(themeIcon(QStringLiteral("copy")), tr("Copy URL (keys hidden)"));
     copy->setObjectName(QStringLiteral("copyUrl"));

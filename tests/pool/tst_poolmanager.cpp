@@ -315,6 +315,39 @@ private Q_SLOTS:
         QCOMPARE(fixture.manager.retiringPoolCount(), 0);
     }
 
+    void probeThatOutlivesItsPoolIsNotReported()
+    {
+        PoolFixture fixture(ChainFamily::Solana, {a, b});
+        Fault slow = faultOf(FaultKind::Delay);
+        slow.delayMs = 3000;
+        QVERIFY(fixture.simNode(a)->setFault(slow));
+        fixture.apply();
+        const std::shared_ptr<NetworkPool> oldPool = fixture.pool();
+        QSignalSpy aAsked(fixture.simNode(a), &SimulatedNode::requestReceived);
+        fixture.manager.probeNow(fixture.network.name, a);
+        QVERIFY(aAsked.wait(kWaitMs));
+
+        // The same nodes in the other order: index 0 is b now.
+        std::swap(fixture.network.nodes[0], fixture.network.nodes[1]);
+        QSignalSpy finished(&fixture.manager, &PoolManager::probeFinished);
+        QSignalSpy idle(&fixture.manager, &PoolManager::idle);
+        fixture.apply();
+        QVERIFY(idle.wait(kWaitMs));
+
+        // The retiring pool keeps what its probe saw, for the calls still running on it...
+        QCOMPARE(oldPool->node(oldPool->indexOf(a)).health.state(), NodeState::Healthy);
+        // ...and nobody hears of it: the new pool's b and a are still unprobed.
+        QCOMPARE(finished.count(), 0);
+        QCOMPARE(fixture.state(a), NodeState::NotProbed);
+        QCOMPARE(fixture.state(b), NodeState::NotProbed);
+
+        // A probe of the current pool names its pool and the node's index there.
+        fixture.probeAll();
+        QCOMPARE(finished.count(), 2);
+        for (const QList<QVariant>& signal : std::as_const(finished))
+            QCOMPARE(signal.at(0).value<std::shared_ptr<NetworkPool>>(), fixture.pool());
+    }
+
     void sameConfigurationKeepsThePools()
     {
         // The editor applies what it saves and the file watcher then reads the same file.

@@ -402,8 +402,9 @@ private Q_SLOTS:
         menu->findChild<QAction*>(QStringLiteral("probeNow"))->trigger();
         const auto probedThisNode = [&] {
             return std::any_of(probed.cbegin(), probed.cend(), [](const QList<QVariant>& args) {
-                return args.at(0).toString() == QStringLiteral("demo-evm") &&
-                       args.at(1).toInt() == 2;
+                const auto pool = args.at(0).value<std::shared_ptr<NetworkPool>>();
+                return pool->node(args.at(1).toInt()).config.name ==
+                       QStringLiteral("evm-drops-sends");
             });
         };
         QTRY_VERIFY_WITH_TIMEOUT(probedThisNode(), probeTimeoutMs);
