@@ -74,7 +74,6 @@ private Q_SLOTS:
         QCOMPARE(column(model, PoolTableModel::Network),
                  (QStringList{"solnet", "solnet", "solnet", "evmnet", "evmnet"}));
         QCOMPARE(cell(model, 3, 0, NetworkRole), QStringLiteral("evmnet"));
-        QCOMPARE(model.index(4, 0).data(PoolTableModel::NodeIndexRole).toInt(), 1);
         QCOMPARE(model.rowOf(QStringLiteral("evmnet"), QStringLiteral("y")), 4);
         // Nothing answered yet: said so, not shown as zeros.
         QCOMPARE(cell(model, 0, PoolTableModel::State), QStringLiteral("Not probed"));
