@@ -38,6 +38,13 @@ void PoolManager::applyConfig(const Config& config)
     const qint64 now = m_clock->monotonicMs();
     for (const std::shared_ptr<NetworkPool>& old : std::as_const(m_pools)) {
         disconnect(old.get(), nullptr, this, nullptr);
+        // A call still running on the old pool is the operator's traffic: its failovers stay on
+        // the timeline, as they stay in the counts. What the old pool says about its nodes does
+        // not: they belong to a configuration no longer in force.
+        connect(old.get(), &NetworkPool::incident, this, [this](const IncidentEvent& event) {
+            if (event.kind == IncidentEvent::Kind::Failover)
+                Q_EMIT incident(event);
+        });
         m_retiring.append({old, now + config.reconfigureGraceMs});
     }
     m_queue.clear();
