@@ -253,8 +253,9 @@ QMenu* PoolView::createContextMenu(int proxyRow, QWidget* parent)
     const QModelIndex index = m_proxy->index(proxyRow, 0);
     if (!index.isValid())
         return nullptr;
+    // The node is named, not indexed: a reload while the menu is open may put another node at
+    // its index.
     const QString network = index.data(NetworkRole).toString();
-    const int nodeIndex = index.data(PoolTableModel::NodeIndexRole).toInt();
     const QString node = index.data(Qt::DisplayRole).toString();
     const bool disabled = index.data(PoolTableModel::DisabledRole).toBool();
     const QString url = index.data(PoolTableModel::DisplayUrlRole).toString();
@@ -265,16 +266,16 @@ QMenu* PoolView::createContextMenu(int proxyRow, QWidget* parent)
         menu->addAction(disabled ? stateIcon(NodeState::NotProbed) : stateIcon(NodeState::Disabled),
                         disabled ? tr("Enable %1").arg(node) : tr("Disable %1").arg(node));
     toggle->setObjectName(QStringLiteral("toggleDisabled"));
-    connect(toggle, &QAction::triggered, this, [this, network, nodeIndex, disabled] {
-        if (const std::shared_ptr<NetworkPool> pool = m_manager->pool(network);
-            pool && nodeIndex < pool->nodeCount())
+    connect(toggle, &QAction::triggered, this, [this, network, node, disabled] {
+        const std::shared_ptr<NetworkPool> pool = m_manager->pool(network);
+        if (const int nodeIndex = pool ? pool->indexOf(node) : -1; nodeIndex >= 0)
             pool->setDisabled(nodeIndex, !disabled);
     });
     QAction* probe = menu->addAction(themeIcon(QStringLiteral("probe")), tr("Probe now"));
     probe->setObjectName(QStringLiteral("probeNow"));
     probe->setEnabled(!disabled);
     connect(probe, &QAction::triggered, this,
-            [this, network, nodeIndex] { m_manager->probeNow(network, nodeIndex); });
+            [this, network, node] { m_manager->probeNow(network, node); });
     QAction* copy =
         menu->addAction(themeIcon(QStringLiteral("copy")), tr("Copy URL (keys hidden)"));
     copy->setObjectName(QStringLiteral("copyUrl"));

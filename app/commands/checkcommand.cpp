@@ -70,19 +70,20 @@ int runCheck(const QStringList& arguments)
     manager.applyConfig(config);
     // A probe cut off by the deadline still reports (a timeout), just after it: only what came
     // before the deadline counts as an answer.
-    QHash<QString, QSet<int>> answered;
-    QObject::connect(&manager, &PoolManager::probeObserved,
-                     [&](const QString& network, int index, const ProbeObservation&) {
-                         if (!deadline->timer.hasExpired())
-                             answered[network].insert(index);
-                     });
+    QHash<const NetworkPool*, QSet<int>> answered;
+    QObject::connect(
+        &manager, &PoolManager::probeObserved,
+        [&](const std::shared_ptr<NetworkPool>& pool, int index, const ProbeObservation&) {
+            if (!deadline->timer.hasExpired())
+                answered[pool.get()].insert(index);
+        });
     QCoro::waitFor(manager.probeAll(deadline->timer));
 
     QList<NetworkCheck> checks;
     for (const std::shared_ptr<NetworkPool>& pool : manager.pools()) {
         UnansweredNodes unanswered{{}, deadline->text()};
         for (int i = 0; i < pool->nodeCount(); ++i)
-            if (!answered.value(pool->config().name).contains(i) &&
+            if (!answered.value(pool.get()).contains(i) &&
                 pool->node(i).health.state() != NodeState::Disabled)
                 unanswered.indexes.insert(i);
         checks.append(checkNetwork(*pool, unanswered));

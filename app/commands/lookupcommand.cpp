@@ -124,11 +124,12 @@ int runLookup(const QStringList& arguments)
         QDeadlineTimer(deadline->timer.remainingTime() / 2, Qt::PreciseTimer),
         deadline->totalMs / 2};
     QHash<QString, QSet<QString>> probed; // network -> nodes that answered the probe in time
-    QObject::connect(&manager, &PoolManager::probeObserved,
-                     [&](const QString& network, int index, const ProbeObservation&) {
-                         if (!probeRound.timer.hasExpired())
-                             probed[network].insert(manager.pool(network)->node(index).config.name);
-                     });
+    QObject::connect(
+        &manager, &PoolManager::probeObserved,
+        [&](const std::shared_ptr<NetworkPool>& pool, int index, const ProbeObservation&) {
+            if (!probeRound.timer.hasExpired())
+                probed[pool->config().name].insert(pool->node(index).config.name);
+        });
     QCoro::waitFor(manager.probeAll(probeRound.timer));
 
     const bool json = parser.isSet(jsonOption);

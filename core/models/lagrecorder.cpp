@@ -17,11 +17,9 @@ LagRecorder::LagRecorder(PoolManager* manager, LagHistory history, QObject* pare
         m_clock = m_manager->pools().constFirst()->clock();
 }
 
-void LagRecorder::onProbeFinished(const QString& network, int nodeIndex)
+void LagRecorder::onProbeFinished(const std::shared_ptr<NetworkPool>& pool, int nodeIndex)
 {
-    const std::shared_ptr<NetworkPool> pool = m_manager->pool(network);
-    if (!pool || nodeIndex < 0 || nodeIndex >= pool->nodeCount())
-        return;
+    const QString network = pool->config().name;
     m_clock = pool->clock();
     const NodeHealth& health = pool->node(nodeIndex).health;
     // A probe that failed left the old height behind: its "lag" would only measure the outage.

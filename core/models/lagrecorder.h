@@ -3,10 +3,12 @@
 #include "models/laghistory.h"
 
 #include <QObject>
+#include <memory>
 
 namespace switchyard {
 
 class Clock;
+class NetworkPool;
 class PoolManager;
 
 // Feeds a LagHistory from a PoolManager: after every probe that a node answered, its lag
@@ -28,7 +30,7 @@ Q_SIGNALS:
     void nodesChanged(); // a reconfiguration changed which nodes there are
 
 private:
-    void onProbeFinished(const QString& network, int nodeIndex);
+    void onProbeFinished(const std::shared_ptr<NetworkPool>& pool, int nodeIndex);
     void onPoolsReplaced();
 
     PoolManager* m_manager;

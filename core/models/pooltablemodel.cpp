@@ -300,8 +300,6 @@ QVariant PoolTableModel::data(const QModelIndex& index, int role) const
         return row.network;
     case StateRole:
         return int(row.state);
-    case NodeIndexRole:
-        return row.nodeIndex;
     case DisplayUrlRole:
         return row.displayUrl;
     case LagExcludedRole:

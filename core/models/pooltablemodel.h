@@ -43,7 +43,6 @@ public:
     enum Role
     {
         StateRole = FirstModelSpecificRole, // NodeState as int
-        NodeIndexRole,                      // the node's index in its network's pool
         DisplayUrlRole,                     // the redacted URL: the only form that may be shown
         LagExcludedRole,                    // past maxLag: kept out of build and send
         DisabledRole,                       // switched off by the operator

@@ -38,6 +38,13 @@ void PoolManager::applyConfig(const Config& config)
     const qint64 now = m_clock->monotonicMs();
     for (const std::shared_ptr<NetworkPool>& old : std::as_const(m_pools)) {
         disconnect(old.get(), nullptr, this, nullptr);
+        // A call still running on the old pool is the operator's traffic: its failovers stay on
+        // the timeline, as they stay in the counts. What the old pool says about its nodes does
+        // not: they belong to a configuration no longer in force.
+        connect(old.get(), &NetworkPool::incident, this, [this](const IncidentEvent& event) {
+            if (event.kind == IncidentEvent::Kind::Failover)
+                Q_EMIT incident(event);
+        });
         m_retiring.append({old, now + config.reconfigureGraceMs});
     }
     m_queue.clear();
@@ -156,12 +163,13 @@ void PoolManager::tick()
     scheduleNextTick();
 }
 
-void PoolManager::probeNow(const QString& network, int nodeIndex)
+void PoolManager::probeNow(const QString& network, const QString& node)
 {
     const std::shared_ptr<NetworkPool> target = pool(network);
-    if (target && nodeIndex >= 0 && nodeIndex < target->nodeCount() &&
-        !target->node(nodeIndex).probeQueued)
-        enqueue(target, nodeIndex);
+    if (!target)
+        return;
+    if (const int index = target->indexOf(node); index >= 0 && !target->node(index).probeQueued)
+        enqueue(target, index);
 }
 
 QCoro::Task<> PoolManager::probeAll(QDeadlineTimer roundDeadline)
@@ -226,9 +234,13 @@ QCoro::Task<> PoolManager::runProbe(std::shared_ptr<NetworkPool> pool, int index
     node.probeQueued = false;
 
     --m_inFlight;
-    const QString network = pool->config().name;
-    Q_EMIT probeObserved(network, index, probe);
-    Q_EMIT probeFinished(network, index);
+    // A replaced pool's node belongs to a configuration no longer in force: its name may stand
+    // for another URL now, or for no node at all. Its answer still counts for the calls that
+    // finish on that pool, but it is not news about any node the operator sees.
+    if (m_pools.contains(pool)) {
+        Q_EMIT probeObserved(pool, index, probe);
+        Q_EMIT probeFinished(pool, index);
+    }
     pump();
     scheduleNextTick();
     if (m_inFlight == 0 && m_queue.isEmpty())

@@ -22,7 +22,9 @@ class NetworkPool;
 // - at most maxConcurrentProbes run at once, each bounded by timeoutMs, so probing can never
 //   become the incident.
 // A new configuration builds new pools; the old ones stay alive for reconfigureGraceMs so calls
-// already running on them finish there.
+// already running on them finish there. A node is named by its pool and its index in that pool,
+// never by (network, index): after a reload the same index in the current pool may be another
+// node.
 class PoolManager : public QObject
 {
     Q_OBJECT
@@ -53,8 +55,8 @@ public:
     // How long the scheduler sleeps before the next probe or release falls due; nullopt when
     // nothing is scheduled (every node disabled, queued or running).
     std::optional<qint64> msUntilNextDue() const;
-    // Queues a probe of one node now, whatever its schedule.
-    void probeNow(const QString& network, int nodeIndex);
+    // Queues a probe of the node of that name in the current pool now, whatever its schedule.
+    void probeNow(const QString& network, const QString& node);
     // Probes every node that is not disabled once and resolves when all of them have answered
     // or timed out. With a round deadline no probe runs past it and none starts after it: a
     // node still queued then stays unprobed (a command that must answer in time, like check).
@@ -65,10 +67,15 @@ public:
 Q_SIGNALS:
     void poolsReplaced();
     void incident(const IncidentEvent& event);
-    void probeFinished(const QString& network, int nodeIndex);
+    // A probe of node `nodeIndex` of `pool` is done: read the node from `pool`, never from
+    // pool(network), which may hold another node at that index by then. Only a pool that is
+    // current when its probe ends reports it: a probe that outlived its pool (a new
+    // configuration took over while it ran) updates that retiring pool and is not reported.
+    void probeFinished(const std::shared_ptr<switchyard::NetworkPool>& pool, int nodeIndex);
     // What the probe saw, just before probeFinished (for a direct connection: the observation
     // is not a registered metatype).
-    void probeObserved(const QString& network, int nodeIndex, const ProbeObservation& probe);
+    void probeObserved(const std::shared_ptr<switchyard::NetworkPool>& pool, int nodeIndex,
+                       const switchyard::ProbeObservation& probe);
     void idle(); // no probe queued or running
 
 private:

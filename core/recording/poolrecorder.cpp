@@ -37,14 +37,12 @@ void PoolRecorder::watchPools()
     }
 }
 
-void PoolRecorder::recordProbe(const QString& network, int nodeIndex, const ProbeObservation& probe)
+void PoolRecorder::recordProbe(const std::shared_ptr<NetworkPool>& pool, int nodeIndex,
+                               const ProbeObservation& probe)
 {
-    const std::shared_ptr<NetworkPool> pool = m_pools->pool(network);
-    if (!pool || nodeIndex < 0 || nodeIndex >= pool->nodeCount())
-        return;
     const PoolNode& node = pool->node(nodeIndex);
     store::ProbeSample sample;
-    sample.network = network;
+    sample.network = pool->config().name;
     sample.node = node.config.name;
     sample.timeMs = m_clock->utcNow().toMSecsSinceEpoch();
     sample.ok = probe.kind == ProbeObservation::Kind::Answered;

@@ -1,10 +1,12 @@
 #pragma once
 
 #include <QObject>
+#include <memory>
 
 namespace switchyard {
 
 class Clock;
+class NetworkPool;
 class PoolManager;
 struct ProbeObservation;
 
@@ -24,7 +26,8 @@ public:
 
 private:
     void watchPools();
-    void recordProbe(const QString& network, int nodeIndex, const ProbeObservation& probe);
+    void recordProbe(const std::shared_ptr<NetworkPool>& pool, int nodeIndex,
+                     const ProbeObservation& probe);
 
     PoolManager* m_pools;
     store::StoreWriter* m_writer;

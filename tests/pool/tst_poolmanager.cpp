@@ -315,6 +315,72 @@ private Q_SLOTS:
         QCOMPARE(fixture.manager.retiringPoolCount(), 0);
     }
 
+    void probeThatOutlivesItsPoolIsNotReported()
+    {
+        PoolFixture fixture(ChainFamily::Solana, {a, b});
+        Fault slow = faultOf(FaultKind::Delay);
+        slow.delayMs = 3000;
+        QVERIFY(fixture.simNode(a)->setFault(slow));
+        fixture.apply();
+        const std::shared_ptr<NetworkPool> oldPool = fixture.pool();
+        QSignalSpy aAsked(fixture.simNode(a), &SimulatedNode::requestReceived);
+        fixture.manager.probeNow(fixture.network.name, a);
+        QVERIFY(aAsked.wait(kWaitMs));
+
+        // The same nodes in the other order: index 0 is b now.
+        std::swap(fixture.network.nodes[0], fixture.network.nodes[1]);
+        QSignalSpy finished(&fixture.manager, &PoolManager::probeFinished);
+        QSignalSpy idle(&fixture.manager, &PoolManager::idle);
+        fixture.apply();
+        QVERIFY(idle.wait(kWaitMs));
+
+        // The retiring pool keeps what its probe saw, for the calls still running on it...
+        QCOMPARE(oldPool->node(oldPool->indexOf(a)).health.state(), NodeState::Healthy);
+        // ...and nobody hears of it: the new pool's b and a are still unprobed.
+        QCOMPARE(finished.count(), 0);
+        QCOMPARE(fixture.state(a), NodeState::NotProbed);
+        QCOMPARE(fixture.state(b), NodeState::NotProbed);
+
+        // A probe of the current pool names its pool and the node's index there.
+        fixture.probeAll();
+        QCOMPARE(finished.count(), 2);
+        for (const QList<QVariant>& signal : std::as_const(finished))
+            QCOMPARE(signal.at(0).value<std::shared_ptr<NetworkPool>>(), fixture.pool());
+    }
+
+    void failoverOfACallOnARetiringPoolIsReported()
+    {
+        PoolFixture fixture(ChainFamily::Solana, {a, b});
+        fixture.apply();
+        fixture.probeAll();
+        const std::shared_ptr<NetworkPool> oldPool = fixture.pool();
+        QVERIFY(fixture.simNode(a)->setFault(faultOf(FaultKind::NeverAnswer)));
+
+        // A read asks a, which sits on it...
+        QSignalSpy aAsked(fixture.simNode(a), &SimulatedNode::requestReceived);
+        RouteOptions options;
+        options.attemptTimeoutMs = 2000;
+        QCoro::Task<RoutedCall> running =
+            routeCall(oldPool, {QStringLiteral("getSlot"), {}}, options);
+        QVERIFY(aAsked.wait(kWaitMs));
+
+        // ...while a new configuration takes over; the read then moves on to b.
+        QSignalSpy incidents(&fixture.manager, &PoolManager::incident);
+        std::swap(fixture.network.nodes[0], fixture.network.nodes[1]);
+        fixture.apply();
+        const RoutedCall finished = QCoro::waitFor(running);
+        QCOMPARE(finished.answeredBy(), b);
+
+        // The operator's call failed over: that is on the timeline, under the node it left.
+        QStringList failovers;
+        for (const QList<QVariant>& signal : std::as_const(incidents)) {
+            const auto event = signal.first().value<IncidentEvent>();
+            if (event.kind == IncidentEvent::Kind::Failover)
+                failovers.append(event.node + QLatin1Char(' ') + event.method);
+        }
+        QCOMPARE(failovers, QStringList{QStringLiteral("a getSlot")});
+    }
+
     void sameConfigurationKeepsThePools()
     {
         // The editor applies what it saves and the file watcher then reads the same file.

@@ -402,8 +402,9 @@ private Q_SLOTS:
         menu->findChild<QAction*>(QStringLiteral("probeNow"))->trigger();
         const auto probedThisNode = [&] {
             return std::any_of(probed.cbegin(), probed.cend(), [](const QList<QVariant>& args) {
-                return args.at(0).toString() == QStringLiteral("demo-evm") &&
-                       args.at(1).toInt() == 2;
+                const auto pool = args.at(0).value<std::shared_ptr<NetworkPool>>();
+                return pool->node(args.at(1).toInt()).config.name ==
+                       QStringLiteral("evm-drops-sends");
             });
         };
         QTRY_VERIFY_WITH_TIMEOUT(probedThisNode(), probeTimeoutMs);
@@ -413,6 +414,32 @@ private Q_SLOTS:
         QCOMPARE(copied,
                  table->model()->index(row, 0).data(PoolTableModel::DisplayUrlRole).toString());
         QVERIFY(copied.startsWith(QStringLiteral("http://127.0.0.1:")));
+    }
+
+    void contextMenuActsOnItsNodeAfterAReload()
+    {
+        Demo demo;
+        Settings settings(settingsFile());
+        MainWindow window(&demo.pools, ConfigSource{QString(), true}, &settings);
+        window.show();
+        PoolView* view = window.poolView();
+        const QTableView* table = view->table();
+        const QString node = QStringLiteral("evm-drops-sends");
+        std::unique_ptr<QMenu> menu(view->createContextMenu(rowOf(table->model(), node), &window));
+        QVERIFY(menu);
+
+        // While the menu is open, a reload puts another node where this one was.
+        Config reordered = demo.pools.config();
+        for (NetworkConfig& network : reordered.networks)
+            std::reverse(network.nodes.begin(), network.nodes.end());
+        demo.pools.applyConfig(reordered);
+
+        menu->findChild<QAction*>(QStringLiteral("toggleDisabled"))->trigger();
+        const std::shared_ptr<NetworkPool> pool = demo.pools.pool(QStringLiteral("demo-evm"));
+        for (int i = 0; i < pool->nodeCount(); ++i)
+            QCOMPARE(pool->node(i).health.state() == NodeState::Disabled,
+                     pool->node(i).config.name == node);
+        QCOMPARE(stateOf(table, node), QStringLiteral("Disabled"));
     }
 
     void firstStartOffersEditorAndDemo()
