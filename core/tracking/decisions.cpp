@@ -1,76 +1,15 @@
 #include "decisions.h"
 
-#include "chain/codec/quantity.h"
-
-#include <QJsonObject>
+#include "chain/evm/evmrpc.h"
+#include "chain/solana/solanarpc.h"
 
 namespace switchyard::tracking {
-
-namespace {
-
-bool containsAny(const QString& text, std::initializer_list<const char*> needles)
-{
-    for (const char* needle : needles) {
-        if (text.contains(QLatin1String(needle), Qt::CaseInsensitive))
-            return true;
-    }
-    return false;
-}
-
-// Solana puts the TransactionError of a preflight failure in data.err ("AlreadyProcessed").
-QString solanaErrorName(const RpcError& error)
-{
-    const QJsonValue err = error.data.toObject().value(QStringLiteral("err"));
-    return err.isString() ? err.toString() : QString();
-}
-
-} // namespace
 
 SendClassification classifySend(ChainFamily family, const RpcReply& reply,
                                 const QString& expectedId)
 {
-    const QString described = reply.describe();
-    if (const auto* result = std::get_if<RpcResult>(&reply.outcome)) {
-        const QString id = result->value.toString();
-        const Qt::CaseSensitivity idCase =
-            family == ChainFamily::Solana ? Qt::CaseSensitive : Qt::CaseInsensitive;
-        if (id.compare(expectedId, idCase) == 0)
-            return {SendOutcome::Accepted, QStringLiteral("accepted as %1").arg(id)};
-        // A node that took the bytes but names another id is not an answer we can follow.
-        return {SendOutcome::Unclear,
-                QStringLiteral("the node answered %1, not our id")
-                    .arg(result->value.isString() ? id : chain::quotedJson(result->value))};
-    }
-    if (const auto* error = std::get_if<RpcError>(&reply.outcome)) {
-        const QString words = error->message;
-        if (family == ChainFamily::Solana) {
-            if (solanaErrorName(*error) == QLatin1String("AlreadyProcessed") ||
-                containsAny(words,
-                            {"already been processed", "already processed", "AlreadyProcessed"}))
-                return {SendOutcome::NetworkHasIt, described};
-            return {SendOutcome::Rejected, described};
-        }
-        if (containsAny(words, {"already known", "known transaction", "AlreadyKnown",
-                                "already imported", "ALREADY_EXISTS"}))
-            return {SendOutcome::NetworkHasIt, described};
-        if (containsAny(words, {"nonce too low", "NonceTooLow", "nonce is too low", "OldNonce"}))
-            return {SendOutcome::NonceTooLow, described};
-        return {SendOutcome::Rejected, described};
-    }
-    if (const auto* http = std::get_if<HttpFailure>(&reply.outcome)) {
-        // A rate limiter or an authentication gate answers before any RPC node sees the body;
-        // a 5xx may come from a gateway that passed it on.
-        if (http->status == 429 || http->status == 401 || http->status == 403)
-            return {SendOutcome::NotDelivered, described};
-        if (http->status >= 400 && http->status < 500)
-            return {SendOutcome::Rejected, described};
-        return {SendOutcome::Unclear, described};
-    }
-    if (const auto* transport = std::get_if<TransportFailure>(&reply.outcome)) {
-        return {transport->requestMayHaveArrived ? SendOutcome::Unclear : SendOutcome::NotDelivered,
-                described};
-    }
-    return {SendOutcome::Unclear, described}; // malformed: the node had the request
+    return family == ChainFamily::Solana ? chain::solana::classifySendAnswer(reply, expectedId)
+                                         : chain::evm::classifySendAnswer(reply, expectedId);
 }
 
 QString sendOutcomeKey(SendOutcome outcome)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "chain/family.h"
+#include "chain/sendanswer.h"
 #include "chain/statusobservation.h"
 #include "rpc/rpcreply.h"
 #include "tracking/txstate.h"
@@ -14,22 +15,10 @@ namespace switchyard::tracking {
 
 // ---- What one send came to --------------------------------------------------------------------
 
-enum class SendOutcome
-{
-    Accepted,     // the node took it and answered with our id
-    NetworkHasIt, // "already processed" / "already known": the network has these bytes
-    NonceTooLow,  // EVM: the nonce is used; whether by us is for a hash lookup to say
-    Unclear,      // the request may have arrived and no clear answer came back
-    NotDelivered, // the request certainly never reached a node (refused, DNS, TLS, 429, 401/403)
-    Rejected,     // the node answered with an error before accepting it: nothing changed
-};
+using SendOutcome = chain::SendOutcome;
+using SendClassification = chain::SendClassification;
 
-struct SendClassification
-{
-    SendOutcome outcome = SendOutcome::Rejected;
-    QString detail; // the node's words, or what went wrong on the wire
-};
-
+// The family's reading of a send's answer (chain/solana/solanarpc.h, chain/evm/evmrpc.h).
 SendClassification classifySend(ChainFamily family, const RpcReply& reply,
                                 const QString& expectedId);
 QString sendOutcomeKey(SendOutcome outcome); // "accepted", "network-has-it", ...

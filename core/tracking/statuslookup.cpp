@@ -330,8 +330,15 @@ QCoro::Task<StatusRound> lookUpEvmStatuses(QPointer<QObject> caller,
                 reports[id].noEligibleNode = true;
             continue;
         }
-        if (!answer.answered() || !seen)
+        if (!answer.answered() || !seen) {
+            // Why nobody answered usably: the last node asked, and what its answer was.
+            if (!answer.attempts.isEmpty()) {
+                const RpcReply& last = answer.attempts.constLast();
+                for (const QString& id : chunk)
+                    reports[id].message = QStringLiteral("%1: %2").arg(last.node, last.describe());
+            }
             continue;
+        }
         for (qsizetype i = 0; i < chunk.size(); ++i) {
             LookupReport& report = reports[chunk[i]];
             const TrackedTransaction& record = byId[chunk[i]];

@@ -94,6 +94,22 @@ RpcRequest sendRawTransactionRequest(const QByteArray& wire)
     return request;
 }
 
+SendClassification classifySendAnswer(const RpcReply& reply, const QString& hash)
+{
+    if (const auto* result = std::get_if<RpcResult>(&reply.outcome))
+        return classifySendResult(*result, hash, Qt::CaseInsensitive);
+    const auto* error = std::get_if<RpcError>(&reply.outcome);
+    if (!error)
+        return classifySendFailure(reply);
+    if (containsAnyWord(error->message, {"already known", "known transaction", "AlreadyKnown",
+                                         "already imported", "ALREADY_EXISTS"}))
+        return {SendOutcome::NetworkHasIt, reply.describe()};
+    if (containsAnyWord(error->message,
+                        {"nonce too low", "NonceTooLow", "nonce is too low", "OldNonce"}))
+        return {SendOutcome::NonceTooLow, reply.describe()};
+    return {SendOutcome::Rejected, reply.describe()};
+}
+
 std::optional<quint64> parseChainId(const QJsonValue& result, QString* why)
 {
     return quantityNamed(result, "chain id", why);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "chain/sendanswer.h"
 #include "chain/statusobservation.h"
 #include "rpc/jsonrpcclient.h"
 
@@ -24,6 +25,11 @@ RpcRequest receiptRequest(const QString& hash);
 RpcRequest transactionByHashRequest(const QString& hash);
 // eth_sendRawTransaction of the signed bytes as they are; exactly one POST.
 RpcRequest sendRawTransactionRequest(const QByteArray& wire);
+
+// What an eth_sendRawTransaction answer says: accepted when it names `hash` (any case);
+// "already known" and its variants mean the network has these bytes; "nonce too low" that the
+// nonce is used (by whom, a lookup says); any other error refused them before accepting.
+SendClassification classifySendAnswer(const RpcReply& reply, const QString& hash);
 
 std::optional<quint64> parseChainId(const QJsonValue& result, QString* why);
 std::optional<qint64> parseBlockNumber(const QJsonValue& result, QString* why);

@@ -86,6 +86,13 @@ std::optional<StatusObservation> parseStatus(const QJsonValue& entry, qint64 con
     return seen;
 }
 
+// Preflight puts the TransactionError in data.err ("AlreadyProcessed").
+QString preflightErrorName(const RpcError& error)
+{
+    const QJsonValue err = error.data.toObject().value(QStringLiteral("err"));
+    return err.isString() ? err.toString() : QString();
+}
+
 } // namespace
 
 RpcRequest healthRequest()
@@ -158,6 +165,20 @@ std::optional<qint64> parseBlockHeight(const QJsonValue& result, QString* why)
     if (!height)
         *why = QStringLiteral("block height %1").arg(countWhy);
     return height;
+}
+
+SendClassification classifySendAnswer(const RpcReply& reply, const QString& signature)
+{
+    if (const auto* result = std::get_if<RpcResult>(&reply.outcome))
+        return classifySendResult(*result, signature, Qt::CaseSensitive);
+    const auto* error = std::get_if<RpcError>(&reply.outcome);
+    if (!error)
+        return classifySendFailure(reply);
+    if (preflightErrorName(*error) == QLatin1String("AlreadyProcessed") ||
+        containsAnyWord(error->message,
+                        {"already been processed", "already processed", "AlreadyProcessed"}))
+        return {SendOutcome::NetworkHasIt, reply.describe()};
+    return {SendOutcome::Rejected, reply.describe()};
 }
 
 std::optional<SignatureStatuses> parseSignatureStatuses(const QJsonValue& result, qsizetype asked,

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "chain/sendanswer.h"
 #include "chain/statusobservation.h"
 #include "rpc/jsonrpcclient.h"
 
@@ -45,6 +46,11 @@ struct SignatureStatuses
 // each entry null (not found) or {slot, confirmations, err, confirmationStatus} with a slot not
 // past the context slot (by more than kSlotMargin), confirmations null or a count, and a known
 // confirmationStatus (without one, as old nodes answer: null confirmations means rooted).
+// What a sendTransaction answer says: accepted when it names `signature`; "already processed"
+// (in words or as preflight's AlreadyProcessed) means the network has these bytes; any other
+// error refused them before accepting.
+SendClassification classifySendAnswer(const RpcReply& reply, const QString& signature);
+
 std::optional<SignatureStatuses> parseSignatureStatuses(const QJsonValue& result, qsizetype asked,
                                                         QString* why);
 
