@@ -221,7 +221,10 @@ private Q_SLOTS:
         QFETCH(bool, failed);
         QFETCH(QString, gate);
         const ChainFamily family = solana ? ChainFamily::Solana : ChainFamily::Evm;
-        TrackingFixture f(family, {QStringLiteral("a")});
+        // A transaction that fails on execution only goes out without the node's preflight.
+        TrackerOptions options;
+        options.skipPreflight = ledger == Ledger::FailedFinal;
+        TrackingFixture f(family, {QStringLiteral("a")}, options);
         QVERIFY(f.start());
         sim::SimulatedNode* node = f.pools.simNode(QStringLiteral("a"));
         const QString id =
