@@ -6,6 +6,7 @@
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <memory>
 
 namespace switchyard::testing {
 
@@ -39,6 +40,20 @@ inline CommandRun runSwitchyard(const QStringList& arguments, const QByteArray& 
         return {-1, process.readAllStandardOutput(), process.readAllStandardError()};
     }
     return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
+}
+
+// The switchyard executable, started and left running (runSwitchyard waits for one).
+inline std::unique_ptr<QProcess> startSwitchyard(const QStringList& arguments)
+{
+    auto process = std::make_unique<QProcess>();
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    static const QTemporaryDir runtimeDir;
+    environment.insert(QStringLiteral("XDG_RUNTIME_DIR"), runtimeDir.path());
+    process->setProcessEnvironment(environment);
+    process->start(QStringLiteral(SWITCHYARD_BINARY), arguments);
+    process->closeWriteChannel();
+    return process;
 }
 
 } // namespace switchyard::testing

@@ -4,17 +4,12 @@
 // stores each record and its event once.
 #include "commandrunner.h"
 #include "config/configwriter.h"
+#include "holdingrelay.h"
 #include "trackingfixture.h"
 
 #include <QJsonArray>
-#include <QNetworkAccessManager>
-#include <QNetworkReply>
-#include <QPointer>
 #include <QSqlQuery>
-#include <QTcpServer>
-#include <QTcpSocket>
 #include <QTest>
-#include <QTimer>
 #include <memory>
 
 using namespace switchyard;
@@ -22,102 +17,6 @@ using namespace switchyard::testing;
 using namespace switchyard::tracking;
 
 namespace {
-
-// Forwards HTTP JSON-RPC to one simulated node, and holds every eth_sendRawTransaction for
-// `holdMs` before it goes on: a send has left its process but the node does not have it yet,
-// so no look can find it there. Counts the sends that came through.
-class HoldingRelay : public QObject
-{
-public:
-    HoldingRelay(QUrl upstream, int holdMs)
-        : m_upstream(std::move(upstream))
-        , m_holdMs(holdMs)
-    {
-        connect(&m_server, &QTcpServer::newConnection, this, [this] {
-            while (QTcpSocket* socket = m_server.nextPendingConnection()) {
-                socket->setParent(this);
-                connect(socket, &QTcpSocket::readyRead, this, [this, socket] { serve(socket); });
-                connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
-            }
-        });
-    }
-
-    bool listen() { return m_server.listen(QHostAddress::LocalHost); }
-    QUrl url() const
-    {
-        return QUrl(QStringLiteral("http://127.0.0.1:%1/").arg(m_server.serverPort()));
-    }
-    int sends() const { return m_sends; }
-
-private:
-    // One request at a time per connection, as HTTP/1.1 without pipelining sends them.
-    void serve(QTcpSocket* socket)
-    {
-        if (socket->property("busy").toBool())
-            return;
-        QByteArray buffer = socket->property("buffer").toByteArray() + socket->readAll();
-        const qsizetype headEnd = buffer.indexOf("\r\n\r\n");
-        qsizetype length = 0;
-        for (const QByteArray& line : buffer.left(headEnd).split('\n')) {
-            if (line.toLower().startsWith("content-length:"))
-                length = line.mid(15).trimmed().toLongLong();
-        }
-        if (headEnd < 0 || buffer.size() < headEnd + 4 + length) {
-            socket->setProperty("buffer", buffer);
-            return;
-        }
-        const QByteArray body = buffer.mid(headEnd + 4, length);
-        socket->setProperty("buffer", buffer.mid(headEnd + 4 + length));
-        socket->setProperty("busy", true);
-        const QPointer<QTcpSocket> client(socket);
-        const auto forward = [this, client, body] {
-            QNetworkRequest request(m_upstream);
-            request.setHeader(QNetworkRequest::ContentTypeHeader,
-                              QStringLiteral("application/json"));
-            request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
-            QNetworkReply* reply = m_network.post(request, body);
-            connect(reply, &QNetworkReply::finished, this, [this, client, reply] {
-                reply->deleteLater();
-                if (!client)
-                    return;
-                const QByteArray answer = reply->readAll();
-                const int status =
-                    reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-                client->write("HTTP/1.1 " + QByteArray::number(status ? status : 502) +
-                              " Relayed\r\nContent-Type: application/json\r\nContent-Length: " +
-                              QByteArray::number(answer.size()) + "\r\n\r\n" + answer);
-                client->setProperty("busy", false);
-                serve(client);
-            });
-        };
-        if (body.contains("eth_sendRawTransaction")) {
-            ++m_sends;
-            QTimer::singleShot(m_holdMs, this, forward);
-        } else {
-            forward();
-        }
-    }
-
-    QUrl m_upstream;
-    int m_holdMs;
-    QTcpServer m_server;
-    QNetworkAccessManager m_network;
-    int m_sends = 0;
-};
-
-// The switchyard executable, started and left running (runSwitchyard waits for one).
-std::unique_ptr<QProcess> startSwitchyard(const QStringList& arguments)
-{
-    auto process = std::make_unique<QProcess>();
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-    static const QTemporaryDir runtimeDir;
-    environment.insert(QStringLiteral("XDG_RUNTIME_DIR"), runtimeDir.path());
-    process->setProcessEnvironment(environment);
-    process->start(QStringLiteral(SWITCHYARD_BINARY), arguments);
-    process->closeWriteChannel();
-    return process;
-}
 
 QString writeFile(const QString& path, const QByteArray& contents)
 {
