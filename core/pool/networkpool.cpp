@@ -9,15 +9,6 @@ namespace {
 constexpr qint64 defaultCooldownMs = 1000; // a 429 without Retry-After
 constexpr qint64 recentFailoverMs = 60 * 1000;
 
-int lagBand(std::optional<qint64> lag, const NetworkConfig& network)
-{
-    if (!lag)
-        return 0;
-    if (*lag > network.maxLag)
-        return 2;
-    return *lag > network.warnLag ? 1 : 0;
-}
-
 IncidentEvent::Severity stateSeverity(NodeState state)
 {
     switch (state) {
@@ -84,7 +75,7 @@ int NetworkPool::roleIndex(NodeRole role)
 
 bool NetworkPool::isLagExcluded(int index) const
 {
-    return lagBand(m_nodes[index]->health.lag(), m_network) == 2;
+    return m_nodes[index]->health.lagBand() == LagBand::PastMax;
 }
 
 QList<int> NetworkPool::eligibleNodes(NodeRole role) const
@@ -155,7 +146,7 @@ void NetworkPool::recordProbe(int index, const ProbeObservation& probe)
 {
     PoolNode& node = *m_nodes[index];
     const NodeState before = node.health.state();
-    const std::optional<qint64> lagBefore = node.health.lag();
+    const LagBand bandBefore = node.health.lagBand();
     if (probe.kind == ProbeObservation::Kind::WrongIdentity && before != NodeState::WrongNetwork)
         emitIncident(IncidentEvent::Severity::Critical, IncidentEvent::Kind::IdentityMismatch,
                      index, probe.detail);
@@ -165,12 +156,12 @@ void NetworkPool::recordProbe(int index, const ProbeObservation& probe)
         if (i == index)
             continue;
         const NodeState otherBefore = m_nodes[i]->health.state();
-        const std::optional<qint64> otherLagBefore = m_nodes[i]->health.lag();
-        m_nodes[i]->health.applyReference(m_reference, m_network.warnLag);
-        noteChange(i, otherBefore, otherLagBefore);
+        const LagBand otherBandBefore = m_nodes[i]->health.lagBand();
+        m_nodes[i]->health.applyReference(m_reference, m_network.warnLag, m_network.maxLag);
+        noteChange(i, otherBefore, otherBandBefore);
     }
-    node.health.applyReference(m_reference, m_network.warnLag);
-    noteChange(index, before, lagBefore);
+    node.health.applyReference(m_reference, m_network.warnLag, m_network.maxLag);
+    noteChange(index, before, bandBefore);
     Q_EMIT nodeChanged(index);
 }
 
@@ -181,11 +172,11 @@ void NetworkPool::recordCallAttempt(int index, const RpcReply& reply, const Rout
         node.cooldownUntilMs =
             m_clock->monotonicMs() + http->retryAfterMs.value_or(defaultCooldownMs);
     const NodeState before = node.health.state();
-    const std::optional<qint64> lagBefore = node.health.lag();
+    const LagBand bandBefore = node.health.lagBand();
     node.health.observeCall(verdict.decision == RoutingDecision::TryNextNode ? verdict.cause
                                                                              : std::nullopt,
                             reply.latencyMs);
-    noteChange(index, before, lagBefore);
+    noteChange(index, before, bandBefore);
     Q_EMIT nodeChanged(index);
 }
 
@@ -210,9 +201,9 @@ void NetworkPool::setDisabled(int index, bool disabled)
 {
     PoolNode& node = *m_nodes[index];
     const NodeState before = node.health.state();
-    const std::optional<qint64> lagBefore = node.health.lag();
+    const LagBand bandBefore = node.health.lagBand();
     node.health.setDisabled(disabled);
-    noteChange(index, before, lagBefore);
+    noteChange(index, before, bandBefore);
     updateReference();
     Q_EMIT nodeChanged(index);
 }
@@ -226,7 +217,7 @@ void NetworkPool::updateReference()
     m_reference = switchyard::referenceHeight(heights);
 }
 
-void NetworkPool::noteChange(int index, NodeState before, std::optional<qint64> lagBefore)
+void NetworkPool::noteChange(int index, NodeState before, LagBand bandBefore)
 {
     const PoolNode& node = *m_nodes[index];
     const NodeState after = node.health.state();
@@ -239,16 +230,16 @@ void NetworkPool::noteChange(int index, NodeState before, std::optional<qint64> 
         emitIncident(stateSeverity(after), IncidentEvent::Kind::NodeState, index, message);
         Q_EMIT nodeChanged(index);
     }
-    const int bandBefore = lagBand(lagBefore, m_network);
-    const int bandAfter = lagBand(node.health.lag(), m_network);
+    const LagBand bandAfter = node.health.lagBand();
     if (bandBefore != bandAfter && node.health.lag()) {
         const qint64 lag = *node.health.lag();
-        const QString threshold = std::max(bandBefore, bandAfter) == 2
+        const QString threshold = std::max(bandBefore, bandAfter) == LagBand::PastMax
                                       ? QStringLiteral("maxLag %1").arg(m_network.maxLag)
                                       : QStringLiteral("warnLag %1").arg(m_network.warnLag);
-        emitIncident(bandAfter == 2 ? IncidentEvent::Severity::Critical
-                                    : (bandAfter == 1 ? IncidentEvent::Severity::Warning
-                                                      : IncidentEvent::Severity::Info),
+        emitIncident(bandAfter == LagBand::PastMax
+                         ? IncidentEvent::Severity::Critical
+                         : (bandAfter == LagBand::PastWarn ? IncidentEvent::Severity::Warning
+                                                           : IncidentEvent::Severity::Info),
                      IncidentEvent::Kind::LagThreshold, index,
                      QStringLiteral("lag %1 %2 %3")
                          .arg(lag)

@@ -88,7 +88,7 @@ Q_SIGNALS:
 private:
     static int roleIndex(NodeRole role);
     void updateReference();
-    void noteChange(int index, NodeState before, std::optional<qint64> lagBefore);
+    void noteChange(int index, NodeState before, LagBand bandBefore);
     void emitIncident(IncidentEvent::Severity severity, IncidentEvent::Kind kind, int index,
                       const QString& message, const QString& method = {});
 

@@ -95,15 +95,17 @@ bool NodeHealth::fail(FailureCause cause, const QString& detail)
     Q_UNREACHABLE();
 }
 
-bool NodeHealth::applyReference(std::optional<qint64> reference, qint64 warnLag)
+bool NodeHealth::applyReference(std::optional<qint64> reference, qint64 warnLag, qint64 maxLag)
 {
     m_warnLag = warnLag;
+    m_maxLag = maxLag;
     m_lag = (reference && m_height)
                 ? std::optional<qint64>(std::max<qint64>(0, *reference - *m_height))
                 : std::nullopt;
 
     // A head that stands still while the network moves on is a node that stopped following.
     // Judged once per answered probe, however often the reference is recomputed in between.
+    const bool ownProbe = m_staleCheckPending;
     if (m_staleCheckPending) {
         m_staleCheckPending = false;
         const bool networkMoved =
@@ -113,6 +115,17 @@ bool NodeHealth::applyReference(std::optional<qint64> reference, qint64 warnLag)
         else if (networkMoved)
             ++m_staleProbes;
         m_referenceAtLastProbe = reference;
+    }
+    // Between its own probes a node's height ages while the network moves on: that growing
+    // lag says nothing about the node, so only a reading with a fresh height counts. Until its
+    // second probe there is no band to hold, and the reference may not yet count the nodes that
+    // answer after it (one round of `check`): every reading counts at once.
+    if (m_lag) {
+        const bool provisional = m_ownLagReadings == 0 || (m_ownLagReadings == 1 && !ownProbe);
+        if (ownProbe && m_ownLagReadings < 2)
+            ++m_ownLagReadings;
+        if (ownProbe || provisional)
+            judgeLag(provisional);
     }
 
     if (isServing(m_state) && m_staleProbes >= m_policy.staleProbesToEject) {
@@ -132,6 +145,7 @@ bool NodeHealth::setDisabled(bool disabled)
         return false;
     m_disabled = disabled;
     m_cleanProbes = 0;
+    m_ownLagReadings = 0;
     // Back from Disabled it earns its place like any recovering node.
     return setState(disabled ? NodeState::Disabled : NodeState::NotProbed);
 }
@@ -184,7 +198,40 @@ bool NodeHealth::setState(NodeState state)
 
 NodeState NodeHealth::servingState() const
 {
-    return (m_lag && *m_lag > m_warnLag) ? NodeState::Lagging : NodeState::Healthy;
+    return m_lagBand == LagBand::Within ? NodeState::Healthy : NodeState::Lagging;
+}
+
+LagBand NodeHealth::bandReading(qint64 lag) const
+{
+    // A band is entered over its mark and left only at or below half of it.
+    if (lag > m_maxLag || (m_lagBand == LagBand::PastMax && lag > m_maxLag / 2))
+        return LagBand::PastMax;
+    if (lag > m_warnLag || (m_lagBand != LagBand::Within && lag > m_warnLag / 2))
+        return LagBand::PastWarn;
+    return LagBand::Within;
+}
+
+void NodeHealth::judgeLag(bool atOnce)
+{
+    const LagBand reading = bandReading(*m_lag);
+    // Past maxLag the node must stop building and sending at once.
+    if (atOnce || reading == LagBand::PastMax) {
+        m_lagBand = reading;
+        m_pendingBandProbes = 0;
+        return;
+    }
+    if (reading == m_lagBand) {
+        m_pendingBandProbes = 0;
+        return;
+    }
+    if (reading != m_pendingBand || m_pendingBandProbes == 0) {
+        m_pendingBand = reading;
+        m_pendingBandProbes = 0;
+    }
+    if (++m_pendingBandProbes >= m_policy.lagProbesToChange) {
+        m_lagBand = reading;
+        m_pendingBandProbes = 0;
+    }
 }
 
 std::optional<qint64> referenceHeight(QList<qint64> heights)

@@ -17,6 +17,15 @@ struct HealthPolicy
     double maxErrorRate = 0.5;  // over the window
     int staleProbesToEject = 5; // probes in a row with the head still while the others moved
     int probationProbes = 3;    // clean probes in a row before a recovering node serves
+    int lagProbesToChange = 2;  // own probes in a row that agree before the lag band changes
+};
+
+// Where a node's lag stands against the network's thresholds, held with hysteresis.
+enum class LagBand
+{
+    Within,   // at or below warnLag
+    PastWarn, // over warnLag: Lagging
+    PastMax,  // over maxLag: kept out of build and send
 };
 
 // One probe's answer, as the prober read it.
@@ -47,12 +56,14 @@ public:
     // Each returns true when the state changed.
     bool observeProbe(const ProbeObservation& probe, qint64 nowMs);
     bool observeCall(std::optional<FailureCause> failure, qint64 latencyMs);
-    // After every probe round: the network's reference height and the lag thresholds.
-    bool applyReference(std::optional<qint64> referenceHeight, qint64 warnLag);
+    // After every probe of any node of the network: its reference height and lag thresholds.
+    // The lag band is judged only at the node's own answered probes, when its height is fresh.
+    bool applyReference(std::optional<qint64> referenceHeight, qint64 warnLag, qint64 maxLag);
     bool setDisabled(bool disabled);
 
     std::optional<qint64> height() const { return m_height; }
     std::optional<qint64> lag() const { return m_lag; }
+    LagBand lagBand() const { return m_lagBand; }
     int consecutiveFailures() const { return m_consecutiveFailures; }
     int cleanProbes() const { return m_cleanProbes; }
     double errorRate() const; // over the window; 0 with no samples
@@ -75,6 +86,8 @@ private:
     bool setState(NodeState state);
     bool fail(FailureCause cause, const QString& detail);
     NodeState servingState() const;
+    LagBand bandReading(qint64 lag) const;
+    void judgeLag(bool atOnce);
 
     HealthPolicy m_policy;
     NodeState m_state = NodeState::NotProbed;
@@ -90,6 +103,11 @@ private:
     std::optional<qint64> m_referenceAtLastProbe;
     std::optional<qint64> m_lag;
     qint64 m_warnLag = 0;
+    qint64 m_maxLag = 0;
+    LagBand m_lagBand = LagBand::Within;
+    int m_ownLagReadings = 0; // counted up to 2: the band is provisional before the second
+    LagBand m_pendingBand = LagBand::Within;
+    int m_pendingBandProbes = 0;
     std::optional<FailureCause> m_lastFailureCause;
     QString m_lastError;
     std::optional<qint64> m_lastProbeMs;

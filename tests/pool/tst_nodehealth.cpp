@@ -181,9 +181,107 @@ private Q_SLOTS:
         QFETCH(NodeState, expectedState);
         NodeHealth health;
         health.observeProbe(answered(height), 0);
-        health.applyReference(reference, 8);
+        health.applyReference(reference, 8, 50);
         QCOMPARE(health.lag(), std::optional(expectedLag));
         QCOMPARE(health.state(), expectedState);
+    }
+
+    // Lag as each of the node's own probes saw it, one reading per probe: the state must not
+    // follow every reading across warnLag 8.
+    void lagIsHeldAcrossWarnLag_data()
+    {
+        QTest::addColumn<QList<qint64>>("lags");
+        QTest::addColumn<NodeState>("expectedState");
+        QTest::addColumn<int>("expectedChanges");
+        QTest::newRow("oscillating around warnLag, from Healthy")
+            << QList<qint64>{0, 9, 7, 9, 7, 9, 7, 9} << NodeState::Healthy << 1;
+        QTest::newRow("oscillating around warnLag, from Lagging")
+            << QList<qint64>{20, 20, 7, 9, 7, 9, 7} << NodeState::Lagging << 2;
+        QTest::newRow("two probes past warnLag: Lagging")
+            << QList<qint64>{0, 12, 12} << NodeState::Lagging << 2;
+        QTest::newRow("one probe past warnLag: still Healthy")
+            << QList<qint64>{0, 0, 12, 0, 12} << NodeState::Healthy << 1;
+        QTest::newRow("back within warnLag but above half of it: still Lagging")
+            << QList<qint64>{20, 5, 5, 5} << NodeState::Lagging << 2;
+        QTest::newRow("one probe at half of warnLag: still Lagging")
+            << QList<qint64>{20, 4, 20, 4} << NodeState::Lagging << 2;
+        QTest::newRow("two probes at half of warnLag: Healthy")
+            << QList<qint64>{20, 4, 4} << NodeState::Healthy << 3;
+    }
+
+    void lagIsHeldAcrossWarnLag()
+    {
+        QFETCH(QList<qint64>, lags);
+        QFETCH(NodeState, expectedState);
+        QFETCH(int, expectedChanges);
+        NodeHealth health;
+        int changes = 0;
+        for (qsizetype probe = 0; probe < lags.size(); ++probe) {
+            const qint64 reference = 1000 + 100 * probe;
+            changes += health.observeProbe(answered(reference - lags[probe]), probe);
+            changes += health.applyReference(reference, 8, 50);
+        }
+        QCOMPARE(health.state(), expectedState);
+        QCOMPARE(changes, expectedChanges);
+    }
+
+    // warnLag 8, maxLag 50: past maxLag counts at the first reading, leaving it needs half.
+    void lagBandPastMaxLag_data()
+    {
+        QTest::addColumn<QList<qint64>>("lags");
+        QTest::addColumn<LagBand>("expectedBand");
+        QTest::newRow("one probe past maxLag excludes at once")
+            << QList<qint64>{0, 0, 60} << LagBand::PastMax;
+        QTest::newRow("back within maxLag but above half of it: still excluded")
+            << QList<qint64>{60, 30, 30, 30} << LagBand::PastMax;
+        QTest::newRow("two probes at half of maxLag: Lagging only")
+            << QList<qint64>{60, 25, 25} << LagBand::PastWarn;
+        QTest::newRow("two probes at half of warnLag: within")
+            << QList<qint64>{60, 4, 4} << LagBand::Within;
+    }
+
+    void lagBandPastMaxLag()
+    {
+        QFETCH(QList<qint64>, lags);
+        QFETCH(LagBand, expectedBand);
+        NodeHealth health;
+        for (qsizetype probe = 0; probe < lags.size(); ++probe) {
+            const qint64 reference = 1000 + 100 * probe;
+            health.observeProbe(answered(reference - lags[probe]), probe);
+            health.applyReference(reference, 8, 50);
+        }
+        QCOMPARE(health.lagBand(), expectedBand);
+    }
+
+    // Holding the lag band must not hold back a node that stops answering.
+    void aLaggingNodeThatStopsAnsweringEjectsAsFastAsEver()
+    {
+        NodeHealth health;
+        health.observeProbe(answered(980), 0);
+        health.applyReference(1000, 8, 50);
+        QCOMPARE(health.state(), NodeState::Lagging);
+        for (int failure = 1; failure < HealthPolicy().failuresToEject; ++failure)
+            health.observeProbe(failedProbe(), failure);
+        QCOMPARE(health.state(), NodeState::Lagging);
+        health.observeProbe(failedProbe(), HealthPolicy().failuresToEject);
+        QCOMPARE(health.state(), NodeState::Unhealthy);
+    }
+
+    // A node not probed for a while (a Retry-After cooldown) has an old height: the network
+    // moving on meanwhile is not the node falling behind.
+    void lagGrowingBetweenItsProbesIsNotLagging()
+    {
+        NodeHealth health;
+        health.observeProbe(answered(999), 0);
+        health.applyReference(999, 8, 50);
+        health.observeProbe(answered(1000), 2000); // past its first probe: the band is held
+        health.applyReference(1000, 8, 50);
+        for (qint64 reference = 1001; reference <= 1020; ++reference)
+            QVERIFY(!health.applyReference(reference, 8, 50));
+        QCOMPARE(health.state(), NodeState::Healthy);
+        health.observeProbe(answered(1020), 7000);
+        QVERIFY(!health.applyReference(1020, 8, 50));
+        QCOMPARE(health.state(), NodeState::Healthy);
     }
 
     void stuckHeadWhileTheNetworkMovesIsStale()
@@ -192,15 +290,15 @@ private Q_SLOTS:
         policy.staleProbesToEject = 3;
         NodeHealth health(policy);
         health.observeProbe(answered(100), 0);
-        health.applyReference(100, 1000);
+        health.applyReference(100, 1000, 2000);
         for (int round = 1; round <= 2; ++round) {
             health.observeProbe(answered(100), round);
-            health.applyReference(100 + round, 1000);
-            health.applyReference(100 + round, 1000); // recomputed again: still one probe
+            health.applyReference(100 + round, 1000, 2000);
+            health.applyReference(100 + round, 1000, 2000); // recomputed again: still one probe
             QCOMPARE(health.state(), NodeState::Healthy);
         }
         health.observeProbe(answered(100), 3);
-        health.applyReference(103, 1000);
+        health.applyReference(103, 1000, 2000);
         QCOMPARE(health.state(), NodeState::Unhealthy);
         QCOMPARE(health.lastFailureCause(), std::optional(FailureCause::Stale));
     }
@@ -212,7 +310,7 @@ private Q_SLOTS:
         NodeHealth health(policy);
         for (int round = 0; round < 6; ++round) {
             health.observeProbe(answered(100), round);
-            health.applyReference(100, 8);
+            health.applyReference(100, 8, 50);
         }
         QCOMPARE(health.state(), NodeState::Healthy);
     }

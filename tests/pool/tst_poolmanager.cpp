@@ -268,6 +268,8 @@ private Q_SLOTS:
         QSignalSpy incidents(&fixture.manager, &PoolManager::incident);
         fixture.simNode(b)->setStaleBy(4);
         fixture.advanceAndTick(fixture.config.probe.intervalMs);
+        QCOMPARE(fixture.state(b), NodeState::Healthy); // one probe past warnLag is not enough
+        fixture.advanceAndTick(fixture.config.probe.intervalMs);
         QCOMPARE(fixture.state(b), NodeState::Lagging);
         QStringList messages;
         for (const QList<QVariant>& signal : std::as_const(incidents)) {
