@@ -1,5 +1,6 @@
 #include "lagview.h"
 
+#include "appearance.h"
 #include "charts/lagchart.h"
 #include "emptystate.h"
 #include "models/fallbackstatus.h"
@@ -7,22 +8,64 @@
 #include "pool/networkpool.h"
 #include "pool/poolmanager.h"
 
+#include <QButtonGroup>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
 #include <QVBoxLayout>
 
 namespace switchyard::ui {
+
+namespace {
+
+QString rangeLabel(qint64 rangeMs)
+{
+    const qint64 minutes = rangeMs / 60'000;
+    return minutes % 60 != 0 ? LagView::tr("%1 min").arg(minutes)
+                             : LagView::tr("%1 h").arg(minutes / 60);
+}
+
+} // namespace
+
+QList<qint64> LagView::rangesMs()
+{
+    return {LagHistory::defaultFineSpanMs, 60 * 60 * 1000, LagHistory::defaultSpanMs};
+}
 
 LagView::LagView(PoolManager* manager, LagRecorder* recorder, QWidget* parent)
     : QWidget(parent)
     , m_manager(manager)
     , m_recorder(recorder)
+    , m_rangeMs(LagHistory::defaultFineSpanMs)
+    , m_ranges(new QButtonGroup(this))
     , m_layout(new QVBoxLayout(this))
     , m_empty(new EmptyState(tr("No lag history"),
-                             tr("Slot and block lag of every node over the last 15 minutes is "
-                                "drawn here once nodes are configured and probed."),
+                             tr("Slot and block lag of every node over the last day is drawn "
+                                "here once nodes are configured and probed."),
                              this))
 {
-    m_layout->setContentsMargins(8, 8, 8, 8);
+    m_layout->setContentsMargins(12, 12, 12, 8);
     m_layout->setSpacing(8);
+    auto* rangeRow = new QHBoxLayout;
+    auto* rangeTitle = new QLabel(tr("Range"), this);
+    rangeTitle->setFont(withPointSize(font(), headerPointSize, true));
+    rangeRow->addWidget(rangeTitle);
+    for (const qint64 range : rangesMs()) {
+        auto* button = new QPushButton(rangeLabel(range), this);
+        button->setCheckable(true);
+        button->setChecked(range == m_rangeMs);
+        button->setFont(withPointSize(font(), headerPointSize));
+        button->setMinimumHeight(button->fontMetrics().height() * 2);
+        button->setObjectName(QStringLiteral("range%1").arg(range));
+        m_ranges->addButton(button);
+        rangeRow->addWidget(button);
+        connect(button, &QPushButton::toggled, this, [this, range](bool checked) {
+            if (checked)
+                setRangeMs(range);
+        });
+    }
+    rangeRow->addStretch(1);
+    m_layout->addLayout(rangeRow);
     m_layout->addWidget(m_empty);
     m_throttle.setSingleShot(true);
     m_throttle.setInterval(1000);
@@ -43,6 +86,18 @@ void LagView::setNetwork(const QString& network)
     rebuild();
 }
 
+void LagView::setRangeMs(qint64 rangeMs)
+{
+    if (rangeMs == m_rangeMs)
+        return;
+    m_rangeMs = rangeMs;
+    for (QAbstractButton* button : m_ranges->buttons())
+        if (button->objectName() == QStringLiteral("range%1").arg(rangeMs))
+            button->setChecked(true);
+    for (charts::LagChart* chart : std::as_const(m_charts))
+        chart->setRangeMs(m_rangeMs);
+}
+
 void LagView::rebuild()
 {
     qDeleteAll(m_charts);
@@ -51,6 +106,7 @@ void LagView::rebuild()
         if (!networkMatches(m_network, pool->config().name))
             continue;
         auto* chart = new charts::LagChart(pool->config(), m_recorder, this);
+        chart->setRangeMs(m_rangeMs);
         m_layout->addWidget(chart, 1);
         m_charts.append(chart);
     }

@@ -3,6 +3,7 @@
 #include <QTimer>
 #include <QWidget>
 
+class QButtonGroup;
 class QVBoxLayout;
 
 namespace switchyard {
@@ -17,7 +18,8 @@ namespace charts {
 class LagChart;
 }
 
-// Lag over time, one chart per network shown (their units differ: slots, blocks).
+// Lag over time, one chart per network shown (their units differ: slots, blocks), over the
+// last 15 minutes, hour or day.
 class LagView : public QWidget
 {
     Q_OBJECT
@@ -26,6 +28,9 @@ public:
 
     void setNetwork(const QString& network); // empty: every network
     QList<charts::LagChart*> charts() const { return m_charts; }
+    void setRangeMs(qint64 rangeMs); // one of rangesMs()
+    qint64 rangeMs() const { return m_rangeMs; }
+    static QList<qint64> rangesMs();
 
 protected:
     void showEvent(QShowEvent* event) override;
@@ -38,6 +43,8 @@ private:
     PoolManager* m_manager;
     LagRecorder* m_recorder;
     QString m_network;
+    qint64 m_rangeMs;
+    QButtonGroup* m_ranges;
     QVBoxLayout* m_layout;
     EmptyState* m_empty;
     QList<charts::LagChart*> m_charts;

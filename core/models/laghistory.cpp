@@ -1,55 +1,111 @@
 #include "laghistory.h"
 
 #include <algorithm>
-#include <functional>
 
 namespace switchyard {
 
-LagHistory::LagHistory(qint64 spanMs, qint64 bucketMs)
+namespace {
+
+// Floor division: the bucket a time falls in, for negative times too.
+qint64 bucketStart(qint64 timeMs, qint64 bucketMs)
+{
+    const qint64 bucket = timeMs >= 0 ? timeMs / bucketMs : (timeMs - bucketMs + 1) / bucketMs;
+    return bucket * bucketMs;
+}
+
+std::optional<qint64> higher(std::optional<qint64> a, std::optional<qint64> b)
+{
+    if (!a || !b)
+        return a ? a : b;
+    return std::max(*a, *b);
+}
+
+} // namespace
+
+LagHistory::LagHistory(qint64 spanMs, qint64 fineSpanMs, qint64 fineBucketMs, qint64 coarseBucketMs)
     : m_spanMs(std::max<qint64>(1, spanMs))
-    , m_bucketMs(std::clamp<qint64>(bucketMs, 1, m_spanMs))
+    , m_fineSpanMs(std::clamp<qint64>(fineSpanMs, 1, m_spanMs))
+    , m_fineBucketMs(std::clamp<qint64>(fineBucketMs, 1, m_fineSpanMs))
+    , m_coarseBucketMs(std::clamp<qint64>(coarseBucketMs, m_fineBucketMs, m_spanMs))
 {}
+
+int LagHistory::capacity() const
+{
+    // A tier can hold one bucket more than its span, cut at both ends; the coarse one also the
+    // bucket it shares with the fine one.
+    const qint64 coarse =
+        m_spanMs > m_fineSpanMs ? (m_spanMs - m_fineSpanMs) / m_coarseBucketMs + 2 : 0;
+    return int(m_fineSpanMs / m_fineBucketMs + 1 + coarse);
+}
 
 QString LagHistory::key(const QString& network, const QString& node)
 {
     return network + QChar(0x1f) + node;
 }
 
-void LagHistory::dropOld(Series& series, qint64 nowMs) const
-{
-    const qint64 oldest = nowMs - m_spanMs;
-    while (!series.points.empty() && series.points.front().timeMs < oldest)
-        series.points.pop_front();
-}
-
-void LagHistory::record(const QString& network, const QString& node, qint64 timeMs, qint64 lag)
+LagHistory::Series& LagHistory::series(const QString& network, const QString& node)
 {
     const QString seriesKey = key(network, node);
     auto found = m_index.constFind(seriesKey);
     if (found == m_index.cend()) {
-        m_series.append({network, node, {}});
+        m_series.append({network, node, {}, {}});
         found = m_index.insert(seriesKey, int(m_series.size()) - 1);
     }
-    Series& series = m_series[*found];
-    // floor division: the bucket a sample falls in, for negative times too
-    const qint64 bucket =
-        (timeMs >= 0 ? timeMs / m_bucketMs : (timeMs - m_bucketMs + 1) / m_bucketMs);
-    const qint64 bucketStart = bucket * m_bucketMs;
-    if (!series.points.empty() && series.points.back().timeMs == bucketStart) {
-        series.points.back().lag = std::max(series.points.back().lag, lag);
-    } else if (series.points.empty() || series.points.back().timeMs < bucketStart) {
-        series.points.push_back({bucketStart, lag});
-    } else {
-        // A sample from the past (clocks never go back, but be safe): merge into its bucket.
-        auto at = std::lower_bound(series.points.begin(), series.points.end(), bucketStart,
-                                   [](const Point& p, qint64 t) { return p.timeMs < t; });
-        if (at != series.points.end() && at->timeMs == bucketStart)
-            at->lag = std::max(at->lag, lag);
-        else
-            series.points.insert(at, {bucketStart, lag});
+    return m_series[*found];
+}
+
+void LagHistory::merge(std::deque<Point>& points, const Point& sample, qint64 bucketMs)
+{
+    const qint64 start = bucketStart(sample.timeMs, bucketMs);
+    auto at = points.end();
+    if (points.empty() || points.back().timeMs < start) {
+        points.push_back({start, sample.lag, sample.unhealthy});
+        return;
     }
-    dropOld(series, std::max(timeMs, series.points.back().timeMs));
+    if (points.back().timeMs != start)
+        at = std::lower_bound(points.begin(), points.end(), start,
+                              [](const Point& p, qint64 t) { return p.timeMs < t; });
+    else
+        at = std::prev(points.end());
+    if (at == points.end() || at->timeMs != start) {
+        points.insert(at, {start, sample.lag, sample.unhealthy}); // a sample from the past
+        return;
+    }
+    at->lag = higher(at->lag, sample.lag);
+    if (!sample.unhealthy.isEmpty())
+        at->unhealthy = sample.unhealthy;
+}
+
+void LagHistory::age(Series& series, qint64 nowMs) const
+{
+    const qint64 fineOldest = nowMs - m_fineSpanMs;
+    while (!series.fine.empty() && series.fine.front().timeMs < fineOldest) {
+        merge(series.coarse, series.fine.front(), m_coarseBucketMs);
+        series.fine.pop_front();
+    }
+    const qint64 oldest = nowMs - m_spanMs;
+    while (!series.coarse.empty() && series.coarse.front().timeMs < oldest)
+        series.coarse.pop_front();
+}
+
+void LagHistory::add(const QString& network, const QString& node, const Point& sample)
+{
+    Series& target = series(network, node);
+    merge(target.fine, sample, m_fineBucketMs);
+    age(target, std::max(sample.timeMs, target.fine.back().timeMs));
     ++m_revision;
+}
+
+void LagHistory::record(const QString& network, const QString& node, qint64 timeMs, qint64 lag)
+{
+    add(network, node, {timeMs, lag, {}});
+}
+
+void LagHistory::recordUnhealthy(const QString& network, const QString& node, qint64 timeMs,
+                                 const QString& reason)
+{
+    add(network, node,
+        {timeMs, std::nullopt, reason.isEmpty() ? QStringLiteral("no answer") : reason});
 }
 
 void LagHistory::removeIf(const std::function<bool(const Series&)>& predicate)
@@ -66,15 +122,17 @@ void LagHistory::removeIf(const std::function<bool(const Series&)>& predicate)
 
 void LagHistory::prune(qint64 nowMs)
 {
-    bool dropped = false;
+    bool changed = false;
     for (Series& series : m_series) {
-        const size_t before = series.points.size();
-        dropOld(series, nowMs);
-        dropped = dropped || series.points.size() != before;
+        const size_t fineBefore = series.fine.size();
+        const size_t coarseBefore = series.coarse.size();
+        age(series, nowMs);
+        changed =
+            changed || series.fine.size() != fineBefore || series.coarse.size() != coarseBefore;
     }
-    if (dropped)
+    if (changed)
         ++m_revision;
-    removeIf([](const Series& series) { return series.points.empty(); });
+    removeIf([](const Series& series) { return series.fine.empty() && series.coarse.empty(); });
 }
 
 void LagHistory::retainNodes(const QString& network, const QStringList& nodes)
@@ -112,22 +170,31 @@ QStringList LagHistory::nodes(const QString& network) const
     return names;
 }
 
-QList<LagHistory::Point> LagHistory::points(const QString& network, const QString& node) const
+QList<LagHistory::Point> LagHistory::points(const QString& network, const QString& node,
+                                            qint64 sinceMs) const
 {
     const auto found = m_index.constFind(key(network, node));
     if (found == m_index.cend())
         return {};
-    const std::deque<Point>& points = m_series[*found].points;
-    return QList<Point>(points.begin(), points.end());
+    const Series& series = m_series[*found];
+    QList<Point> points;
+    points.reserve(qsizetype(series.coarse.size() + series.fine.size()));
+    for (const Point& point : series.coarse)
+        if (point.timeMs + m_coarseBucketMs > sinceMs)
+            points.append(point);
+    for (const Point& point : series.fine)
+        if (point.timeMs + m_fineBucketMs > sinceMs)
+            points.append(point);
+    return points;
 }
 
-qint64 LagHistory::maxLag(const QString& network) const
+qint64 LagHistory::maxLag(const QString& network, qint64 sinceMs) const
 {
     qint64 highest = 0;
     for (const Series& series : m_series)
         if (series.network == network)
-            for (const Point& point : series.points)
-                highest = std::max(highest, point.lag);
+            for (const Point& point : points(series.network, series.node, sinceMs))
+                highest = std::max(highest, point.lag.value_or(0));
     return highest;
 }
 
@@ -135,7 +202,7 @@ int LagHistory::pointCount() const
 {
     int count = 0;
     for (const Series& series : m_series)
-        count += int(series.points.size());
+        count += int(series.coarse.size() + series.fine.size());
     return count;
 }
 

@@ -6,6 +6,20 @@
 
 namespace switchyard {
 
+namespace {
+
+// "unhealthy: timeout", "no answer: 5xx" (a first failure of a node still serving).
+QString unansweredReason(const NodeHealth& health)
+{
+    const QString state = isServing(health.state()) || health.state() == NodeState::NotProbed
+                              ? QStringLiteral("no answer")
+                              : nodeStateWord(health.state()).toLower();
+    const std::optional<FailureCause> cause = health.lastFailureCause();
+    return cause ? state + QStringLiteral(": ") + failureCauseKey(*cause) : state;
+}
+
+} // namespace
+
 LagRecorder::LagRecorder(PoolManager* manager, LagHistory history, QObject* parent)
     : QObject(parent)
     , m_manager(manager)
@@ -22,12 +36,17 @@ void LagRecorder::onProbeFinished(const std::shared_ptr<NetworkPool>& pool, int 
     const QString network = pool->config().name;
     m_clock = pool->clock();
     const NodeHealth& health = pool->node(nodeIndex).health;
-    // A probe that failed left the old height behind: its "lag" would only measure the outage.
-    const bool answered = health.lastAnswerMs() && health.lastAnswerMs() == health.lastProbeMs();
-    if (!answered || !health.lag())
-        return;
+    const QString node = pool->node(nodeIndex).config.name;
     const qint64 now = m_clock->monotonicMs();
-    m_history.record(network, pool->node(nodeIndex).config.name, now, *health.lag());
+    // A probe that failed left the old height behind: its "lag" would only measure the outage,
+    // so the outage is kept as what it is, with its reason.
+    const bool answered = health.lastAnswerMs() && health.lastAnswerMs() == health.lastProbeMs();
+    if (!answered)
+        m_history.recordUnhealthy(network, node, now, unansweredReason(health));
+    else if (health.lag())
+        m_history.record(network, node, now, *health.lag());
+    else
+        return;
     m_history.prune(now);
     Q_EMIT recorded(network);
 }

@@ -12,7 +12,8 @@ class NetworkPool;
 class PoolManager;
 
 // Feeds a LagHistory from a PoolManager: after every probe that a node answered, its lag
-// behind the network's reference height. A reconfiguration keeps the history of the nodes that
+// behind the network's reference height; after every probe it did not, why (a gap in its
+// line). A reconfiguration keeps the history of the nodes that
 // stay and forgets the others.
 class LagRecorder : public QObject
 {

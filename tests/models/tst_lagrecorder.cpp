@@ -33,15 +33,33 @@ private Q_SLOTS:
         QCOMPARE(history.nodes(fixture.network.name).size(), 3);
 
         fixture.advanceAndTick(6000);
-        QCOMPARE(history.points(fixture.network.name, c).last().lag, 12);
-        QCOMPARE(history.points(fixture.network.name, a).last().lag, 0);
+        QCOMPARE(history.points(fixture.network.name, c).last().lag.value_or(-1), 12);
+        QCOMPARE(history.points(fixture.network.name, a).last().lag.value_or(-1), 0);
+    }
 
-        // A failed probe says nothing about lag.
+    // A failed probe says nothing about lag: it is a gap in the node's line, with its reason,
+    // never a lag of 0 or the last lag drawn on over the outage.
+    void unansweredProbesAreGapsWithTheirReason()
+    {
+        PoolFixture fixture(ChainFamily::Solana, {a, b});
+        fixture.apply();
+        LagRecorder recorder(&fixture.manager);
+        fixture.probeAll();
+        fixture.advanceAndTick(6000);
+        const LagHistory& history = recorder.history();
         QVERIFY(fixture.simNode(b)->setFault(faultOf(FaultKind::ServiceUnavailable)));
         const qsizetype before = history.points(fixture.network.name, b).size();
         fixture.advanceAndTick(6000);
-        QCOMPARE(history.points(fixture.network.name, b).size(), before);
-        QCOMPARE(history.points(fixture.network.name, a).size(), before + 1);
+        QList<LagHistory::Point> points = history.points(fixture.network.name, b);
+        QCOMPARE(points.size(), before + 1);
+        QVERIFY(!points.last().lag);
+        QCOMPARE(points.last().unhealthy, QStringLiteral("no answer: 5xx"));
+        fixture.advanceAndTick(6000);
+        fixture.advanceAndTick(6000);
+        points = history.points(fixture.network.name, b);
+        QVERIFY(!points.last().lag);
+        QCOMPARE(points.last().unhealthy, QStringLiteral("unhealthy: 5xx"));
+        QVERIFY(history.points(fixture.network.name, a).last().lag);
     }
 
     void reconfigurationKeepsTheNodesThatStay()

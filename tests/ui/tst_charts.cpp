@@ -110,6 +110,53 @@ private Q_SLOTS:
         chart.redraw();
         QCOMPARE(chart.pointCount(c), 3);
         QCOMPARE(chart.pointCount(QStringLiteral("unknown")), 0);
+        // Not by colour alone: each line ends in its node's name.
+        QCOMPARE(chart.endLabels(), (QStringList{a, b, c}));
+    }
+
+    // A node that stops answering is a gap in its line with the reason at the gap, not a drop
+    // to 0 nor its last lag drawn on over the outage; the line resumes when it answers again.
+    void unhealthyNodeIsAGapWithItsReason()
+    {
+        PoolFixture fixture(ChainFamily::Solana, {a, b});
+        fixture.apply();
+        LagRecorder recorder(&fixture.manager);
+        fixture.probeAll();
+        fixture.advanceAndTick(6000);
+        charts::LagChart chart(fixture.network, &recorder);
+        chart.resize(900, 400);
+        chart.show();
+        QVERIFY(fixture.simNode(b)->setFault(faultOf(FaultKind::ServiceUnavailable)));
+        for (int i = 0; i < 4; ++i)
+            fixture.advanceAndTick(6000);
+        chart.redraw();
+        QCOMPARE(chart.gapLabels(), QStringList{QStringLiteral("b unhealthy: 5xx")});
+        QVERIFY(chart.legendNames().contains(QStringLiteral("no answer (hover for why)")));
+        const int answered = chart.pointCount(b);
+        fixture.simNode(b)->clearFault();
+        fixture.advanceAndTick(60'000); // an unhealthy node is rechecked at the recovery interval
+        fixture.advanceAndTick(6000);
+        chart.redraw();
+        QCOMPARE(chart.lineSegments(b), 2);
+        QVERIFY(chart.pointCount(b) > answered);
+        QCOMPARE(chart.lineSegments(a), 1);
+    }
+
+    void rangeShowsOlderHistory()
+    {
+        PoolFixture fixture(ChainFamily::Solana, {a, b});
+        fixture.apply();
+        LagRecorder recorder(&fixture.manager);
+        fixture.probeAll();
+        for (int i = 0; i < 30; ++i)
+            fixture.advanceAndTick(60'000); // half an hour
+        charts::LagChart chart(fixture.network, &recorder);
+        chart.resize(900, 400);
+        chart.show();
+        const int lastQuarter = chart.pointCount(a);
+        chart.setRangeMs(60 * 60 * 1000);
+        QVERIFY(chart.pointCount(a) > lastQuarter);
+        QCOMPARE(chart.endLabels(), (QStringList{a, b}));
     }
 };
 
