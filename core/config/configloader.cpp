@@ -776,13 +776,20 @@ void Validator::url(const QJsonObject& object, const QString& path, NodeConfig& 
     if (!text)
         return;
     node.urlTemplate = *text;
+    const auto portOutOfRange = [&](const QString& url) {
+        const auto port = unusablePort(url);
+        if (port)
+            error(keyPath, QStringLiteral("port %1 is out of range (1–65535)").arg(*port));
+        return port.has_value();
+    };
     const auto expanded = expand(*text, keyPath);
-    if (!expanded)
-        return;
-    if (const auto port = unusablePort(*expanded)) {
-        error(keyPath, QStringLiteral("expected a port from 1 to 65535, got %1").arg(*port));
+    // A port written out is judged even while a variable elsewhere in the URL is not set.
+    if (!expanded) {
+        portOutOfRange(*text);
         return;
     }
+    if (portOutOfRange(*expanded))
+        return;
     const QUrl url(*expanded, QUrl::StrictMode);
     const bool web = url.isValid() && (url.scheme() == u"http" || url.scheme() == u"https");
     if (!web || url.host().isEmpty()) {

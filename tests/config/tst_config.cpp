@@ -112,6 +112,8 @@ private Q_SLOTS:
     void duplicateKeysAreErrors();
     void portMustBeUsable_data();
     void portMustBeUsable();
+    void urlMessagesSayWhatIsWrong_data();
+    void urlMessagesSayWhatIsWrong();
     void controlCharactersInKeysAreEscaped();
     void integersAreReadExactlyOrRefused_data();
     void integersAreReadExactlyOrRefused();
@@ -622,6 +624,8 @@ void TestConfig::portMustBeUsable_data()
 
     QTest::newRow("zero") << "http://127.0.0.1:0/"
                           << "0";
+    QTest::newRow("99999") << "https://rpc.example.com:99999/"
+                           << "99999";
     QTest::newRow("above 65535") << "http://127.0.0.1:65536/"
                                  << "65536";
     QTest::newRow("far above") << "https://rpc.example.com:99999999999999999999/"
@@ -650,7 +654,65 @@ void TestConfig::portMustBeUsable()
     QCOMPARE(result.errors().size(), 1);
     QCOMPARE(result.errors().first().jsonPath, "networks[0].nodes[0].url");
     QCOMPARE(result.errors().first().message,
-             QStringLiteral("expected a port from 1 to 65535, got %1").arg(port));
+             QStringLiteral("port %1 is out of range (1–65535)").arg(port));
+}
+
+// What the editor shows and `check` prints for a node URL: the port, the variable, the scheme,
+// each named, also when two are wrong at once (the editor checks with variables ignored).
+void TestConfig::urlMessagesSayWhatIsWrong_data()
+{
+    QTest::addColumn<QString>("url");
+    QTest::addColumn<QString>("environment"); // NAME=value; empty: nothing set
+    QTest::addColumn<bool>("variablesIgnored");
+    QTest::addColumn<QStringList>("messages");
+
+    const QString outOfRange = QStringLiteral("port 99999 is out of range (1–65535)");
+    const QString notSet = QStringLiteral("environment variable MISSING_KEY is not set");
+    QTest::newRow("port") << "https://rpc.example.com:99999/" << QString() << false
+                          << QStringList{outOfRange};
+    QTest::newRow("port, variable not set")
+        << "https://rpc.example.com:99999/?key=${MISSING_KEY}" << QString() << false
+        << QStringList{notSet, outOfRange};
+    QTest::newRow("port, variables ignored") << "https://rpc.example.com:99999/?key=${MISSING_KEY}"
+                                             << QString() << true << QStringList{outOfRange};
+    QTest::newRow("port, variable set") << "https://rpc.example.com:99999/?key=${MISSING_KEY}"
+                                        << "MISSING_KEY=abc" << false << QStringList{outOfRange};
+    QTest::newRow("variable not set") << "https://rpc.example.com/?key=${MISSING_KEY}" << QString()
+                                      << false << QStringList{notSet};
+    QTest::newRow("variable empty")
+        << "https://rpc.example.com/?key=${MISSING_KEY}"
+        << "MISSING_KEY=" << false
+        << QStringList{QStringLiteral("environment variable MISSING_KEY is empty")};
+    QTest::newRow("port from a variable not set")
+        << "https://rpc.example.com:${MISSING_KEY}/" << QString() << true << QStringList{};
+    QTest::newRow("port from a variable")
+        << "https://rpc.example.com:${MISSING_KEY}/"
+        << "MISSING_KEY=99999" << false << QStringList{outOfRange};
+    QTest::newRow("scheme")
+        << "ftp://rpc.example.com/" << QString() << false
+        << QStringList{
+               QStringLiteral("expected an http or https URL, got \"ftp://rpc.example.com/\"")};
+}
+
+void TestConfig::urlMessagesSayWhatIsWrong()
+{
+    QFETCH(QString, url);
+    QFETCH(QString, environment);
+    QFETCH(bool, variablesIgnored);
+    QFETCH(QStringList, messages);
+
+    QProcessEnvironment env;
+    if (!environment.isEmpty())
+        env.insert(environment.section(u'=', 0, 0), environment.section(u'=', 1));
+    const ConfigResult result = loadConfigText(
+        solanaWithNode(R"("name": "a", "url": ")" + url.toUtf8() + '"'), "config.json", env,
+        variablesIgnored ? MissingVariables::AreIgnored : MissingVariables::AreErrors);
+    QStringList found;
+    for (const ConfigError& error : result.errors()) {
+        QCOMPARE(error.jsonPath, QStringLiteral("networks[0].nodes[0].url"));
+        found << error.message;
+    }
+    QCOMPARE(found, messages);
 }
 
 // A NUL in a key used to end the message where it stood (C strings stop there).
