@@ -96,21 +96,28 @@ private Q_SLOTS:
         QTest::addColumn<ChainFamily>("family");
         QTest::addColumn<QString>("genesis");
         QTest::addColumn<quint64>("chainId");
-        QTest::newRow("mainnet-beta")
-            << "Solana mainnet-beta"
-            << "solana-mainnet" << ChainFamily::Solana
-            << "5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d" << quint64(0);
+        QTest::addColumn<QString>("publicUrl"); // empty: the node's URL is the operator's
+        QTest::newRow("mainnet-beta") << "Solana mainnet-beta"
+                                      << "solana-mainnet" << ChainFamily::Solana
+                                      << "5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d"
+                                      << quint64(0) << "https://api.mainnet-beta.solana.com";
         QTest::newRow("devnet") << "Solana devnet"
                                 << "solana-devnet" << ChainFamily::Solana
-                                << "EtWTRABZaYq6iMfeYKouRu166VU2xqa1wcaWoxPkrZBG" << quint64(0);
+                                << "EtWTRABZaYq6iMfeYKouRu166VU2xqa1wcaWoxPkrZBG" << quint64(0)
+                                << "https://api.devnet.solana.com";
         QTest::newRow("testnet") << "Solana testnet"
                                  << "solana-testnet" << ChainFamily::Solana
-                                 << "4uhcVJyU9pJkvQyS88uRDiswHXSCkY3zQawwpjk2NsNY" << quint64(0);
+                                 << "4uhcVJyU9pJkvQyS88uRDiswHXSCkY3zQawwpjk2NsNY" << quint64(0)
+                                 << "https://api.testnet.solana.com";
         QTest::newRow("ethereum") << "Ethereum mainnet"
-                                  << "ethereum" << ChainFamily::Evm << QString() << quint64(1);
+                                  << "ethereum" << ChainFamily::Evm << QString() << quint64(1)
+                                  << QString();
         QTest::newRow("sepolia") << "Ethereum Sepolia"
-                                 << "sepolia" << ChainFamily::Evm << QString() << quint64(11155111);
+                                 << "sepolia" << ChainFamily::Evm << QString() << quint64(11155111)
+                                 << QString();
     }
+    // A preset adds a network with its node: valid as added, or (where only the operator knows
+    // the URL) with nothing blamed yet, the save button disabled and saying what to fill in.
     void presetsFillTheIdentity()
     {
         QFETCH(QString, label);
@@ -118,6 +125,7 @@ private Q_SLOTS:
         QFETCH(ChainFamily, family);
         QFETCH(QString, genesis);
         QFETCH(quint64, chainId);
+        QFETCH(QString, publicUrl);
         const QList<NetworkPreset> presets = networkPresets();
         int index = -1;
         for (int i = 0; i < presets.size(); ++i)
@@ -134,18 +142,65 @@ private Q_SLOTS:
         QCOMPARE(network.chainId, chainId);
         QCOMPARE(network.warnLag, defaultLagThresholds(family).warnLag);
         QCOMPARE(editor.networkForm()->nameEdit()->text(), name);
-        // Identity is right; what is missing is a node.
-        QCOMPARE(editor.problems().size(), 1);
-        QCOMPARE(locateError(editor.problems().first().jsonPath).field, QStringLiteral("nodes"));
-
-        editor.addNode();
-        editor.nodeForm()->urlEdit()->setText(QStringLiteral("https://rpc.example.com"));
-        editor.check();
+        QCOMPARE(network.nodes.size(), 1);
+        QCOMPARE(network.nodes.first().urlTemplate, publicUrl);
+        // Nothing is blamed on what was just added.
         QVERIFY2(editor.problems().isEmpty(), qPrintable(editor.problemTexts().join(u'\n')));
+        QVERIFY(editor.networkForm()->errorText(QStringLiteral("nodes")).isEmpty());
+
+        if (publicUrl.isEmpty()) {
+            QVERIFY(!editor.saveButton()->isEnabled());
+            QVERIFY2(editor.saveButton()->toolTip().contains(QStringLiteral("URL")),
+                     qPrintable(editor.saveButton()->toolTip()));
+            editor.select(0, 0);
+            QVERIFY(editor.nodeForm()->errorText(QStringLiteral("url")).isEmpty());
+            editor.nodeForm()->urlEdit()->setText(QStringLiteral("https://rpc.example.com"));
+            editor.check();
+        }
+        QVERIFY2(editor.problems().isEmpty(), qPrintable(editor.problemTexts().join(u'\n')));
+        QVERIFY(editor.saveButton()->isEnabled());
+        QVERIFY(editor.saveButton()->toolTip().isEmpty());
 
         // A second network from the same preset gets a name of its own.
         editor.addNetwork(index);
         QCOMPARE(editor.config().networks.last().name, name + QStringLiteral("-2"));
+    }
+
+    // A node edited and left wrong is blamed, and then Apply says why it cannot act.
+    void applyIsDisabledWhileProblemsAreListed_data()
+    {
+        QTest::addColumn<QString>("url");
+        QTest::addColumn<QStringList>("problems");
+        const QString outOfRange = QStringLiteral(
+            "Network “devnet” › node “backup” › URL: port 99999 is out of range (1–65535)");
+        const QString notSet = QStringLiteral("Network “devnet” › node “backup” › URL: "
+                                              "environment variable MISSING_KEY is not set");
+        QTest::newRow("port") << "https://rpc.example.com:99999/" << QStringList{outOfRange};
+        QTest::newRow("variable not set")
+            << "https://rpc.example.com/?key=${MISSING_KEY}" << QStringList{notSet};
+        QTest::newRow("both") << "https://rpc.example.com:99999/?key=${MISSING_KEY}"
+                              << QStringList{notSet, outOfRange};
+    }
+    void applyIsDisabledWhileProblemsAreListed()
+    {
+        QFETCH(QString, url);
+        QFETCH(QStringList, problems);
+        NetworksEditorDialog editor(sampleConfig(), m_path, NetworksEditorDialog::Target::Session);
+        QVERIFY(editor.saveButton()->isEnabled());
+        editor.select(0, 1);
+        editor.nodeForm()->urlEdit()->setText(url);
+        editor.check();
+        QCOMPARE(editor.problemTexts(), problems);
+        QVERIFY(!editor.saveButton()->isEnabled());
+        QCOMPARE(editor.saveButton()->toolTip(),
+                 QStringLiteral("Fix the %1 problem(s) listed below before applying")
+                     .arg(problems.size()));
+
+        editor.nodeForm()->urlEdit()->setText(QStringLiteral("https://rpc.example.com/"));
+        editor.check();
+        QVERIFY(editor.problems().isEmpty());
+        QVERIFY(editor.saveButton()->isEnabled());
+        QVERIFY(editor.saveButton()->toolTip().isEmpty());
     }
 
     void errorsShowNextToTheField()
@@ -237,7 +292,12 @@ private Q_SLOTS:
         editor->nodeForm()->urlEdit()->setText(
             QStringLiteral("https://rpc.example.com/?api-key=${SWITCHYARD_NOT_SET_ANYWHERE}"));
         editor->check();
-        QVERIFY(editor->problems().isEmpty()); // may be set where the app runs
+        // Listed, since the file does not load here; still savable: it may be set where the
+        // app runs.
+        QCOMPARE(editor->problemTexts(),
+                 QStringList{QStringLiteral("Network “devnet” › node “backup” › URL: environment "
+                                            "variable SWITCHYARD_NOT_SET_ANYWHERE is not set")});
+        QVERIFY(editor->saveButton()->isEnabled());
         QVERIFY(!editor->save());
         QCOMPARE(saved.count(), 0);
         QVERIFY(contents(m_path).contains("SWITCHYARD_NOT_SET_ANYWHERE"));

@@ -4,7 +4,17 @@ namespace switchyard::ui {
 
 namespace {
 
-NetworkConfig solana(const QString& name, const QString& genesisHash, const QString& explorer)
+NodeConfig presetNode(const QString& name, const QString& url)
+{
+    NodeConfig node;
+    node.name = name;
+    node.urlTemplate = url;
+    node.roles = allNodeRoles;
+    return node;
+}
+
+NetworkConfig solana(const QString& name, const QString& genesisHash, const QString& explorer,
+                     const QString& publicUrl = {})
 {
     NetworkConfig network;
     network.name = name;
@@ -15,6 +25,8 @@ NetworkConfig solana(const QString& name, const QString& genesisHash, const QStr
     network.warnLag = lags.warnLag;
     network.maxLag = lags.maxLag;
     network.explorer = explorer;
+    network.nodes = {publicUrl.isEmpty() ? presetNode(QStringLiteral("node-1"), {})
+                                         : presetNode(QStringLiteral("public"), publicUrl)};
     return network;
 }
 
@@ -28,6 +40,7 @@ NetworkConfig evm(const QString& name, quint64 chainId, const QString& explorer)
     network.warnLag = lags.warnLag;
     network.maxLag = lags.maxLag;
     network.explorer = explorer;
+    network.nodes = {presetNode(QStringLiteral("node-1"), {})};
     return network;
 }
 
@@ -41,15 +54,18 @@ QList<NetworkPreset> networkPresets()
         {QStringLiteral("Solana mainnet-beta"),
          solana(QStringLiteral("solana-mainnet"),
                 QStringLiteral("5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d"),
-                QStringLiteral("https://explorer.solana.com/tx/{id}"))},
+                QStringLiteral("https://explorer.solana.com/tx/{id}"),
+                QStringLiteral("https://api.mainnet-beta.solana.com"))},
         {QStringLiteral("Solana devnet"),
          solana(QStringLiteral("solana-devnet"),
                 QStringLiteral("EtWTRABZaYq6iMfeYKouRu166VU2xqa1wcaWoxPkrZBG"),
-                QStringLiteral("https://explorer.solana.com/tx/{id}?cluster=devnet"))},
+                QStringLiteral("https://explorer.solana.com/tx/{id}?cluster=devnet"),
+                QStringLiteral("https://api.devnet.solana.com"))},
         {QStringLiteral("Solana testnet"),
          solana(QStringLiteral("solana-testnet"),
                 QStringLiteral("4uhcVJyU9pJkvQyS88uRDiswHXSCkY3zQawwpjk2NsNY"),
-                QStringLiteral("https://explorer.solana.com/tx/{id}?cluster=testnet"))},
+                QStringLiteral("https://explorer.solana.com/tx/{id}?cluster=testnet"),
+                QStringLiteral("https://api.testnet.solana.com"))},
         {QStringLiteral("Ethereum mainnet"),
          evm(QStringLiteral("ethereum"), 1, QStringLiteral("https://etherscan.io/tx/{id}"))},
         {QStringLiteral("Ethereum Sepolia"),

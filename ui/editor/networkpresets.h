@@ -14,8 +14,10 @@ struct NetworkPreset
     NetworkConfig network;
 };
 
-// Solana mainnet-beta, devnet, testnet; Ethereum mainnet, Sepolia; then custom Solana and EVM
-// entries with the identity left for the operator to fill in.
+// Solana mainnet-beta, devnet, testnet (each with the cluster's public endpoint as its node, so
+// it is valid as added); Ethereum mainnet, Sepolia (one node whose URL is the operator's to
+// fill in: there is no public endpoint of the chain's own); then custom Solana and EVM entries
+// with the identity left for the operator too.
 QList<NetworkPreset> networkPresets();
 
 // A name not yet used by `taken` (ignoring case): `base`, else `base-2`, `base-3`...

@@ -15,11 +15,14 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QMenu>
+#include <QProcessEnvironment>
 #include <QPushButton>
+#include <QScreen>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace switchyard::ui {
 
@@ -75,6 +78,14 @@ NetworksEditorDialog::NetworksEditorDialog(Config config, QString path, Target t
     addNetwork->setMenu(presetMenu);
     m_addNode->setObjectName(QStringLiteral("addNode"));
     m_remove->setObjectName(QStringLiteral("remove"));
+    // Its text follows the selection: room for the longest from the start, so the pane's
+    // width (set once by the splitter) never cuts it.
+    int removeWidth = 0;
+    for (const QString& text : {tr("Remove network"), tr("Remove node"), tr("Remove")}) {
+        m_remove->setText(text);
+        removeWidth = std::max(removeWidth, m_remove->sizeHint().width());
+    }
+    m_remove->setMinimumWidth(removeWidth);
     connect(m_addNode, &QPushButton::clicked, this, &NetworksEditorDialog::addNode);
     connect(m_remove, &QPushButton::clicked, this, &NetworksEditorDialog::removeSelected);
 
@@ -158,7 +169,11 @@ NetworksEditorDialog::NetworksEditorDialog(Config config, QString path, Target t
     connect(m_networkForm, &NetworkForm::edited, this, &NetworksEditorDialog::formEdited);
     connect(m_nodeForm, &NodeForm::edited, this, &NetworksEditorDialog::formEdited);
 
-    resize(1280, 860);
+    // Within the screen it opens on (a 1366×768 laptop too).
+    QSize size(1280, 860);
+    if (const QScreen* shown = screen())
+        size = size.boundedTo(shown->availableGeometry().size() * 0.95);
+    resize(size);
     rebuildTree();
     if (!m_config.networks.isEmpty())
         select(0);
@@ -251,6 +266,7 @@ void NetworksEditorDialog::formEdited()
     const auto [network, node] = selection();
     if (network < 0)
         return;
+    m_untouched.removeAll(std::pair{network, node});
     if (node < 0)
         m_networkForm->store(m_config.networks[network]);
     else
@@ -281,6 +297,10 @@ void NetworksEditorDialog::addNetwork(int presetIndex)
         taken << existing.name;
     network.name = uniqueName(network.name, taken);
     m_config.networks.append(network);
+    const int added = int(m_config.networks.size()) - 1;
+    m_untouched.append({added, -1});
+    for (int node = 0; node < network.nodes.size(); ++node)
+        m_untouched.append({added, node});
     rebuildTree();
     select(int(m_config.networks.size()) - 1);
     check();
@@ -299,6 +319,7 @@ void NetworksEditorDialog::addNode()
     fresh.name = uniqueName(QStringLiteral("node-%1").arg(config.nodes.size() + 1), taken);
     fresh.roles = allNodeRoles;
     config.nodes.append(fresh);
+    m_untouched.append({network, int(config.nodes.size()) - 1});
     rebuildTree();
     select(network, int(config.nodes.size()) - 1);
     check();
@@ -313,6 +334,8 @@ void NetworksEditorDialog::removeSelected()
         m_config.networks.removeAt(network);
     else
         m_config.networks[network].nodes.removeAt(node);
+    // Positions moved: what was new is judged like the rest from now on.
+    m_untouched.clear();
     m_tree->setCurrentItem(nullptr);
     rebuildTree();
     if (node >= 0)
@@ -325,12 +348,55 @@ void NetworksEditorDialog::removeSelected()
 void NetworksEditorDialog::check()
 {
     m_checkTimer.stop();
-    // The same rules as loading the file; variables may be set only where the app runs, so
-    // only their absence is forgiven here (a save reports them when it loads the file back).
-    const ConfigResult result =
-        loadConfigText(configToJson(m_config), QStringLiteral("editor"),
-                       QProcessEnvironment::systemEnvironment(), MissingVariables::AreIgnored);
-    showProblems(result.ok() ? QList<ConfigError>() : result.errors());
+    // The same rules as loading the file. A variable not set here is listed too (the loader
+    // here would refuse the file): it stops an apply to the demo, but a file may be saved for
+    // an environment that sets it.
+    const QByteArray json = configToJson(m_config);
+    const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    const ConfigResult shape =
+        loadConfigText(json, QStringLiteral("editor"), env, MissingVariables::AreIgnored);
+    const ConfigResult here = loadConfigText(json, QStringLiteral("editor"), env);
+    const auto sameError = [](const ConfigError& a) {
+        return [&a](const ConfigError& b) {
+            return a.jsonPath == b.jsonPath && a.message == b.message;
+        };
+    };
+    QList<ConfigError> blocking;
+    QList<ConfigError> variables;
+    m_pending.clear();
+    for (const ConfigError& error : here.errors()) {
+        const bool ofShape =
+            std::any_of(shape.errors().cbegin(), shape.errors().cend(), sameError(error));
+        if (isUntouched(error))
+            m_pending.append(error);
+        else if (ofShape || m_target == Target::Session)
+            blocking.append(error);
+        else
+            variables.append(error);
+    }
+    m_blockingProblems = int(blocking.size());
+    showProblems(blocking + variables);
+}
+
+bool NetworksEditorDialog::isUntouched(const ConfigError& error) const
+{
+    const ErrorLocation location = locateError(error.jsonPath);
+    return location.network >= 0 &&
+           m_untouched.contains(std::pair{location.network, location.node});
+}
+
+void NetworksEditorDialog::updateSaveButton()
+{
+    QPushButton* button = saveButton();
+    const QString action = m_target == Target::File ? tr("saving") : tr("applying");
+    QString why;
+    if (m_blockingProblems > 0)
+        why = tr("Fix the %n problem(s) listed below before %1", nullptr, m_blockingProblems)
+                  .arg(action);
+    else if (!m_pending.isEmpty())
+        why = tr("Before %1: %2").arg(action, describeError(m_pending.first(), m_config));
+    button->setEnabled(why.isEmpty());
+    button->setToolTip(why);
 }
 
 QStringList NetworksEditorDialog::problemTexts() const
@@ -352,17 +418,30 @@ void NetworksEditorDialog::showProblems(const QList<ConfigError>& errors, const 
         item->setData(networkRole, location.network);
         item->setData(nodeRole, location.node);
     }
+    const bool onlyVariables = !errors.isEmpty() && m_blockingProblems == 0;
     if (!headline.isEmpty())
         m_problemsTitle->setText(headline);
-    else if (errors.isEmpty())
-        m_problemsTitle->setText(tr("No problems: ready to save"));
-    else
+    else if (!errors.isEmpty() && onlyVariables)
+        m_problemsTitle->setText(tr("%n problem(s): the file can be saved, but it is not "
+                                    "applied until the variables are set here",
+                                    nullptr, int(errors.size())));
+    else if (!errors.isEmpty())
         m_problemsTitle->setText(
-            tr("%n problem(s) to fix before saving", nullptr, int(errors.size())));
-    setTextColor(m_problemsTitle, errors.isEmpty() ? stateColor(NodeState::Healthy)
-                                                   : stateColor(NodeState::Unhealthy));
+            m_target == Target::File
+                ? tr("%n problem(s) to fix before saving", nullptr, int(errors.size()))
+                : tr("%n problem(s) to fix before applying", nullptr, int(errors.size())));
+    else if (!m_pending.isEmpty())
+        m_problemsTitle->setText(
+            tr("Still to fill in: %1").arg(describeError(m_pending.first(), m_config)));
+    else
+        m_problemsTitle->setText(m_target == Target::File ? tr("No problems: ready to save")
+                                                          : tr("No problems: ready to apply"));
+    setTextColor(m_problemsTitle, !errors.isEmpty()     ? stateColor(NodeState::Unhealthy)
+                                  : m_pending.isEmpty() ? stateColor(NodeState::Healthy)
+                                                        : QColor(0x44, 0x44, 0x44));
     m_problemList->setVisible(!errors.isEmpty());
     showFieldErrors();
+    updateSaveButton();
 }
 
 void NetworksEditorDialog::showFieldErrors()
@@ -381,7 +460,7 @@ void NetworksEditorDialog::showFieldErrors()
 bool NetworksEditorDialog::save()
 {
     check();
-    if (!m_problems.isEmpty())
+    if (m_blockingProblems > 0 || !m_pending.isEmpty())
         return false;
     if (m_target == Target::Session) {
         const ConfigResult loaded = loadConfigText(configToJson(m_config), QStringLiteral("demo"));

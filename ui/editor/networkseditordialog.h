@@ -37,6 +37,8 @@ public:
 
     const Config& config() const { return m_config; }
     QString path() const { return m_path; }
+    // Listed problems; a network or node just added is not blamed before it is edited (its
+    // problems are pending: they keep the save button disabled and say why on it).
     QList<ConfigError> problems() const { return m_problems; }
     QStringList problemTexts() const;
 
@@ -67,6 +69,8 @@ private:
     void showProblems(const QList<ConfigError>& errors, const QString& headline = {});
     void showFieldErrors();
     std::pair<int, int> selection() const;
+    bool isUntouched(const ConfigError& error) const;
+    void updateSaveButton();
 
     Config m_config;
     QString m_path;
@@ -82,6 +86,9 @@ private:
     QPushButton* m_addNode;
     QPushButton* m_remove;
     QList<ConfigError> m_problems;
+    QList<ConfigError> m_pending;
+    int m_blockingProblems = 0;             // of m_problems: those that stop a save (or an apply)
+    QList<std::pair<int, int>> m_untouched; // (network, node) added and not yet edited
     QTimer m_checkTimer;
     bool m_updatingTree = false;
 };
