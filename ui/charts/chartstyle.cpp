@@ -5,6 +5,8 @@
 #include <QAbstractAxis>
 #include <QChart>
 #include <QLegend>
+#include <QPainter>
+#include <QPixmap>
 
 namespace switchyard::ui::charts {
 
@@ -12,6 +14,7 @@ namespace {
 constexpr qreal chartTitlePointSize = 15;
 constexpr qreal axisPointSize = 12.5;
 constexpr qreal legendPointSize = 13;
+constexpr int patternTile = 12;
 } // namespace
 
 void styleChart(QChart* chart)
@@ -46,6 +49,55 @@ const QList<QColor>& seriesPalette()
         QColor(0x33, 0x33, 0x33), // near black
     };
     return palette;
+}
+
+} // namespace switchyard::ui::charts
+
+namespace switchyard::ui::charts {
+
+QBrush patternBrush(const QColor& color, int index)
+{
+    QPixmap tile(patternTile, patternTile);
+    tile.fill(color);
+    QPainter painter(&tile);
+    painter.setRenderHint(QPainter::Antialiasing);
+    QPen pen(QColor(255, 255, 255, 210));
+    pen.setWidthF(2.2);
+    painter.setPen(pen);
+    painter.setBrush(QColor(255, 255, 255, 210));
+    constexpr int t = patternTile;
+    // Lines run from tile edge to tile edge, so the tiles join into one pattern.
+    switch (index % 7) {
+    case 0: // solid
+        break;
+    case 1: // rising stripes
+        painter.drawLine(0, t, t, 0);
+        painter.drawLine(-t / 2, t / 2, t / 2, -t / 2);
+        painter.drawLine(t / 2, t + t / 2, t + t / 2, t / 2);
+        break;
+    case 2: // dots
+        painter.setPen(Qt::NoPen);
+        painter.drawEllipse(QPointF(t / 4.0, t / 4.0), 1.9, 1.9);
+        painter.drawEllipse(QPointF(3 * t / 4.0, 3 * t / 4.0), 1.9, 1.9);
+        break;
+    case 3: // horizontal stripes
+        painter.drawLine(0, t / 2, t, t / 2);
+        break;
+    case 4: // cross-hatch
+        painter.drawLine(0, t / 2, t, t / 2);
+        painter.drawLine(t / 2, 0, t / 2, t);
+        break;
+    case 5: // falling stripes
+        painter.drawLine(0, 0, t, t);
+        painter.drawLine(-t / 2, t / 2, t / 2, t + t / 2);
+        painter.drawLine(t / 2, -t / 2, t + t / 2, t / 2);
+        break;
+    default: // vertical stripes
+        painter.drawLine(t / 2, 0, t / 2, t);
+        break;
+    }
+    painter.end();
+    return QBrush(tile);
 }
 
 } // namespace switchyard::ui::charts

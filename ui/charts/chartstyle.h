@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QBrush>
 #include <QColor>
 #include <QList>
 
@@ -16,5 +17,9 @@ void styleAxis(QAbstractAxis* axis);
 
 // Okabe–Ito: distinguishable with the common colour-vision deficiencies, dark enough on white.
 const QList<QColor>& seriesPalette();
+
+// `color` with the pattern numbered `index` over it (solid, stripes, dots, hatching...), so
+// filled areas read in grey and print too, not by colour alone.
+QBrush patternBrush(const QColor& color, int index);
 
 } // namespace switchyard::ui::charts

@@ -1,5 +1,6 @@
 #include "failoverchart.h"
 
+#include "appearance.h"
 #include "chartstyle.h"
 #include "models/failovertablemodel.h"
 
@@ -23,7 +24,7 @@ namespace {
 constexpr int causeCount =
     FailoverTableModel::lastCauseColumn - FailoverTableModel::firstCauseColumn + 1;
 
-// One fixed colour per cause, whatever the order the causes appear in.
+// One fixed colour and pattern per cause, whatever the order the causes appear in.
 QColor causeColor(int causeIndex)
 {
     static const QList<QColor> colors = {
@@ -36,6 +37,18 @@ QColor causeColor(int causeIndex)
         QColor(0x33, 0x33, 0x33), // malformed
     };
     return colors.at(causeIndex % colors.size());
+}
+
+// Black or white, whichever reads better on `fill` (WCAG relative luminance).
+QColor readableOn(const QColor& fill)
+{
+    const auto linear = [](qreal channel) {
+        return channel <= 0.03928 ? channel / 12.92 : std::pow((channel + 0.055) / 1.055, 2.4);
+    };
+    const qreal luminance = 0.2126 * linear(fill.redF()) + 0.7152 * linear(fill.greenF()) +
+                            0.0722 * linear(fill.blueF());
+    // Above about 0.18 black has the higher contrast, below it white.
+    return luminance > 0.18 ? Qt::black : Qt::white;
 }
 
 qreal niceCeiling(qreal value)
@@ -65,8 +78,10 @@ FailoverChart::FailoverChart(QAbstractItemModel* model, QWidget* parent)
         auto* set = new QBarSet(
             m_model->headerData(FailoverTableModel::firstCauseColumn + cause, Qt::Horizontal)
                 .toString());
-        set->setColor(causeColor(cause));
+        set->setBrush(patternBrush(causeColor(cause), cause));
         set->setBorderColor(Qt::white);
+        set->setLabelColor(readableOn(causeColor(cause)));
+        set->setLabelFont(withPointSize(set->labelFont(), 11.5, true));
         m_series->append(set);
     }
     m_chart->addSeries(m_series);
@@ -75,6 +90,10 @@ FailoverChart::FailoverChart(QAbstractItemModel* model, QWidget* parent)
     m_series->attachAxis(m_categories);
     m_series->attachAxis(m_values);
     m_series->setBarWidth(0.7);
+    // Each part says its count: the bars read without telling the colours apart.
+    m_series->setLabelsVisible(true);
+    m_series->setLabelsFormat(QStringLiteral("@value"));
+    m_series->setLabelsPosition(QAbstractBarSeries::LabelsCenter);
     styleAxis(m_categories);
     styleAxis(m_values);
     m_values->setLabelFormat(QStringLiteral("%d"));
@@ -121,12 +140,12 @@ QStringList FailoverChart::visibleCauses() const
     return causes;
 }
 
-qreal FailoverChart::barValue(int cause, int row) const
+qreal FailoverChart::barValue(int cause, int bar) const
 {
     const QList<QBarSet*> sets = m_series->barSets();
-    if (cause < 0 || cause >= sets.size() || row < 0 || row >= sets[cause]->count())
+    if (cause < 0 || cause >= sets.size() || bar < 0 || bar >= sets[cause]->count())
         return 0;
-    return sets[cause]->at(sets[cause]->count() - 1 - row);
+    return sets[cause]->at(sets[cause]->count() - 1 - bar);
 }
 
 void FailoverChart::scheduleSync()
@@ -140,17 +159,21 @@ void FailoverChart::scheduleSync()
 void FailoverChart::sync()
 {
     m_syncPending = false;
-    // Horizontal bars count categories from the bottom (and bar series ignore a reversed
-    // axis): rows go in last first, so the table's first row is the top bar.
-    const int rows = m_model->rowCount();
+    // Only methods that failed over get a bar (the table lists the rest), so each bar has room
+    // for its name. Horizontal bars count categories from the bottom (and bar series ignore a
+    // reversed axis): rows go in last first, so the table's first row is the top bar.
+    QList<int> rows;
     QStringList labels;
     qreal highest = 0;
-    for (int row = rows - 1; row >= 0; --row) {
+    for (int row = m_model->rowCount() - 1; row >= 0; --row) {
+        const qreal failovers = m_model->index(row, FailoverTableModel::Failovers).data().toReal();
+        if (failovers <= 0)
+            continue;
         const QString method = m_model->index(row, FailoverTableModel::Method).data().toString();
         const QString network = m_model->index(row, FailoverTableModel::Network).data().toString();
         labels.append(m_networkInLabels ? method + QStringLiteral(" · ") + network : method);
-        highest =
-            std::max(highest, m_model->index(row, FailoverTableModel::Failovers).data().toReal());
+        rows.append(row);
+        highest = std::max(highest, failovers);
     }
     if (labels != m_categories->categories()) {
         m_categories->clear();
@@ -164,10 +187,11 @@ void FailoverChart::sync()
     for (int cause = 0; cause < sets.size(); ++cause) {
         QBarSet* set = sets[cause];
         qreal sum = 0;
-        for (int bar = 0; bar < rows; ++bar) {
-            const int row = rows - 1 - bar;
+        for (int bar = 0; bar < rows.size(); ++bar) {
             const qreal value =
-                m_model->index(row, FailoverTableModel::firstCauseColumn + cause).data().toReal();
+                m_model->index(rows[bar], FailoverTableModel::firstCauseColumn + cause)
+                    .data()
+                    .toReal();
             sum += value;
             if (bar < set->count()) {
                 if (set->at(bar) != value)
@@ -176,8 +200,8 @@ void FailoverChart::sync()
                 set->append(value);
             }
         }
-        if (set->count() > rows)
-            set->remove(rows, set->count() - rows);
+        if (set->count() > rows.size())
+            set->remove(int(rows.size()), int(set->count() - rows.size()));
         // A cause that never happened in the window only crowds the legend.
         if (cause < markers.size())
             markers[cause]->setVisible(sum > 0);

@@ -11,7 +11,8 @@ class QValueAxis;
 
 namespace switchyard::ui::charts {
 
-// Failovers per method as horizontal bars stacked by cause, drawn from the same model as the
+// Failovers per method as horizontal bars stacked by cause, each cause with its own pattern and
+// each part labelled with its count (readable without colour), drawn from the same model as the
 // failover table (rows of FailoverTableModel's columns, possibly through a filtering proxy).
 // The bars are filled from the model directly rather than through QVBarModelMapper, which
 // crashes in Qt 6.4 on the header updates a QSortFilterProxyModel sends.
@@ -25,9 +26,9 @@ public:
     void setNetworkInLabels(bool shown);
     void setTitle(const QString& title);
 
-    QStringList categories() const;           // top to bottom: the model's row order
+    QStringList categories() const;           // top to bottom: rows that failed over, in order
     QStringList visibleCauses() const;        // legend entries shown: causes with any failover
-    qreal barValue(int cause, int row) const; // `row` of the model
+    qreal barValue(int cause, int bar) const; // `bar` from the top
 
 private:
     void scheduleSync();
