@@ -455,7 +455,9 @@ void LagChart::placeLabels()
             continue;
         const QPointF at = m_chart->mapToPosition(*line.end, m_warnLine);
         const qreal height = line.endLabel->boundingRect().height();
-        line.endLabel->setPos(std::min(at.x(), plot.right()) + 8, at.y() - height / 2);
+        // Right of the plot for a line that runs to now; at its end for one that stopped earlier.
+        const qreal x = at.x() > plot.right() - plot.width() / 4 ? plot.right() + 6 : at.x() + 8;
+        line.endLabel->setPos(x, at.y() - height / 2);
         ends.append({at.y(), line.endLabel});
     }
     std::stable_sort(ends.begin(), ends.end(),
@@ -482,6 +484,8 @@ void LagChart::placeLabels()
     qDeleteAll(m_gapLabels);
     m_gapLabels.clear();
     QList<QRectF> taken;
+    for (const auto& [y, label] : ends)
+        taken.append(QRectF(label->pos(), label->boundingRect().size()));
     for (auto gap = m_gaps.crbegin(); gap != m_gaps.crend(); ++gap) {
         if (gap->label.isEmpty() || m_gapLabels.size() >= gapLabelsShown)
             continue;
