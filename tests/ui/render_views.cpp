@@ -1,12 +1,14 @@
 // Renders every view of the dashboard on the built-in demo into PNG files, for the
-// documentation and for judging the layout at the size it is used (1920×1080).
-//   render_views OUTPUT_DIR [SECONDS]
+// documentation and for judging the layout at the size it is used (1920×1080, or a laptop's
+// 1366×768).
+//   render_views OUTPUT_DIR [SECONDS] [WIDTHxHEIGHT]
 // Not a test: it runs the demo in real time, with a little read traffic through the router
 // so the failover view has something to count.
 #include "config/configloader.h"
 #include "confirmation/confirmationpages.h"
 #include "confirmation/confirmationwizard.h"
 #include "editor/networkseditordialog.h"
+#include "editor/nodeform.h"
 #include "lookupdialog.h"
 #include "mainwindow.h"
 #include "pendingboardview.h"
@@ -24,6 +26,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QDir>
+#include <QLineEdit>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -34,7 +37,7 @@ using namespace switchyard;
 
 namespace {
 
-constexpr QSize screenSize(1920, 1080);
+constexpr QSize defaultScreenSize(1920, 1080);
 
 // The editor with a realistic configuration: providers with keys in ${NAME} variables.
 Config editorSample()
@@ -163,7 +166,7 @@ int main(int argc, char* argv[])
     QCoreApplication::setOrganizationName(QStringLiteral("switchyard"));
     const QStringList arguments = QCoreApplication::arguments();
     if (arguments.size() < 2) {
-        std::fprintf(stderr, "usage: render_views OUTPUT_DIR [SECONDS]\n");
+        std::fprintf(stderr, "usage: render_views OUTPUT_DIR [SECONDS] [WIDTHxHEIGHT]\n");
         return 2;
     }
     const QDir output(arguments.at(1));
@@ -172,6 +175,16 @@ int main(int argc, char* argv[])
         return 2;
     }
     const int seconds = arguments.size() > 2 ? arguments.at(2).toInt() : 20;
+    QSize screenSize = defaultScreenSize;
+    if (arguments.size() > 3) {
+        const QStringList sides = arguments.at(3).split(u'x');
+        screenSize = sides.size() == 2 ? QSize(sides[0].toInt(), sides[1].toInt()) : QSize();
+        if (screenSize.width() < 640 || screenSize.height() < 480) {
+            std::fprintf(stderr, "render_views: expected a size like 1366x768, got %s\n",
+                         qPrintable(arguments.at(3)));
+            return 2;
+        }
+    }
 
     QTemporaryDir settingsDir;
     Settings settings(settingsDir.filePath(QStringLiteral("settings.ini")));
@@ -222,12 +235,22 @@ int main(int argc, char* argv[])
         answers.exec();
     ok = save(lookup, output, QStringLiteral("lookup.png")) && ok;
 
+    // As on an operator's machine: the keys the file names are set (to stand-ins here).
+    for (const char* name :
+         {"HELIUS_KEY", "TRITON_TOKEN", "TRITON_BEARER", "INFURA_KEY", "ALCHEMY_KEY"})
+        qputenv(name, "render-views-stand-in-0123456789");
     ui::NetworksEditorDialog editor(editorSample(), defaultConfigPath(),
                                     ui::NetworksEditorDialog::Target::File);
     editor.resize(screenSize);
     editor.show();
     editor.select(0, 1);
     ok = save(&editor, output, QStringLiteral("editor.png")) && ok;
+    // What an operator sees on a URL the loader refuses: each problem named, the save held.
+    editor.select(0, 2);
+    editor.nodeForm()->urlEdit()->setText(QStringLiteral("https://rpc.example.com:99999/"));
+    editor.check();
+    editor.select(0);
+    ok = save(&editor, output, QStringLiteral("editor-problems.png")) && ok;
 
     window.views()->setCurrentIndex(ui::MainWindow::PendingTab);
     window.pendingPage()->board()->selectTransaction(
