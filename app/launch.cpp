@@ -2,9 +2,9 @@
 
 #include "commands/subcommand.h"
 #include "config/configloader.h"
-#include "config/configwatcher.h"
 #include "mainwindow.h"
 #include "pool/poolmanager.h"
+#include "recording/collector.h"
 #include "recording/storesession.h"
 #include "sim/demoscenario.h"
 #include "store/database.h"
@@ -144,19 +144,12 @@ int runWindow(int argc, char* argv[])
         demo = std::make_unique<sim::DemoScenario>();
         config = demo->config();
     }
-    PoolManager pools(Clock::system());
-    pools.applyConfig(config);
-    pools.start();
+    Collector collector(Clock::system());
+    collector.start(config);
     if (demo)
-        demo->startTraffic(&pools);
-    std::unique_ptr<ConfigWatcher> watcher;
-    if (!source.path.isEmpty()) {
-        watcher = std::make_unique<ConfigWatcher>(source.path, configContents);
-        QObject::connect(watcher.get(), &ConfigWatcher::reloaded, &pools,
-                         &PoolManager::applyConfig);
-        QObject::connect(watcher.get(), &ConfigWatcher::rejected, &pools,
-                         &PoolManager::reportRejectedConfig);
-    }
+        demo->startTraffic(&collector.pools());
+    if (!source.path.isEmpty())
+        collector.watchConfig(source.path, configContents);
 
     // A store given by name must work; the default one may not (a read-only home): then the
     // dashboard still watches the pool and the Timeline tab says why nothing is kept.
@@ -169,26 +162,20 @@ int runWindow(int argc, char* argv[])
                          qPrintable(kept));
     }
     QString storeError;
-    std::unique_ptr<StoreSession> store =
-        StoreSession::open(databasePath, &pools, Clock::system(), &storeError);
-    if (!store && parser.isSet(dbOption))
+    const bool storeOpen = collector.openStore(databasePath, &storeError);
+    if (!storeOpen && parser.isSet(dbOption))
         return cli::fail(cli::ExitConfigError, storeError);
-    // Nothing in the window says when the disk refuses a write; the log of the session does.
-    if (store)
-        QObject::connect(&store->writer(), &store::StoreWriter::writeFailed,
-                         [](const QString& error) {
-                             std::fprintf(stderr, "switchyard: store: %s\n", qPrintable(error));
-                         });
+    StoreSession* store = collector.store();
     // The demo's own application hands its transactions to the tracker, which keeps them in
     // the demo's store: without a store there is nothing to track them in.
     if (demo && store)
         demo->startTransactions(store->tracker());
 
     Settings settings;
-    ui::MainWindow window(&pools, source, &settings);
+    ui::MainWindow window(&collector.pools(), source, &settings);
     window.offerDemo(&sim::DemoScenario::startOn);
     if (store)
-        window.setStore(store.get());
+        window.setStore(store);
     else
         window.showStoreProblem(storeError);
     window.show();

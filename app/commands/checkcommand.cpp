@@ -8,7 +8,6 @@
 
 #include <QCommandLineParser>
 #include <QHash>
-#include <QJsonArray>
 #include <QJsonDocument>
 #include <cstdio>
 #include <qcorotask.h>
@@ -90,12 +89,8 @@ int runCheck(const QStringList& arguments)
     }
 
     if (parser.isSet(jsonOption)) {
-        QJsonArray networks;
-        for (const NetworkCheck& check : std::as_const(checks))
-            networks.append(check.json);
-        std::printf("%s\n", QJsonDocument(QJsonObject{{QStringLiteral("networks"), networks}})
-                                .toJson(QJsonDocument::Compact)
-                                .constData());
+        std::printf("%s\n",
+                    QJsonDocument(checkReport(checks)).toJson(QJsonDocument::Compact).constData());
     } else {
         for (const NetworkCheck& check : std::as_const(checks))
             std::printf("%s\n", qPrintable(check.pluginLine()));

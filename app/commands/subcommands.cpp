@@ -11,6 +11,7 @@ int runLookup(const QStringList& arguments);  // lookupcommand.cpp
 int runExport(const QStringList& arguments);  // exportcommand.cpp
 int runTrack(const QStringList& arguments);   // trackcommand.cpp
 int runConfirm(const QStringList& arguments); // confirmcommand.cpp
+int runServe(const QStringList& arguments);   // servecommand.cpp
 
 const QList<Subcommand>& subcommands()
 {
@@ -22,6 +23,8 @@ const QList<Subcommand>& subcommands()
         {"confirm", "Check a tracked transaction's status; rebroadcast its identical bytes",
          &runConfirm},
         {"export", "Write the incident timeline as CSV (redacted, spreadsheet-safe)", &runExport},
+        {"serve", "Watch the pool without a window; /metrics, /healthz, /readyz over HTTP",
+         &runServe},
     };
     return all;
 }

@@ -194,6 +194,7 @@ void NetworkPool::recordFailover(int fromIndex, const QString& method, FailureCa
 void NetworkPool::recordRoutedCall(const QString& method)
 {
     m_failovers.recordCall(method, m_clock->monotonicMs());
+    Q_EMIT callRouted(method);
     Q_EMIT failoversChanged();
 }
 

@@ -81,6 +81,8 @@ Q_SIGNALS:
     // Something about node `index` changed (state, height, latency...): views merge the row.
     void nodeChanged(int index);
     void failoversChanged();
+    // A call of `method` was routed through the pool (counted once, however many nodes it tried).
+    void callRouted(const QString& method);
     // One call moved off a node: the method and why, for counters kept per minute.
     void failedOver(const QString& method, switchyard::FailureCause cause);
     void incident(const IncidentEvent& event);

@@ -177,4 +177,12 @@ CheckStatus worstStatus(const QList<NetworkCheck>& checks)
     return worst;
 }
 
+QJsonObject checkReport(const QList<NetworkCheck>& checks)
+{
+    QJsonArray networks;
+    for (const NetworkCheck& check : checks)
+        networks.append(check.json);
+    return QJsonObject{{QStringLiteral("networks"), networks}};
+}
+
 } // namespace switchyard

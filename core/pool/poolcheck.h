@@ -52,4 +52,7 @@ NetworkCheck checkNetwork(const NetworkPool& pool, const UnansweredNodes& unansw
 
 CheckStatus worstStatus(const QList<NetworkCheck>& checks);
 
+// What `check --json` prints and `serve` answers on /healthz: {"networks":[check.json...]}.
+QJsonObject checkReport(const QList<NetworkCheck>& checks);
+
 } // namespace switchyard

@@ -18,6 +18,7 @@ StoreWriter::StoreWriter(const Database& database, WriterOptions options, QObjec
     , m_thread(new QThread)
     , m_worker(new StoreWriterWorker(this, database.path(), options))
 {
+    m_age.start();
     m_thread->setObjectName(QStringLiteral("switchyard-store-writer"));
     m_worker->moveToThread(m_thread);
     m_thread->start();
@@ -100,6 +101,7 @@ QCoro::Task<> StoreWriter::flush()
 quint64 StoreWriter::enqueue(std::function<WriteError(StoreWriterWorker&, QSqlDatabase&)> run)
 {
     const quint64 ticket = ++m_lastTicket;
+    m_queuedAtNs.emplace_back(ticket, m_age.nsecsElapsed());
     bool schedule = false;
     {
         QMutexLocker locker(&m_mutex);
@@ -125,6 +127,12 @@ void StoreWriter::settle(quint64 ticket)
     if (ticket <= m_acknowledged)
         return;
     m_acknowledged = ticket;
+    QList<double> waited;
+    const qint64 nowNs = m_age.nsecsElapsed();
+    while (!m_queuedAtNs.empty() && m_queuedAtNs.front().first <= ticket) {
+        waited.append(double(nowNs - m_queuedAtNs.front().second) / 1e9);
+        m_queuedAtNs.pop_front();
+    }
     std::vector<FlushWaiter> ready;
     std::erase_if(m_flushWaiters, [&](const FlushWaiter& waiter) {
         if (waiter.ticket > ticket)
@@ -133,6 +141,7 @@ void StoreWriter::settle(quint64 ticket)
         return true;
     });
     Q_EMIT committed(ticket);
+    Q_EMIT writesSettled(waited);
     for (const FlushWaiter& waiter : ready)
         waiter.handle.resume();
 }

@@ -5,6 +5,7 @@
 #include "store/writeerror.h"
 
 #include <QCoro/QCoroTask>
+#include <QElapsedTimer>
 #include <QMutex>
 #include <QObject>
 #include <QSqlDatabase>
@@ -83,6 +84,8 @@ Q_SIGNALS:
     void committed(quint64 lastTicket);
     void rejected(quint64 ticket, const QString& error);
     void writeFailed(const QString& error);
+    // With committed(): how long each write it settled waited since it was queued, in seconds.
+    void writesSettled(const QList<double>& secondsQueued);
 
 private:
     friend class StoreWriterWorker;
@@ -101,6 +104,8 @@ private:
     StoreWriterWorker* m_worker = nullptr;
     quint64 m_lastTicket = 0;
     quint64 m_acknowledged = 0;
+    QElapsedTimer m_age;
+    std::deque<std::pair<quint64, qint64>> m_queuedAtNs; // ticket, m_age when queued
     // flush() callers, resumed by settle() once their ticket is settled. Not a signal awaiter:
     // QCoro resumes those through a queued call, and two commits before it runs would resume a
     // finished coroutine.
