@@ -260,6 +260,7 @@ void AlertMonitor::evaluate()
         const bool cooling = it->lastRaisedMs && now - *it->lastRaisedMs < it->cooldownMs;
         it = cooling ? std::next(it) : m_incidents.erase(it);
     }
+    m_held = holding;
 
     if (summary == m_summary)
         return;

@@ -38,6 +38,8 @@ public:
 
     void evaluate();
     const AttentionSummary& summary() const { return m_summary; }
+    // The alerts whose condition holds at the last evaluation, told or not (muted, cooling).
+    const QList<Alert>& heldAlerts() const { return m_held; }
 
     // Silences the rule's notifications ("" for every rule) for `minutes`.
     void mute(const QString& rule, int minutes);
@@ -72,6 +74,7 @@ private:
     QList<QMetaObject::Connection> m_poolConnections;
     QTimer m_ticker;
     AttentionSummary m_summary;
+    QList<Alert> m_held;
     QHash<QString, Incident> m_incidents;
     QHash<QString, qint64> m_fallbackSinceMs; // network -> when its fallback began (monotonic)
     QHash<QString, qint64> m_mutedUntilMs;    // rule ("" for all) -> end of the mute (monotonic)
