@@ -151,7 +151,11 @@ void AlertMonitor::collectPools(QList<Alert>& holding, AttentionSummary& summary
                     << QStringLiteral("%1: %2 is %3").arg(network, name, nodeStateWord(state));
             }
         }
-        if (!pool->fallbackActive())
+        // Before its first answers every node is "not serving": that is no fallback yet.
+        bool probed = true;
+        for (int i = 0; i < pool->nodeCount(); ++i)
+            probed = probed && pool->node(i).health.state() != NodeState::NotProbed;
+        if (!probed || !pool->fallbackActive())
             continue;
         inFallback.insert(network);
         summary.warnings << QStringLiteral("%1: fallback active").arg(network);
