@@ -18,10 +18,20 @@ constexpr qint64 msPerMinute = 60 * msPerSecond;
 
 using Severity = IncidentEvent::Severity;
 
-// "no node can send": the role a network has lost, in the words of the node table.
+// "no node can send": the role a network has lost, in words.
 QString noNodeCan(NodeRole role)
 {
-    return QStringLiteral("no node can %1").arg(nodeRoleName(role));
+    switch (role) {
+    case NodeRole::Read:
+        return QStringLiteral("no node can serve reads");
+    case NodeRole::Build:
+        return QStringLiteral("no node can build transactions");
+    case NodeRole::Send:
+        return QStringLiteral("no node can send");
+    case NodeRole::Status:
+        return QStringLiteral("no node can look up transaction status");
+    }
+    return QStringLiteral("no node can serve %1").arg(nodeRoleName(role));
 }
 
 QString nodeList(const NetworkPool& pool, const QList<int>& indexes)
