@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "appearance.h"
+#include "attention/attentioncontroller.h"
 #include "config/configloader.h"
 #include "editor/networkseditordialog.h"
 #include "emptystate.h"
@@ -53,6 +54,7 @@ constexpr int searchMessageMs = 15'000;
 MainWindow::MainWindow(PoolManager* pools, ConfigSource source, Settings* settings, QWidget* parent)
     : QMainWindow(parent)
     , m_pools(pools)
+    , m_attention(new AttentionController(this, pools, settings))
     , m_source(std::move(source))
     , m_settings(settings)
     , m_poolModel(new PoolTableModel(pools, this))
@@ -204,6 +206,7 @@ void MainWindow::buildViews()
 void MainWindow::setStore(StoreSession* store)
 {
     m_store = store;
+    m_attention->setTracker(store->tracker());
     m_timelineView = new TimelineView(store->timeline(), store->path(), m_views);
     replaceTab(TimelineTab, m_timelineView, tr("Timeline"));
     m_timelineView->setNodeNames(nodeNamesOf(selectedNetwork()));
@@ -484,7 +487,8 @@ void MainWindow::updateNodesPage()
 
 void MainWindow::updateStatus()
 {
-    setWindowTitle(m_source.demo ? tr("Switchyard — demo (simulated nodes)") : tr("Switchyard"));
+    m_attention->setBaseTitle(m_source.demo ? tr("Switchyard — demo (simulated nodes)")
+                                            : tr("Switchyard"));
     if (m_source.demo)
         m_sourceLabel->setText(
             tr("Demo: a simulated cluster on 127.0.0.1, no internet and no keys"));

@@ -24,6 +24,7 @@ class Settings;
 
 namespace switchyard::ui {
 
+class AttentionController;
 class EmptyState;
 class FailoversView;
 class FallbackIndicator;
@@ -125,6 +126,7 @@ private:
     void applyEdited(const Config& config);
 
     PoolManager* m_pools;
+    AttentionController* m_attention;
     ConfigSource m_source;
     Settings* m_settings;
     DemoStarter m_startDemo;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "alerts/alertrules.h"
 #include "chain/family.h"
 
 #include <QByteArray>
@@ -90,6 +91,7 @@ struct Config
     QList<NetworkConfig> networks;
     ProbeConfig probe;
     int reconfigureGraceMs = 30000;
+    AlertRules alerts;
     // Environment variables that ${NAME} references expanded to when the file was loaded
     // (name -> value). Never saved; the values are secrets that SecretScrubber hides.
     QMap<QString, QString> usedVariables;

@@ -39,7 +39,7 @@ constexpr qint64 maxExactInteger = (qint64(1) << 53) - 1;
 constexpr qint64 maxInt = std::numeric_limits<int>::max();
 
 const QStringList rootKeys = {QStringLiteral("networks"), QStringLiteral("probe"),
-                              QStringLiteral("reconfigureGraceMs")};
+                              QStringLiteral("reconfigureGraceMs"), QStringLiteral("alerts")};
 const QStringList networkKeys = {QStringLiteral("name"),        QStringLiteral("family"),
                                  QStringLiteral("genesisHash"), QStringLiteral("chainId"),
                                  QStringLiteral("commitment"),  QStringLiteral("checkSyncing"),
@@ -384,6 +384,9 @@ private:
     void explorer(const QJsonObject& object, const QString& path, NetworkConfig& network);
     void lags(const QJsonObject& object, const QString& path, NetworkConfig& network);
     ProbeConfig probe(const QJsonValue& value, const QString& path);
+    AlertRules alerts(const QJsonValue& value, const QString& path);
+    void alertRule(const QJsonValue& value, const QString& path, const QString& rule,
+                   AlertRule& parsed);
 
     QString m_source;
     const QByteArray& m_json;
@@ -567,6 +570,10 @@ Config Validator::root(const QJsonObject& object)
     if (const auto grace = integer(object, graceKey, QString(), 0, maxInt))
         config.reconfigureGraceMs = int(*grace);
 
+    const QString alertsKey = QStringLiteral("alerts");
+    if (object.contains(alertsKey))
+        config.alerts = alerts(object.value(alertsKey), alertsKey);
+
     config.usedVariables = m_usedVariables;
     return config;
 }
@@ -591,6 +598,58 @@ ProbeConfig Validator::probe(const QJsonValue& value, const QString& path)
     if (const auto probation = integer(object, QStringLiteral("probationProbes"), path, 1, maxInt))
         probe.probationProbes = int(*probation);
     return probe;
+}
+
+AlertRules Validator::alerts(const QJsonValue& value, const QString& path)
+{
+    AlertRules rules;
+    const QStringList keys = QStringList{QStringLiteral("muteMinutes")} + alertRuleKeys();
+    if (!value.isObject()) {
+        wrongType(path, QStringLiteral("an object with ") + keys.join(QStringLiteral(", ")), value);
+        return rules;
+    }
+    const QJsonObject object = value.toObject();
+    checkKeys(object, path, keys);
+    // A mute longer than a day is a rule switched off: that is what "enabled" says.
+    constexpr qint64 minutesPerDay = 24 * 60;
+    if (const auto minutes = integer(object, QStringLiteral("muteMinutes"), path, 1, minutesPerDay))
+        rules.muteMinutes = int(*minutes);
+    for (const QString& rule : alertRuleKeys()) {
+        if (object.contains(rule))
+            alertRule(object.value(rule), jsonChildPath(path, rule), rule,
+                      *switchyard::alertRule(rules, rule));
+    }
+    return rules;
+}
+
+void Validator::alertRule(const QJsonValue& value, const QString& path, const QString& rule,
+                          AlertRule& parsed)
+{
+    QStringList keys = {QStringLiteral("enabled"), QStringLiteral("cooldownS")};
+    if (rule == QLatin1String("fallbackActive") || rule == QLatin1String("transportUnknown"))
+        keys << QStringLiteral("afterS");
+    if (rule == QLatin1String("nearExpiry"))
+        keys << QStringLiteral("blocksLeft");
+    if (!value.isObject()) {
+        wrongType(path, QStringLiteral("an object with ") + keys.join(QStringLiteral(", ")), value);
+        return;
+    }
+    const QJsonObject object = value.toObject();
+    checkKeys(object, path, keys);
+    if (const auto enabled = boolean(object, QStringLiteral("enabled"), path))
+        parsed.enabled = *enabled;
+    // Seconds kept within an int of milliseconds, the unit the monitor counts in.
+    constexpr qint64 maxSeconds = maxInt / 1000;
+    if (const auto cooldown = integer(object, QStringLiteral("cooldownS"), path, 0, maxSeconds))
+        parsed.cooldownS = int(*cooldown);
+    if (keys.contains(QLatin1String("afterS"))) {
+        if (const auto after = integer(object, QStringLiteral("afterS"), path, 0, maxSeconds))
+            parsed.afterS = int(*after);
+    }
+    if (keys.contains(QLatin1String("blocksLeft"))) {
+        if (const auto blocks = integer(object, QStringLiteral("blocksLeft"), path, 1, maxInt))
+            parsed.blocksLeft = int(*blocks);
+    }
 }
 
 NetworkConfig Validator::network(const QJsonValue& value, const QString& path)

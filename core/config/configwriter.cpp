@@ -137,6 +137,32 @@ void writeNetwork(PrettyJsonWriter& json, const NetworkConfig& network)
     json.endObject();
 }
 
+// Only rules that differ from their defaults, so a file that never set them stays as it was.
+void writeAlerts(PrettyJsonWriter& json, const AlertRules& rules)
+{
+    const AlertRules defaults;
+    json.key(QStringLiteral("alerts"));
+    json.beginObject();
+    if (rules.muteMinutes != defaults.muteMinutes)
+        json.member(QStringLiteral("muteMinutes"), rules.muteMinutes);
+    for (const QString& key : alertRuleKeys()) {
+        const AlertRule& rule = *alertRule(rules, key);
+        const AlertRule& standard = *alertRule(defaults, key);
+        if (rule == standard)
+            continue;
+        json.key(key);
+        json.beginObject();
+        json.member(QStringLiteral("enabled"), rule.enabled);
+        json.member(QStringLiteral("cooldownS"), rule.cooldownS);
+        if (key == QLatin1String("fallbackActive") || key == QLatin1String("transportUnknown"))
+            json.member(QStringLiteral("afterS"), rule.afterS);
+        if (key == QLatin1String("nearExpiry"))
+            json.member(QStringLiteral("blocksLeft"), rule.blocksLeft);
+        json.endObject();
+    }
+    json.endObject();
+}
+
 } // namespace
 
 QByteArray configToJson(const Config& config)
@@ -156,6 +182,8 @@ QByteArray configToJson(const Config& config)
     json.member(QStringLiteral("probationProbes"), config.probe.probationProbes);
     json.endObject();
     json.member(QStringLiteral("reconfigureGraceMs"), config.reconfigureGraceMs);
+    if (config.alerts != AlertRules())
+        writeAlerts(json, config.alerts);
     json.endObject();
     return json.text();
 }

@@ -9,6 +9,7 @@ const QString viewKey = QStringLiteral("window/currentView");
 const QString networkKey = QStringLiteral("views/network");
 const QString failoverWindowKey = QStringLiteral("views/failoverWindowMs");
 const QString poolHeaderKey = QStringLiteral("views/poolTableHeader");
+const QString keepRunningKey = QStringLiteral("attention/keepRunningInTray");
 } // namespace
 
 Settings::Settings(QObject* parent)
@@ -93,6 +94,16 @@ void Settings::setValue(const QString& key, const QVariant& newValue)
         return;
     m_settings.setValue(key, newValue);
     Q_EMIT changed(key);
+}
+
+bool Settings::keepRunningInTray() const
+{
+    return value(keepRunningKey).toBool();
+}
+
+void Settings::setKeepRunningInTray(bool keep)
+{
+    setValue(keepRunningKey, keep);
 }
 
 } // namespace switchyard

@@ -37,6 +37,10 @@ public:
     QByteArray poolTableHeader() const;
     void setPoolTableHeader(const QByteArray& state);
 
+    // Closing the window leaves Switchyard watching from the tray (opt-in).
+    bool keepRunningInTray() const;
+    void setKeepRunningInTray(bool keep);
+
 Q_SIGNALS:
     void changed(const QString& key);
 

@@ -328,7 +328,7 @@ void TestConfig::semanticErrors_data()
     QTest::newRow("unknown root key")
         << QByteArray(R"({"networks": [], "probes": {}})") << "probes"
         << "unknown key (did you mean \"probe\"?); expected one of: networks, probe, "
-           "reconfigureGraceMs";
+           "reconfigureGraceMs, alerts";
     QTest::newRow("grace not a number")
         << QByteArray(R"({"networks": [], "reconfigureGraceMs": "30s"})") << "reconfigureGraceMs"
         << "expected a non-negative integer, got a string";

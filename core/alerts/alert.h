@@ -1,0 +1,39 @@
+#pragma once
+
+#include "events/incidentevent.h"
+
+#include <QMetaType>
+#include <QString>
+
+namespace switchyard {
+
+// What an alert is about: the view that opens when the operator acts on it.
+struct AlertTarget
+{
+    enum class Kind
+    {
+        Network,     // the network's rows of the node table
+        Node,        // one node's row
+        Transaction, // the transaction's card on the Pending board
+    };
+    Kind kind = Kind::Network;
+    QString network;
+    QString node;
+    QString txId;
+    bool operator==(const AlertTarget&) const = default;
+};
+
+// One notification's worth: raised once per incident by AlertMonitor.
+struct Alert
+{
+    QString key;  // the incident: "wrong-network:solnet:b", "transport-unknown:<id>", ...
+    QString rule; // the rule that raised it: "wrongNetwork", ... (what a mute silences)
+    IncidentEvent::Severity severity = IncidentEvent::Severity::Warning;
+    QString title;
+    QString body;
+    AlertTarget target;
+    bool operator==(const Alert&) const = default;
+};
+
+} // namespace switchyard
+Q_DECLARE_METATYPE(switchyard::Alert)

@@ -1,0 +1,325 @@
+#include "alerts/alertmonitor.h"
+
+#include "models/displaytext.h"
+#include "pool/networkpool.h"
+#include "pool/poolmanager.h"
+#include "tracking/transactiontracker.h"
+#include "util/clock.h"
+
+#include <QSet>
+
+namespace switchyard {
+
+namespace {
+
+constexpr int evaluateEveryMs = 1000;
+constexpr qint64 msPerSecond = 1000;
+constexpr qint64 msPerMinute = 60 * msPerSecond;
+
+using Severity = IncidentEvent::Severity;
+
+// "no node can send": the role a network has lost, in words.
+QString noNodeCan(NodeRole role)
+{
+    switch (role) {
+    case NodeRole::Read:
+        return QStringLiteral("no node can serve reads");
+    case NodeRole::Build:
+        return QStringLiteral("no node can build transactions");
+    case NodeRole::Send:
+        return QStringLiteral("no node can send");
+    case NodeRole::Status:
+        return QStringLiteral("no node can look up transaction status");
+    }
+    return QStringLiteral("no node can serve %1").arg(nodeRoleName(role));
+}
+
+QString nodeList(const NetworkPool& pool, const QList<int>& indexes)
+{
+    QStringList parts;
+    for (const int index : indexes) {
+        const PoolNode& node = pool.node(index);
+        parts << QStringLiteral("%1 (%2)").arg(node.config.name,
+                                               nodeStateWord(node.health.state()));
+    }
+    return parts.join(QStringLiteral(", "));
+}
+
+} // namespace
+
+AlertMonitor::AlertMonitor(PoolManager* pools, Clock* clock, QObject* parent)
+    : QObject(parent)
+    , m_pools(pools)
+    , m_clock(clock)
+{
+    m_ticker.setInterval(evaluateEveryMs);
+    connect(&m_ticker, &QTimer::timeout, this, &AlertMonitor::evaluate);
+    connect(m_clock, &Clock::advanced, this, &AlertMonitor::evaluate);
+    connect(m_pools, &PoolManager::poolsReplaced, this, [this] {
+        watchPools();
+        evaluate();
+    });
+    connect(m_pools, &PoolManager::probeFinished, this, &AlertMonitor::evaluate);
+    watchPools();
+    evaluate();
+}
+
+void AlertMonitor::setTracker(tracking::TransactionTracker* tracker)
+{
+    m_tracker = tracker;
+    using tracking::TransactionTracker;
+    connect(tracker, &QObject::destroyed, this, [this] { m_tracker = nullptr; });
+    connect(tracker, &TransactionTracker::transitioned, this, &AlertMonitor::evaluate);
+    connect(tracker, &TransactionTracker::tracked, this, &AlertMonitor::evaluate);
+    connect(tracker, &TransactionTracker::blockHeightObserved, this, &AlertMonitor::evaluate);
+    evaluate();
+}
+
+void AlertMonitor::start()
+{
+    m_ticker.start();
+}
+
+void AlertMonitor::watchPools()
+{
+    for (const QMetaObject::Connection& connection : std::as_const(m_poolConnections))
+        disconnect(connection);
+    m_poolConnections.clear();
+    for (const std::shared_ptr<NetworkPool>& pool : m_pools->pools()) {
+        // A disabled node or a failover changes the verdict without a probe.
+        m_poolConnections << connect(pool.get(), &NetworkPool::nodeChanged, this,
+                                     &AlertMonitor::evaluate);
+        m_poolConnections << connect(pool.get(), &NetworkPool::failoversChanged, this,
+                                     &AlertMonitor::evaluate);
+    }
+}
+
+void AlertMonitor::collectPools(QList<Alert>& holding, AttentionSummary& summary)
+{
+    const AlertRules& rules = m_pools->config().alerts;
+    const qint64 now = m_clock->monotonicMs();
+    QSet<QString> inFallback;
+    for (const std::shared_ptr<NetworkPool>& pool : m_pools->pools()) {
+        const QString network = pool->config().name;
+        for (const NodeRole role : nodeRoleOrder) {
+            QList<int> withRole;
+            bool unknown = false; // a node not probed yet may well serve
+            for (int i = 0; i < pool->nodeCount(); ++i) {
+                if (!pool->node(i).config.roles.testFlag(role))
+                    continue;
+                withRole << i;
+                unknown = unknown || pool->node(i).health.state() == NodeState::NotProbed;
+            }
+            if (withRole.isEmpty() || unknown || !pool->eligibleNodes(role).isEmpty())
+                continue;
+            const QString key =
+                QStringLiteral("no-eligible-node:%1:%2").arg(network, nodeRoleName(role));
+            const QString title = QStringLiteral("%1: %2").arg(network, noNodeCan(role));
+            summary.criticalKeys << key;
+            summary.critical << title;
+            if (rules.noEligibleNode.enabled)
+                holding << Alert{key,
+                                 QStringLiteral("noEligibleNode"),
+                                 Severity::Critical,
+                                 title,
+                                 QStringLiteral("Every %1 node of %2 is out of service: %3. "
+                                                "Calls that need it fail until one serves "
+                                                "again.")
+                                     .arg(nodeRoleName(role), network, nodeList(*pool, withRole)),
+                                 {AlertTarget::Kind::Network, network, {}, {}}};
+        }
+        for (int i = 0; i < pool->nodeCount(); ++i) {
+            const PoolNode& node = pool->node(i);
+            const NodeState state = node.health.state();
+            const QString name = node.config.name;
+            const QString itemKey = QStringLiteral("%1:%2").arg(network, name);
+            if (state == NodeState::WrongNetwork) {
+                const QString title =
+                    QStringLiteral("%1: %2 is on the wrong network").arg(network, name);
+                summary.criticalKeys << QStringLiteral("wrong-network:") + itemKey;
+                summary.critical << title;
+                if (rules.wrongNetwork.enabled)
+                    holding << Alert{QStringLiteral("wrong-network:") + itemKey,
+                                     QStringLiteral("wrongNetwork"),
+                                     Severity::Critical,
+                                     title,
+                                     node.health.lastError().isEmpty()
+                                         ? QStringLiteral("It answers for another cluster or "
+                                                          "chain; it serves nothing until it "
+                                                          "answers for %1 again.")
+                                               .arg(network)
+                                         : node.health.lastError(),
+                                     {AlertTarget::Kind::Node, network, name, {}}};
+            } else if (state == NodeState::Unhealthy) {
+                summary.criticalKeys << QStringLiteral("unhealthy:") + itemKey;
+                summary.critical << QStringLiteral("%1: %2 is Unhealthy").arg(network, name);
+            } else if (isServing(state) && pool->isLagExcluded(i)) {
+                summary.criticalKeys << QStringLiteral("past-max-lag:") + itemKey;
+                summary.critical << QStringLiteral("%1: %2 is past maxLag").arg(network, name);
+            } else if (state == NodeState::Lagging || state == NodeState::Probation) {
+                summary.warnings
+                    << QStringLiteral("%1: %2 is %3").arg(network, name, nodeStateWord(state));
+            }
+        }
+        // Before its first answers every node is "not serving": that is no fallback yet.
+        bool probed = true;
+        for (int i = 0; i < pool->nodeCount(); ++i)
+            probed = probed && pool->node(i).health.state() != NodeState::NotProbed;
+        if (!probed || !pool->fallbackActive())
+            continue;
+        inFallback.insert(network);
+        summary.warnings << QStringLiteral("%1: fallback active").arg(network);
+        const qint64 since =
+            *m_fallbackSinceMs.insert(network, m_fallbackSinceMs.value(network, now));
+        const AlertRule& rule = rules.fallbackActive;
+        if (rule.enabled && now - since >= rule.afterS * msPerSecond)
+            holding << Alert{QStringLiteral("fallback:") + network,
+                             QStringLiteral("fallbackActive"),
+                             Severity::Warning,
+                             QStringLiteral("%1: fallback active for %2")
+                                 .arg(network, display::duration(now - since)),
+                             pool->fallbackReasons().join(QStringLiteral("; ")),
+                             {AlertTarget::Kind::Network, network, {}, {}}};
+    }
+    for (auto it = m_fallbackSinceMs.begin(); it != m_fallbackSinceMs.end();)
+        it = inFallback.contains(it.key()) ? std::next(it) : m_fallbackSinceMs.erase(it);
+}
+
+void AlertMonitor::collectTransactions(QList<Alert>& holding, AttentionSummary& summary) const
+{
+    if (!m_tracker)
+        return;
+    const AlertRules& rules = m_pools->config().alerts;
+    const qint64 nowUtc = m_clock->utcNow().toMSecsSinceEpoch();
+    for (const tracking::TrackedTransaction& record : m_tracker->transactions()) {
+        const AlertTarget target{AlertTarget::Kind::Transaction, record.network, {}, record.id};
+        const QString name = QStringLiteral("Transaction %1").arg(record.shortId());
+        if (record.state == tracking::TxState::TransportUnknown) {
+            const qint64 lasted = std::max<qint64>(0, nowUtc - record.stateSinceMs);
+            summary.warnings << name + QStringLiteral(": Transport unknown");
+            const AlertRule& rule = rules.transportUnknown;
+            if (rule.enabled && lasted >= rule.afterS * msPerSecond)
+                holding << Alert{
+                    QStringLiteral("transport-unknown:") + record.id,
+                    QStringLiteral("transportUnknown"),
+                    Severity::Warning,
+                    QStringLiteral("%1: Transport unknown for %2")
+                        .arg(name, display::duration(lasted)),
+                    QStringLiteral("A send to %1 on %2 got no clear answer; it may "
+                                   "still land. Its card says what is known and "
+                                   "whether it can be rebroadcast.")
+                        .arg(record.lastNode.isEmpty() ? QStringLiteral("a node") : record.lastNode,
+                             record.network),
+                    target};
+        }
+        if (!tracking::isPending(record.state))
+            continue;
+        const std::optional<qint64> left =
+            tracking::blocksLeft(record, m_tracker->blockHeight(record.network));
+        const AlertRule& rule = rules.nearExpiry;
+        if (!left || *left < 0 || *left >= rule.blocksLeft)
+            continue;
+        const QString key = QStringLiteral("near-expiry:") + record.id;
+        const QString title = QStringLiteral("%1: %2 before it expires")
+                                  .arg(name, display::counted(*left, QStringLiteral("block"),
+                                                              QStringLiteral("blocks")));
+        summary.criticalKeys << key;
+        summary.critical << title;
+        if (rule.enabled)
+            holding << Alert{key,
+                             QStringLiteral("nearExpiry"),
+                             Severity::Critical,
+                             title,
+                             QStringLiteral("Not landed on %1; its blockhash is valid up to "
+                                            "block height %2. After that it can never land and "
+                                            "only the sending system can sign a replacement.")
+                                 .arg(record.network)
+                                 .arg(*record.lastValidBlockHeight),
+                             target};
+    }
+}
+
+void AlertMonitor::evaluate()
+{
+    const qint64 now = m_clock->monotonicMs();
+    const AlertRules& rules = m_pools->config().alerts;
+    QList<Alert> holding;
+    AttentionSummary summary;
+    collectPools(holding, summary);
+    collectTransactions(holding, summary);
+
+    QSet<QString> held;
+    for (const Alert& alert : std::as_const(holding)) {
+        held.insert(alert.key);
+        Incident& incident = m_incidents[alert.key];
+        incident.cooldownMs = alertRule(rules, alert.rule)->cooldownS * msPerSecond;
+        if (incident.notified || isMuted(alert.rule, now))
+            continue;
+        if (incident.lastRaisedMs && now - *incident.lastRaisedMs < incident.cooldownMs)
+            continue;
+        incident.notified = true;
+        incident.lastRaisedMs = now;
+        Q_EMIT alertRaised(alert);
+    }
+    for (auto it = m_incidents.begin(); it != m_incidents.end();) {
+        if (held.contains(it.key())) {
+            ++it;
+            continue;
+        }
+        if (it->notified) {
+            it->notified = false;
+            Q_EMIT alertCleared(it.key());
+        }
+        // Kept only as long as its cooldown can still hold a new raise back.
+        const bool cooling = it->lastRaisedMs && now - *it->lastRaisedMs < it->cooldownMs;
+        it = cooling ? std::next(it) : m_incidents.erase(it);
+    }
+    m_held = holding;
+
+    if (summary == m_summary)
+        return;
+    QStringList appeared;
+    for (const QString& key : std::as_const(summary.criticalKeys)) {
+        if (!m_summary.criticalKeys.contains(key))
+            appeared << key;
+    }
+    m_summary = summary;
+    Q_EMIT summaryChanged();
+    if (!appeared.isEmpty())
+        Q_EMIT criticalAppeared(appeared);
+}
+
+void AlertMonitor::mute(const QString& rule, int minutes)
+{
+    m_mutedUntilMs.insert(rule, m_clock->monotonicMs() + minutes * msPerMinute);
+}
+
+void AlertMonitor::unmute()
+{
+    m_mutedUntilMs.clear();
+    evaluate();
+}
+
+std::optional<qint64> AlertMonitor::mutedUntilMs(const QString& rule) const
+{
+    const qint64 now = m_clock->monotonicMs();
+    std::optional<qint64> until;
+    for (const QString& key : {rule, QString()}) {
+        const qint64 end = m_mutedUntilMs.value(key, 0);
+        if (end > now)
+            until = std::max(until.value_or(end), end);
+    }
+    return until;
+}
+
+bool AlertMonitor::isMuted(const QString& rule, qint64 nowMs) const
+{
+    return m_mutedUntilMs.value(rule, 0) > nowMs || m_mutedUntilMs.value(QString(), 0) > nowMs;
+}
+
+int AlertMonitor::muteMinutes() const
+{
+    return m_pools->config().alerts.muteMinutes;
+}
+
+} // namespace switchyard

@@ -1,0 +1,32 @@
+#include "alerts/alertrules.h"
+
+namespace switchyard {
+
+QStringList alertRuleKeys()
+{
+    return {QStringLiteral("noEligibleNode"), QStringLiteral("wrongNetwork"),
+            QStringLiteral("fallbackActive"), QStringLiteral("transportUnknown"),
+            QStringLiteral("nearExpiry")};
+}
+
+AlertRule* alertRule(AlertRules& rules, const QString& key)
+{
+    if (key == QLatin1String("noEligibleNode"))
+        return &rules.noEligibleNode;
+    if (key == QLatin1String("wrongNetwork"))
+        return &rules.wrongNetwork;
+    if (key == QLatin1String("fallbackActive"))
+        return &rules.fallbackActive;
+    if (key == QLatin1String("transportUnknown"))
+        return &rules.transportUnknown;
+    if (key == QLatin1String("nearExpiry"))
+        return &rules.nearExpiry;
+    return nullptr;
+}
+
+const AlertRule* alertRule(const AlertRules& rules, const QString& key)
+{
+    return alertRule(const_cast<AlertRules&>(rules), key);
+}
+
+} // namespace switchyard

@@ -1,0 +1,78 @@
+#pragma once
+
+#include "alerts/alert.h"
+
+#include <QDBusConnection>
+#include <QHash>
+#include <QObject>
+#include <QString>
+
+class QAction;
+class QMenu;
+class QSystemTrayIcon;
+
+namespace switchyard {
+class AlertMonitor;
+class PoolManager;
+class Settings;
+namespace tracking {
+class TransactionTracker;
+}
+} // namespace switchyard
+
+namespace switchyard::ui {
+
+class DesktopNotifier;
+class MainWindow;
+struct DesktopNotification;
+
+// Gets the operator's attention when the window is not looked at: the window title carries the
+// worst state, a new critical item sets the urgency hint, the tray icon shows the worst state
+// and can keep Switchyard running when the window closes, and the AlertMonitor's alerts become
+// desktop notifications (or tray messages when no notification service answers) whose click
+// opens what they are about.
+class AttentionController : public QObject
+{
+    Q_OBJECT
+public:
+    AttentionController(MainWindow* window, PoolManager* pools, Settings* settings,
+                        const QDBusConnection& bus = QDBusConnection::sessionBus());
+    ~AttentionController() override;
+
+    // The transactions to watch: the store's tracker.
+    void setTracker(tracking::TransactionTracker* tracker);
+    // The title without the attention prefix ("Switchyard", "Switchyard — demo ...").
+    void setBaseTitle(const QString& title);
+
+    AlertMonitor* monitor() const { return m_monitor; }
+    QMenu* trayMenu() const { return m_menu; }
+    QSystemTrayIcon* trayIcon() const { return m_tray; }
+    QAction* keepRunningAction() const { return m_keepRunning; }
+    QAction* muteAction() const { return m_mute; }
+
+    // Shows the window at what the alert is about.
+    void open(const AlertTarget& target);
+
+private:
+    void notify(const Alert& alert);
+    void showWithoutService(const DesktopNotification& notification);
+    void notificationAction(const QString& key, const QString& action);
+    void summaryChanged();
+    void updateMuteAction();
+    void setKeepRunning(bool keep);
+    void showWindow();
+
+    MainWindow* m_window;
+    Settings* m_settings;
+    AlertMonitor* m_monitor;
+    DesktopNotifier* m_notifier;
+    QString m_baseTitle;
+    QHash<QString, Alert> m_notified; // key -> the alert its notification shows
+    QMenu* m_menu;
+    QSystemTrayIcon* m_tray;
+    QAction* m_state = nullptr;
+    QAction* m_mute = nullptr;
+    QAction* m_keepRunning = nullptr;
+};
+
+} // namespace switchyard::ui

@@ -1,0 +1,99 @@
+#include "attention/desktopnotifier.h"
+
+#include <QDBusMessage>
+#include <QDBusPendingCallWatcher>
+#include <QDBusPendingReply>
+#include <QVariantMap>
+
+namespace switchyard::ui {
+
+namespace {
+
+// The spec's "use the server's default": critical ones it keeps until acted on.
+constexpr int serverDefaultTimeout = -1;
+
+} // namespace
+
+DesktopNotifier::DesktopNotifier(const QDBusConnection& bus, QObject* parent)
+    : QObject(parent)
+    , m_bus(bus)
+{
+    const QString serviceName = QString::fromLatin1(service);
+    const QString objectPath = QString::fromLatin1(path);
+    const QString interfaceName = QString::fromLatin1(interface);
+    m_bus.connect(serviceName, objectPath, interfaceName, QStringLiteral("ActionInvoked"), this,
+                  SLOT(onActionInvoked(uint, QString)));
+    m_bus.connect(serviceName, objectPath, interfaceName, QStringLiteral("NotificationClosed"),
+                  this, SLOT(onNotificationClosed(uint, uint)));
+}
+
+void DesktopNotifier::show(const DesktopNotification& notification)
+{
+    QStringList actions;
+    for (const auto& [id, label] : notification.actions)
+        actions << id << label;
+    const QVariantMap hints{
+        {QStringLiteral("urgency"), QVariant::fromValue(uchar(notification.urgency))},
+        {QStringLiteral("desktop-entry"), QStringLiteral("switchyard")},
+        {QStringLiteral("category"), QStringLiteral("network")},
+    };
+    QDBusMessage call =
+        QDBusMessage::createMethodCall(QString::fromLatin1(service), QString::fromLatin1(path),
+                                       QString::fromLatin1(interface), QStringLiteral("Notify"));
+    call << QStringLiteral("Switchyard") << m_idByKey.value(notification.key, 0u)
+         << QStringLiteral("switchyard") << notification.summary << notification.body << actions
+         << hints << serverDefaultTimeout;
+    auto* watcher = new QDBusPendingCallWatcher(m_bus.asyncCall(call), this);
+    connect(watcher, &QDBusPendingCallWatcher::finished, this,
+            [this, notification](QDBusPendingCallWatcher* finished) {
+                finished->deleteLater();
+                const QDBusPendingReply<uint> reply = *finished;
+                if (reply.isError()) {
+                    Q_EMIT unavailable(notification);
+                    return;
+                }
+                const uint id = reply.value();
+                if (const auto old = m_idByKey.constFind(notification.key);
+                    old != m_idByKey.cend() && *old != id)
+                    m_keyById.remove(*old);
+                m_idByKey.insert(notification.key, id);
+                m_keyById.insert(id, notification.key);
+            });
+}
+
+void DesktopNotifier::close(const QString& key)
+{
+    const auto found = m_idByKey.constFind(key);
+    if (found == m_idByKey.cend())
+        return;
+    QDBusMessage call = QDBusMessage::createMethodCall(
+        QString::fromLatin1(service), QString::fromLatin1(path), QString::fromLatin1(interface),
+        QStringLiteral("CloseNotification"));
+    call << *found;
+    m_bus.asyncCall(call);
+}
+
+void DesktopNotifier::onActionInvoked(uint id, const QString& action)
+{
+    const auto found = m_keyById.constFind(id);
+    if (found != m_keyById.cend())
+        Q_EMIT actionInvoked(*found, action);
+}
+
+void DesktopNotifier::onNotificationClosed(uint id, uint reason)
+{
+    Q_UNUSED(reason)
+    const auto found = m_keyById.constFind(id);
+    if (found == m_keyById.cend())
+        return;
+    const QString key = *found;
+    forget(id);
+    Q_EMIT closed(key);
+}
+
+void DesktopNotifier::forget(uint id)
+{
+    m_idByKey.remove(m_keyById.take(id));
+}
+
+} // namespace switchyard::ui
