@@ -168,8 +168,7 @@ private Q_SLOTS:
         QAbstractItemModelTester tester(&model,
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
-        networks.solana.simNode(QStringLiteral("b"))->setFault(
-            {sim::FaultKind::RefuseConnections});
+        networks.solana.simNode(QStringLiteral("b"))->setFault({sim::FaultKind::RefuseConnections});
         for (int round = 0; round < 3; ++round)
             networks.solana.probeAll();
         QTRY_COMPARE(model.overview(0).unhealthy, 1);

@@ -1,6 +1,6 @@
 // Renders every view of the dashboard on the built-in demo into PNG files, for the
 // documentation and for judging the layout at the size it is used (1920×1080).
-//   render_views OUTPUT_DIR [SECONDS]
+//   render_views OUTPUT_DIR [SECONDS [WIDTHxHEIGHT]]
 // Not a test: it runs the demo in real time, with a little read traffic through the router
 // so the failover view has something to count.
 #include "config/configloader.h"
@@ -34,7 +34,7 @@ using namespace switchyard;
 
 namespace {
 
-constexpr QSize screenSize(1920, 1080);
+constexpr QSize fullHd(1920, 1080);
 
 // The editor with a realistic configuration: providers with keys in ${NAME} variables.
 Config editorSample()
@@ -163,7 +163,7 @@ int main(int argc, char* argv[])
     QCoreApplication::setOrganizationName(QStringLiteral("switchyard"));
     const QStringList arguments = QCoreApplication::arguments();
     if (arguments.size() < 2) {
-        std::fprintf(stderr, "usage: render_views OUTPUT_DIR [SECONDS]\n");
+        std::fprintf(stderr, "usage: render_views OUTPUT_DIR [SECONDS [WIDTHxHEIGHT]]\n");
         return 2;
     }
     const QDir output(arguments.at(1));
@@ -172,6 +172,16 @@ int main(int argc, char* argv[])
         return 2;
     }
     const int seconds = arguments.size() > 2 ? arguments.at(2).toInt() : 20;
+    // A smaller screen (1366x768) shows what a laptop's operator gets.
+    QSize screenSize = fullHd;
+    if (arguments.size() > 3) {
+        const QStringList size = arguments.at(3).split(u'x');
+        screenSize = size.size() == 2 ? QSize(size[0].toInt(), size[1].toInt()) : QSize();
+        if (screenSize.isEmpty()) {
+            std::fprintf(stderr, "render_views: SIZE is WIDTHxHEIGHT, e.g. 1366x768\n");
+            return 2;
+        }
+    }
 
     QTemporaryDir settingsDir;
     Settings settings(settingsDir.filePath(QStringLiteral("settings.ini")));
