@@ -17,7 +17,7 @@ constexpr int paddingX = 14;
 constexpr int paddingY = 8;
 constexpr int lineGap = 3;
 constexpr int stripeWidth = 7;
-constexpr int textLines = 5; // state, intent, network and age, sends, expiry
+constexpr int textLines = 5; // state, intent, network, sends and age, expiry
 
 const QColor secondaryText(0x3a, 0x3a, 0x3a);
 const QColor cardBorder(0xb8, 0xb8, 0xb8);
@@ -44,6 +44,21 @@ int drawElided(QPainter* painter, const QRect& rect, const QString& text, Qt::Al
     const QString shown = metrics.elidedText(text, Qt::ElideRight, rect.width());
     painter->drawText(rect, int(align | Qt::AlignVCenter), shown);
     return metrics.horizontalAdvance(shown);
+}
+
+// The id's head…tail with as many characters each side as fit (6 down to 3): one ellipsis,
+// never a short form elided again ("0xf52f3d……").
+QString fittedId(const QString& id, const QFontMetrics& metrics, int width)
+{
+    const int prefix = id.startsWith(QLatin1String("0x")) ? 2 : 0;
+    for (int keep = 6; keep >= 3; --keep) {
+        const QString shown = id.size() <= prefix + 2 * keep + 1
+                                  ? id
+                                  : id.left(prefix + keep) + u'…' + id.right(keep);
+        if (metrics.horizontalAdvance(shown) <= width || keep == 3)
+            return shown;
+    }
+    Q_UNREACHABLE();
 }
 
 } // namespace
@@ -151,8 +166,17 @@ void BoardCardDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opt
     painter->setFont(fonts.id);
     painter->setPen(option.palette.text().color());
     const int idLeft = content.left() + iconSize + 10;
-    drawElided(painter, QRect(idLeft, y, content.right() - idLeft, idHeight),
-               role(index, PendingBoardModel::ShortIdRole), Qt::AlignLeft);
+    const QRect idRect(idLeft, y, content.right() - idLeft, idHeight);
+    // Four characters each side in the large type, else in the card's bold type, before fewer.
+    const QString id = role(index, PendingBoardModel::IdRole);
+    QString shown = fittedId(id, painter->fontMetrics(), idRect.width());
+    if (shown != id && shown.size() - shown.indexOf(u'…') - 1 < 4) {
+        QFont smaller = fonts.id;
+        smaller.setPointSizeF(tablePointSize);
+        painter->setFont(smaller);
+        shown = fittedId(id, painter->fontMetrics(), idRect.width());
+    }
+    painter->drawText(idRect, int(Qt::AlignLeft | Qt::AlignVCenter), shown);
     y += idHeight + lineGap;
 
     // 2. The state in words.
@@ -170,18 +194,17 @@ void BoardCardDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opt
     drawElided(painter, line, intent.isEmpty() ? tr("no intent") : intent, Qt::AlignLeft);
     y += textHeight + lineGap;
 
-    // 4. Network, age on the right.
+    // 4. The network, the whole line to itself.
     line.moveTop(y);
-    painter->setPen(option.palette.text().color());
-    const QString age = role(index, PendingBoardModel::AgeTextRole);
-    const int ageWidth = drawElided(painter, line, age, Qt::AlignRight);
     painter->setPen(secondaryText);
-    drawElided(painter, line.adjusted(0, 0, -ageWidth - 12, 0), role(index, NetworkRole),
-               Qt::AlignLeft);
+    drawElided(painter, line, role(index, NetworkRole), Qt::AlignLeft);
+    painter->setPen(option.palette.text().color());
     y += textHeight + lineGap;
 
-    // 5. Sends and the last node.
+    // 5. Sends and the last node, the age on the right.
     line.moveTop(y);
+    const int ageWidth =
+        drawElided(painter, line, role(index, PendingBoardModel::AgeTextRole), Qt::AlignRight);
     const int attempts = index.data(PendingBoardModel::AttemptsRole).toInt();
     QString sends =
         attempts == 0
@@ -192,7 +215,8 @@ void BoardCardDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opt
         sends += QStringLiteral(" · ") + node;
     if (index.data(PendingBoardModel::WatchOnlyRole).toBool())
         sends += QStringLiteral(" · ") + tr("watch-only");
-    drawElided(painter, line, sends, Qt::AlignLeft);
+    painter->setPen(secondaryText);
+    drawElided(painter, line.adjusted(0, 0, -ageWidth - 10, 0), sends, Qt::AlignLeft);
     y += textHeight + lineGap;
 
     // 6. Blocks left before expiry (pending Solana), or why it failed.

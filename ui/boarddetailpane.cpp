@@ -144,12 +144,14 @@ BoardDetailPane::BoardDetailPane(tracking::TransactionTracker* tracker,
     auto* record = new QWidget(this);
     auto* layout = new QVBoxLayout(record);
     layout->setContentsMargins(4, 0, 0, 0);
-    auto* titleRow = new QHBoxLayout;
-    titleRow->addWidget(m_title);
-    titleRow->addStretch();
-    titleRow->addWidget(m_stateIcon);
-    titleRow->addWidget(m_state);
-    layout->addLayout(titleRow);
+    // The state under the id rather than beside it: side by side, a long state ("Transport
+    // unknown") beside the id made the window wider than a 1366 px laptop.
+    layout->addWidget(m_title);
+    auto* stateRow = new QHBoxLayout;
+    stateRow->addWidget(m_stateIcon);
+    stateRow->addWidget(m_state);
+    stateRow->addStretch();
+    layout->addLayout(stateRow);
     auto* idRow = new QHBoxLayout;
     idRow->addWidget(m_fullId, 1);
     idRow->addWidget(m_copy);
@@ -275,8 +277,12 @@ void BoardDetailPane::fill(const TrackedTransaction& record)
     m_state->setText(tracking::txStateWord(record.state));
     setTextColor(m_state, txStateColor(record.state));
     m_stateIcon->setPixmap(themeIcon(txStateIconName(record.state)).pixmap(tableIconSize));
-    if (m_fullId->text() != record.id)
+    if (m_fullId->text() != record.id) {
         m_fullId->setText(record.id);
+        // From its start: a field too narrow for the whole id would otherwise show its end,
+        // cut at the front, which reads as another id.
+        m_fullId->setCursorPosition(0);
+    }
 
     setField(tr("State"),
              tr("%1 since %2")

@@ -67,17 +67,23 @@ void FallbackIndicator::refresh()
     const FallbackStatus status = fallbackStatus(*m_manager, m_network);
     m_active = status.active;
     const int iconSize = m_text->fontMetrics().height() + 4;
-    m_icon->setPixmap(themeIcon(status.active ? QStringLiteral("fallback-active")
-                                              : QStringLiteral("fallback-calm"))
-                          .pixmap(iconSize, iconSize));
+    // The calm check means "every first choice serves": with nothing watched it would say
+    // all is well about nothing.
+    const bool watching = !m_manager->pools().isEmpty();
+    m_iconName = status.active ? QStringLiteral("fallback-active")
+                 : watching    ? QStringLiteral("fallback-calm")
+                               : QStringLiteral("state-not-probed");
+    m_icon->setPixmap(themeIcon(m_iconName).pixmap(iconSize, iconSize));
     m_text->setText(status.headline);
     setToolTip(status.explanation);
-    setStyleSheet(status.active
-                      ? QStringLiteral("#fallbackIndicator { background: #fff3e0; border: 2px "
+    setStyleSheet(
+        status.active ? QStringLiteral("#fallbackIndicator { background: #fff3e0; border: 2px "
                                        "solid #b35f00; border-radius: 6px; } QLabel { color: "
                                        "#6d3a00; }")
+        : watching    ? QStringLiteral("#fallbackIndicator { border: 2px solid transparent; } "
+                                          "QLabel { color: #1f3b2a; }")
                       : QStringLiteral("#fallbackIndicator { border: 2px solid transparent; } "
-                                       "QLabel { color: #1f3b2a; }"));
+                                          "QLabel { color: #444444; }"));
 }
 
 } // namespace switchyard::ui

@@ -24,6 +24,7 @@ public:
     void setNetwork(const QString& network); // the one selected; empty: every network
     bool isActive() const { return m_active; }
     QString text() const;
+    QString iconName() const { return m_iconName; } // "fallback-calm", ...
 
 public Q_SLOTS:
     void refresh();
@@ -37,6 +38,7 @@ private:
     QLabel* m_icon;
     QLabel* m_text;
     bool m_active = false;
+    QString m_iconName;
     QTimer m_coalesce;
     QTimer m_expiry; // "a call failed over in the last minute" ends without any signal
 };

@@ -10,12 +10,16 @@
 #include "lagview.h"
 #include "lookup/searchclassifier.h"
 #include "lookupdialog.h"
+#include "models/boardcolumnproxy.h"
 #include "models/displaytext.h"
 #include "models/failovertablemodel.h"
 #include "models/fallbackstatus.h"
 #include "models/lagrecorder.h"
 #include "models/modelroles.h"
+#include "models/networkoverviewmodel.h"
 #include "models/pooltablemodel.h"
+#include "models/unseencriticalevents.h"
+#include "overviewbar.h"
 #include "pendingboardview.h"
 #include "pendingpage.h"
 #include "pool/networkpool.h"
@@ -41,6 +45,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QToolBar>
+#include <QVBoxLayout>
 
 namespace switchyard::ui {
 
@@ -60,6 +65,8 @@ MainWindow::MainWindow(PoolManager* pools, ConfigSource source, Settings* settin
     , m_poolModel(new PoolTableModel(pools, this))
     , m_failoverModel(new FailoverTableModel(pools, this))
     , m_lagRecorder(new LagRecorder(pools, LagHistory(), this))
+    , m_overviewModel(new NetworkOverviewModel(pools, this))
+    , m_unseenCritical(new UnseenCriticalEvents(pools, this))
 {
     setWindowIcon(QIcon(QStringLiteral(":/switchyard/switchyard.svg")));
     if (const qint64 window = m_settings->failoverWindowMs(); window > 0)
@@ -99,7 +106,7 @@ void MainWindow::buildToolbar()
     m_networkSelector = new QComboBox(toolbar);
     m_networkSelector->setObjectName(QStringLiteral("networkSelector"));
     m_networkSelector->setFont(withPointSize(font(), headerPointSize));
-    m_networkSelector->setMinimumContentsLength(22);
+    m_networkSelector->setMinimumContentsLength(16);
     m_networkSelector->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     toolbar->addWidget(m_networkSelector);
     connect(m_networkSelector, &QComboBox::currentIndexChanged, this, &MainWindow::networkSelected);
@@ -121,7 +128,12 @@ void MainWindow::buildToolbar()
     m_search->setClearButtonEnabled(true);
     m_search->addAction(themeIcon(QStringLiteral("search")), QLineEdit::LeadingPosition);
     m_search->setFont(withPointSize(font(), headerPointSize));
-    m_search->setMinimumWidth(m_search->fontMetrics().averageCharWidth() * 44);
+    // Room for a Solana signature's start; it grows into what the toolbar leaves (up to a
+    // whole placeholder), so the pause and editor buttons stay on a 1366 px screen.
+    m_search->setMinimumWidth(m_search->fontMetrics().averageCharWidth() * 22);
+    m_search->setMaximumWidth(m_search->fontMetrics().averageCharWidth() * 44);
+    m_search->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    m_search->setToolTip(m_search->placeholderText());
     m_search->setMinimumHeight(m_search->fontMetrics().height() * 2);
     toolbar->addWidget(m_search);
     connect(m_search, &QLineEdit::returnPressed, this, [this] { search(m_search->text()); });
@@ -200,7 +212,55 @@ void MainWindow::buildViews()
                                       "with a writable --db to keep and review incidents."),
                                    m_views),
                     tr("Timeline"));
-    setCentralWidget(m_views);
+
+    m_overview = new OverviewBar(m_overviewModel, this);
+    connect(m_overview, &OverviewBar::networkClicked, this, &MainWindow::openNetwork);
+    connect(m_views, &QTabWidget::currentChanged, this, [this](int index) {
+        m_unseenCritical->setLooking(index == TimelineTab && m_timelineView);
+    });
+    connect(m_unseenCritical, &UnseenCriticalEvents::countChanged, this,
+            &MainWindow::updateTabCounts);
+    auto* central = new QWidget(this);
+    auto* layout = new QVBoxLayout(central);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(m_overview);
+    layout->addWidget(m_views, 1);
+    setCentralWidget(central);
+    updateTabCounts();
+}
+
+void MainWindow::openNetwork(const QString& network)
+{
+    selectNetwork(network);
+    // Clicked by the operator: kept for the next start, as a choice in the selector is.
+    m_settings->setSelectedNetwork(selectedNetwork());
+    m_views->setCurrentIndex(NodesView);
+}
+
+void MainWindow::updateTabCounts()
+{
+    if (m_pendingPage) {
+        const int pending = m_pendingPage->board()->count(BoardColumn::Pending);
+        m_views->setTabText(PendingTab,
+                            pending > 0 ? tr("Pending %1").arg(pending) : tr("Pending"));
+        m_views->setTabToolTip(
+            PendingTab,
+            selectedNetwork().isEmpty()
+                ? tr("%n transaction(s) pending (Imported, Submitted or Transport unknown)",
+                     nullptr, pending)
+                : tr("%n transaction(s) pending on %1 (Imported, Submitted or Transport unknown)",
+                     nullptr, pending)
+                      .arg(selectedNetwork()));
+    }
+    const int unseen = m_unseenCritical->count();
+    m_views->setTabText(TimelineTab, unseen > 0 ? tr("Timeline ⚠ %1").arg(unseen) : tr("Timeline"));
+    m_views->setTabToolTip(
+        TimelineTab, unseen > 0
+                         ? tr("%n critical event(s) on any network since you last looked at the "
+                              "timeline",
+                              nullptr, unseen)
+                         : tr("No critical event since you last looked at the timeline"));
 }
 
 void MainWindow::setStore(StoreSession* store)
@@ -218,6 +278,15 @@ void MainWindow::setStore(StoreSession* store)
     m_pendingPage->board()->setNetwork(selectedNetwork());
     connect(m_pendingPage, &PendingPage::showInTimelineRequested, this,
             &MainWindow::showInTimeline);
+
+    m_overviewModel->setTracker(store->tracker());
+    m_unseenCritical->watch(store->tracker());
+    m_unseenCritical->setLooking(m_views->currentIndex() == TimelineTab);
+    BoardColumnProxy* pending = m_pendingPage->board()->columnModel(BoardColumn::Pending);
+    for (const auto signal : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
+        connect(pending, signal, this, &MainWindow::updateTabCounts);
+    connect(pending, &QAbstractItemModel::modelReset, this, &MainWindow::updateTabCounts);
+    updateTabCounts();
 }
 
 void MainWindow::replaceTab(int index, QWidget* view, const QString& title)
@@ -451,6 +520,8 @@ void MainWindow::networkSelected()
     if (m_pendingPage) {
         m_pendingPage->board()->setNetwork(network);
     }
+    m_overview->setSelectedNetwork(network);
+    updateTabCounts();
 }
 
 void MainWindow::poolsReplaced()

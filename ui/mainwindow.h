@@ -16,6 +16,8 @@ class QTabWidget;
 namespace switchyard {
 class FailoverTableModel;
 class LagRecorder;
+class NetworkOverviewModel;
+class UnseenCriticalEvents;
 class PoolManager;
 class PoolTableModel;
 class StoreSession;
@@ -30,6 +32,7 @@ class FailoversView;
 class FallbackIndicator;
 class LagView;
 class NetworksEditorDialog;
+class OverviewBar;
 class PendingPage;
 class LookupDialog;
 class PoolView;
@@ -47,8 +50,9 @@ struct ConfigSource
 using DemoStarter = std::function<std::unique_ptr<QObject>(PoolManager* pools)>;
 
 // The dashboard: a toolbar (network selector, search, fallback indicator, pause, editor) over
-// the node table, failovers, lag, the pending-transaction board and the timeline. It shows what the
-// PoolManager knows and asks it to act; it decides nothing itself.
+// one overview tile per network, over the node table, failovers, lag, the pending-transaction board
+// and the timeline. It shows what the PoolManager knows and asks it to act; it decides nothing
+// itself.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
@@ -67,6 +71,8 @@ public:
     ~MainWindow() override;
 
     QTabWidget* views() const { return m_views; }
+    OverviewBar* overviewBar() const { return m_overview; }
+    NetworkOverviewModel* overviewModel() const { return m_overviewModel; }
     QComboBox* networkSelector() const { return m_networkSelector; }
     PoolView* poolView() const { return m_poolView; }
     FailoversView* failoversView() const { return m_failoversView; }
@@ -123,6 +129,8 @@ private:
     void replaceTab(int index, QWidget* view, const QString& title);
     void updateNodesPage();
     void updateStatus();
+    void openNetwork(const QString& network);
+    void updateTabCounts();
     void applyEdited(const Config& config);
 
     PoolManager* m_pools;
@@ -134,6 +142,9 @@ private:
     PoolTableModel* m_poolModel;
     FailoverTableModel* m_failoverModel;
     LagRecorder* m_lagRecorder;
+    NetworkOverviewModel* m_overviewModel;
+    UnseenCriticalEvents* m_unseenCritical;
+    OverviewBar* m_overview = nullptr;
     QComboBox* m_networkSelector = nullptr;
     FallbackIndicator* m_fallback = nullptr;
     QAction* m_pause = nullptr;

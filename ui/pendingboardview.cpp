@@ -22,8 +22,13 @@ namespace {
 
 const QColor boardBackground(0xe9, 0xec, 0xef);
 
-QString emptyText(BoardColumn column)
+// `anyTracked`: the board holds a card somewhere. Until it does, "every tracked transaction has
+// landed" would be said of none.
+QString emptyText(BoardColumn column, bool anyTracked)
 {
+    if (!anyTracked && column == BoardColumn::Pending)
+        return PendingBoardView::tr("No transactions tracked yet: Track transactions… above, or "
+                                    "drop signed transactions or their ids here.");
     switch (column) {
     case BoardColumn::Pending:
         return PendingBoardView::tr("Nothing pending: every tracked transaction has landed or "
@@ -58,7 +63,7 @@ PendingBoardView::PendingBoardView(tracking::TransactionTracker* tracker,
     m_splitter->addWidget(m_detail);
     m_splitter->setStretchFactor(0, 1);
     m_splitter->setStretchFactor(1, 0);
-    m_splitter->setSizes({1340, 580});
+    m_splitter->setSizes({1400, 520});
     m_splitter->setChildrenCollapsible(false);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_splitter);
@@ -156,7 +161,7 @@ QWidget* PendingBoardView::buildColumn(BoardColumn which)
     column.list->viewport()->setPalette(listPalette);
     column.list->viewport()->setAutoFillBackground(true);
 
-    column.empty = new QLabel(emptyText(which), box);
+    column.empty = new QLabel(box); // its text is set with the counts, by updateHeaders()
     column.empty->setObjectName(QStringLiteral("boardEmpty-") + boardColumnKey(which));
     column.empty->setWordWrap(true);
     column.empty->setAlignment(Qt::AlignHCenter | Qt::AlignTop);
@@ -230,6 +235,11 @@ void PendingBoardView::updateHeaders()
             column.count->setText(text);
         column.pages->setCurrentWidget(shown == 0 ? static_cast<QWidget*>(column.empty)
                                                   : column.list);
+        if (shown > 0)
+            continue;
+        const QString why = emptyText(BoardColumn(i), m_model->rowCount() > 0);
+        column.empty->setText(
+            m_network.isEmpty() ? why : tr("%1\n(Network %2 only.)").arg(why, m_network));
     }
 }
 
@@ -254,10 +264,6 @@ void PendingBoardView::setNetwork(const QString& network)
     for (int i = 0; i < boardColumnCount; ++i) {
         Column& column = m_columns[std::size_t(i)];
         column.proxy->setNetwork(network);
-        column.empty->setText(
-            network.isEmpty()
-                ? emptyText(BoardColumn(i))
-                : tr("%1\n(Network %2 only.)").arg(emptyText(BoardColumn(i)), network));
     }
     updateHeaders();
 }

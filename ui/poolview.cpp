@@ -17,6 +17,7 @@
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <array>
 
 namespace switchyard::ui {
 
@@ -147,8 +148,9 @@ PoolView::PoolView(PoolManager* manager, PoolTableModel* model, QWidget* parent)
                                                       QHeaderView::Stretch);
     m_table->horizontalHeader()->setSectionsMovable(true);
     connect(m_table, &QWidget::customContextMenuRequested, this, &PoolView::showContextMenu);
-    connect(m_model, &QAbstractItemModel::rowsInserted, this, &PoolView::fitColumns);
-    connect(m_model, &QAbstractItemModel::modelReset, this, &PoolView::fitColumns);
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, &PoolView::scheduleFit);
+    connect(m_model, &QAbstractItemModel::modelReset, this, &PoolView::scheduleFit);
+    connect(m_model, &QAbstractItemModel::dataChanged, this, &PoolView::scheduleFit);
 
     // Every node counts, shown or hidden by the network selector: the source model, not the
     // proxy, says when one changed.
@@ -206,34 +208,81 @@ void PoolView::setNetwork(const QString& network)
     m_proxy->setNetwork(network);
     m_table->setColumnHidden(PoolTableModel::Network, !network.isEmpty());
     updateSummary();
+    scheduleFit();
 }
 
 void PoolView::fitColumns()
 {
-    const QFontMetrics body(m_table->font());
-    QFont boldFont = m_table->font();
-    boldFont.setBold(true);
-    const QFontMetrics bold(boldFont);
+    m_fitPending = false;
     const QFontMetrics header(m_table->horizontalHeader()->font());
-    const int padding = body.averageCharWidth() / 2 + 22; // the cells' own padding included
-    for (int column = 0; column < PoolTableModel::ColumnCount; ++column) {
-        if (column == PoolTableModel::Node || column == PoolTableModel::Network) {
-            int width =
+    // The widths columns need in `font`: for the widest value each usually holds (so widths do
+    // not jump as values change), or for the values held now.
+    struct Widths
+    {
+        std::array<int, PoolTableModel::ColumnCount> usual{};
+        std::array<int, PoolTableModel::ColumnCount> now{};
+        int usualTotal = 0;
+        int nowTotal = 0;
+    };
+    const auto measure = [&](const QFont& font, int padding) {
+        const QFontMetrics body(font);
+        QFont boldFont = font;
+        boldFont.setBold(true);
+        const QFontMetrics bold(boldFont);
+        Widths widths;
+        for (int column = 0; column < PoolTableModel::ColumnCount; ++column) {
+            const QFontMetrics& cell =
+                column == PoolTableModel::Node || column == PoolTableModel::State ? bold : body;
+            int current =
                 header.horizontalAdvance(m_model->headerData(column, Qt::Horizontal).toString());
             for (int row = 0; row < m_model->rowCount(); ++row)
-                width = std::max(
-                    width, bold.horizontalAdvance(m_model->index(row, column).data().toString()));
-            m_table->setColumnWidth(column, width + padding);
-            continue;
+                current = std::max(
+                    current, cell.horizontalAdvance(m_model->index(row, column).data().toString()));
+            const int icon =
+                column == PoolTableModel::State ? tableIconSize + body.averageCharWidth() : 0;
+            widths.now[column] = current + icon + padding;
+            widths.usual[column] =
+                column == PoolTableModel::Node || column == PoolTableModel::Network
+                    ? widths.now[column]
+                    : std::max(current, cell.horizontalAdvance(widestSample(column))) + icon +
+                          padding;
+            if (!m_table->isColumnHidden(column)) {
+                widths.usualTotal += widths.usual[column];
+                widths.nowTotal += widths.now[column];
+            }
         }
-        int width = std::max(
-            header.horizontalAdvance(m_model->headerData(column, Qt::Horizontal).toString()),
-            (column == PoolTableModel::State ? bold : body)
-                .horizontalAdvance(widestSample(column)));
-        if (column == PoolTableModel::State)
-            width += tableIconSize + body.averageCharWidth();
-        m_table->setColumnWidth(column, width + padding);
+        return widths;
+    };
+    // The table's own type first; on a screen too narrow for every column in it (a 1366 px
+    // laptop), the toolbar's size and tighter padding, so that no column leaves the screen.
+    const int room = m_table->viewport()->width();
+    const QFont large = withPointSize(m_table->font(), tablePointSize);
+    const QFont compact = withPointSize(m_table->font(), headerPointSize);
+    const int padding = QFontMetrics(large).averageCharWidth() / 2 + 22; // cells' own padding
+    Widths widths = measure(large, padding);
+    bool usual = widths.usualTotal <= room;
+    QFont font = large;
+    if (!usual && widths.nowTotal > room) {
+        font = compact;
+        widths = measure(compact, padding);
     }
+    if (m_table->font() != font)
+        m_table->setFont(font);
+    for (int column = 0; column < PoolTableModel::ColumnCount; ++column)
+        m_table->setColumnWidth(column, usual ? widths.usual[column] : widths.now[column]);
+}
+
+void PoolView::scheduleFit()
+{
+    if (std::exchange(m_fitPending, true))
+        return;
+    QTimer::singleShot(0, this, &PoolView::fitColumns);
+}
+
+void PoolView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    scheduleFit();
 }
 
 QByteArray PoolView::headerState() const

@@ -42,9 +42,13 @@ public:
     QByteArray headerState() const;
     void restoreHeaderState(const QByteArray& state);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void showContextMenu(const QPoint& position);
     void fitColumns();
+    void scheduleFit();
     void scheduleSummary();
     void updateSummary();
 
@@ -59,6 +63,7 @@ private:
     QLabel* m_hiddenTitle;
     QList<QLabel*> m_hiddenItems;
     bool m_summaryPending = false;
+    bool m_fitPending = false;
 };
 
 } // namespace switchyard::ui

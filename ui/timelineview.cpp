@@ -2,6 +2,7 @@
 
 #include "appearance.h"
 #include "emptystate.h"
+#include "eventdetaildialog.h"
 #include "models/displaytext.h"
 #include "themeicondelegate.h"
 #include "timeline/csvexport.h"
@@ -9,6 +10,7 @@
 #include "timeline/timelinemodel.h"
 #include "util/clock.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
 #include <QFileDialog>
@@ -18,6 +20,8 @@
 #include <QLineEdit>
 #include <QProgressDialog>
 #include <QPushButton>
+#include <QScopedValueRollback>
+#include <QScrollBar>
 #include <QStackedWidget>
 #include <QStandardPaths>
 #include <QStyledItemDelegate>
@@ -37,22 +41,32 @@ constexpr IncidentEvent::Severity severityOrder[] = {IncidentEvent::Severity::Cr
 
 constexpr int textSettleMs = 300;
 
-// "2026-11-29 21:05:03.120 UTC · 12 s ago": the absolute time for the record, the relative one
-// for the operator reading it from across the room.
+// "21:05:03.120 UTC · 12 s ago": the absolute time for the record, the relative one for the
+// operator reading it from across the room. The date only when it is not today's (UTC): the
+// message, not the date, is what needs the width.
 class TimeDelegate : public QStyledItemDelegate
 {
 public:
-    using QStyledItemDelegate::QStyledItemDelegate;
+    TimeDelegate(Clock* clock, QObject* parent)
+        : QStyledItemDelegate(parent)
+        , m_clock(clock)
+    {}
 
 protected:
     void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override
     {
         QStyledItemDelegate::initStyleOption(option, index);
         QString absolute = index.data(TimelineModel::AbsoluteTimeRole).toString();
+        const QString today = m_clock->utcNow().toString(QStringLiteral("yyyy-MM-dd'T'"));
+        if (absolute.startsWith(today))
+            absolute.remove(0, today.size());
         absolute.replace(QLatin1Char('T'), QLatin1Char(' '));
         absolute.replace(QLatin1Char('Z'), QStringLiteral(" UTC"));
         option->text = absolute + QStringLiteral("  ·  ") + index.data().toString();
     }
+
+private:
+    Clock* m_clock;
 };
 
 qint64 rangeMs(TimelineView::Range range)
@@ -89,6 +103,7 @@ TimelineView::TimelineView(TimelineModel* model, QString databasePath, QWidget* 
     , m_pages(new QStackedWidget(this))
     , m_empty(new EmptyState(QString(), QString(), this))
     , m_table(new QTableView(this))
+    , m_follow(new QCheckBox(tr("Follow newest"), this))
 {
     const QFont barFont = withPointSize(font(), headerPointSize);
     auto* bar = new QHBoxLayout;
@@ -151,7 +166,8 @@ TimelineView::TimelineView(TimelineModel* model, QString databasePath, QWidget* 
     // Nine columns of a log read at the desk: a step smaller than the node table, so the
     // message keeps room at 1920 px.
     m_table->setFont(withPointSize(m_table->font(), headerPointSize));
-    m_table->setItemDelegateForColumn(TimelineModel::Time, new TimeDelegate(m_table));
+    m_table->setItemDelegateForColumn(TimelineModel::Time,
+                                      new TimeDelegate(m_model->clock(), m_table));
     m_table->setItemDelegateForColumn(
         TimelineModel::Severity, new ThemeIconDelegate(TimelineModel::SeverityIconRole, m_table));
     // Widths from what a column holds at most, not from the rows loaded so far: sized to
@@ -168,7 +184,8 @@ TimelineView::TimelineView(TimelineModel* model, QString databasePath, QWidget* 
                                    header->fontMetrics().horizontalAdvance(title));
         header->resizeSection(column, width + extra + 24);
     };
-    fit(TimelineModel::Time, QStringLiteral("2026-11-30 23:59:59.999 UTC · 59 min ago"));
+    // Today's times are short, older ones carry their date: as wide as the rows on screen.
+    header->setSectionResizeMode(TimelineModel::Time, QHeaderView::ResizeToContents);
     fit(TimelineModel::Severity, QStringLiteral("Critical"), tableIconSize + 8);
     fit(TimelineModel::Kind, QStringLiteral("Transaction state"));
     fit(TimelineModel::Network, QStringLiteral("solana-mainnet"));
@@ -185,9 +202,36 @@ TimelineView::TimelineView(TimelineModel* model, QString databasePath, QWidget* 
     m_pages->addWidget(m_table);
     m_pages->addWidget(m_empty);
 
+    m_follow->setObjectName(QStringLiteral("timelineFollow"));
+    m_follow->setFont(barFont);
+    m_follow->setChecked(true);
+    m_follow->setToolTip(tr("On: new events keep the newest one in view. Off: the rows you are "
+                            "reading stay where they are. Turns off when you scroll or select "
+                            "a row."));
+    // Pixels, not rows: the rows on screen are held still by exactly the height that arrived.
+    m_table->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
+    connect(m_follow, &QCheckBox::toggled, this, [this](bool follow) {
+        if (follow) {
+            const QScopedValueRollback scrolling(m_scrolling, true);
+            m_table->scrollToTop();
+        }
+    });
+    connect(m_model, &QAbstractItemModel::rowsAboutToBeInserted, this,
+            &TimelineView::rememberTopRow);
+    connect(m_model, &QAbstractItemModel::rowsInserted, this,
+            [this](const QModelIndex&, int first, int last) { keepRowsStill(first, last); });
+    connect(m_table->verticalScrollBar(), &QScrollBar::valueChanged, this,
+            &TimelineView::stopFollowingIfMoved);
+    connect(m_table, &QAbstractItemView::pressed, this, [this] { setFollowNewest(false); });
+    connect(m_table, &QAbstractItemView::doubleClicked, this,
+            [this](const QModelIndex& index) { openEventDetail(index.row()); });
+
+    auto* statusRow = new QHBoxLayout;
+    statusRow->addWidget(m_status, 1);
+    statusRow->addWidget(m_follow);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(bar);
-    layout->addWidget(m_status);
+    layout->addLayout(statusRow);
     layout->addWidget(m_pages, 1);
 
     m_textSettle->setSingleShot(true);
@@ -288,11 +332,63 @@ void TimelineView::updatePages()
                           : tr("Newest first · %1").arg(shown));
 }
 
+bool TimelineView::followsNewest() const
+{
+    return m_follow->isChecked();
+}
+
+void TimelineView::setFollowNewest(bool follow)
+{
+    m_follow->setChecked(follow);
+}
+
+void TimelineView::rememberTopRow()
+{
+    m_topRow = m_table->rowAt(0);
+    m_topRowY = m_topRow >= 0 ? m_table->rowViewportPosition(m_topRow) : 0;
+}
+
+void TimelineView::keepRowsStill(int first, int last)
+{
+    const QScopedValueRollback scrolling(m_scrolling, true);
+    if (followsNewest()) {
+        m_table->scrollToTop();
+        return;
+    }
+    if (m_topRow < 0 || first > m_topRow)
+        return; // arrived below what is on screen: nothing moves
+    // The scroll range is laid out lazily; it must take the new rows before the view can move
+    // down by their height.
+    m_table->doItemsLayout();
+    const int movedTo = m_topRow + (last - first + 1);
+    QScrollBar* scroll = m_table->verticalScrollBar();
+    scroll->setValue(scroll->value() + m_table->rowViewportPosition(movedTo) - m_topRowY);
+}
+
+void TimelineView::stopFollowingIfMoved()
+{
+    if (!m_scrolling && m_table->verticalScrollBar()->value() > 0)
+        setFollowNewest(false);
+}
+
+EventDetailDialog* TimelineView::openEventDetail(int row)
+{
+    if (row < 0 || row >= m_model->rowCount())
+        return nullptr;
+    auto* dialog = new EventDetailDialog(m_model->rowAt(row),
+                                         m_model->clock()->utcNow().toMSecsSinceEpoch(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+    return dialog;
+}
+
 void TimelineView::setNetwork(const QString& network)
 {
     if (network == m_network)
         return;
     m_network = network;
+    // One network shown: its name on every row is no news, and the message takes the room.
+    m_table->setColumnHidden(TimelineModel::Network, !network.isEmpty());
     applyFilter();
 }
 

@@ -14,6 +14,7 @@ class QStackedWidget;
 class QTableView;
 class QTimer;
 class QToolButton;
+class QCheckBox;
 
 namespace switchyard {
 class TimelineModel;
@@ -22,6 +23,7 @@ class TimelineModel;
 namespace switchyard::ui {
 
 class EmptyState;
+class EventDetailDialog;
 
 // The incident timeline: a filter bar (time range, severities, kind, node, text, and the
 // transaction the search box picked) over the events, newest first, fetched a page at a time
@@ -61,6 +63,15 @@ public:
     void exportTo(const QString& path);
     bool isExporting() const { return m_export != nullptr; }
 
+    // On: new events keep the newest row in view. Off: the rows on screen stay where they are
+    // while new ones arrive above them. It turns itself off as the operator scrolls away from
+    // the newest event or selects a row, and back on when asked (scrolling to the newest).
+    bool followsNewest() const;
+    void setFollowNewest(bool follow);
+    QCheckBox* followNewestBox() const { return m_follow; }
+    // Every field of the event in `row`, whole (also a double-click on the row).
+    EventDetailDialog* openEventDetail(int row);
+
 public Q_SLOTS:
     void exportWithDialog(); // asks where, then exportTo()
 
@@ -71,6 +82,9 @@ private:
     void applyFilter();
     void updatePages();
     QToolButton* severityButton(IncidentEvent::Severity severity);
+    void rememberTopRow();
+    void keepRowsStill(int first, int last);
+    void stopFollowingIfMoved();
 
     TimelineModel* m_model;
     QString m_databasePath;
@@ -88,6 +102,10 @@ private:
     QStackedWidget* m_pages;
     EmptyState* m_empty;
     QTableView* m_table;
+    QCheckBox* m_follow;
+    int m_topRow = -1; // the row at the top of the table before rows arrive, and where it was
+    int m_topRowY = 0;
+    bool m_scrolling = false; // the view moves itself: not the operator scrolling away
     QPointer<CsvExportJob> m_export;
 };
 

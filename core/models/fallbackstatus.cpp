@@ -27,8 +27,9 @@ FallbackStatus fallbackStatus(const PoolManager& manager, const QString& selecte
     }
 
     if (manager.pools().isEmpty()) {
-        status.headline = QStringLiteral("No nodes to watch");
-        status.explanation = QStringLiteral("No network is configured.");
+        status.headline = QStringLiteral("No nodes configured");
+        status.explanation = QStringLiteral("No network is configured, so nothing is watched: "
+                                            "open Networks and nodes… or try the demo.");
         return status;
     }
     if (!status.active) {

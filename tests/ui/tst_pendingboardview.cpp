@@ -84,10 +84,17 @@ private Q_SLOTS:
             QVERIFY(view.showsEmptyState(BoardColumn(c)));
             QCOMPARE(view.headerText(BoardColumn(c)), boardColumnTitle(BoardColumn(c)) + " 0");
         }
-        QVERIFY(view.findChild<QLabel*>(QStringLiteral("boardEmpty-pending"))
-                    ->text()
-                    .startsWith(QStringLiteral("Nothing pending")));
+        // Nothing tracked yet: no "every tracked transaction has landed" about none of them.
+        const auto* pending = view.findChild<QLabel*>(QStringLiteral("boardEmpty-pending"));
+        QVERIFY2(pending->text().startsWith(QStringLiteral("No transactions tracked yet")),
+                 qPrintable(pending->text()));
+        QVERIFY(!pending->text().contains(QStringLiteral("landed")));
         QCOMPARE(view.selectedId(), QString());
+
+        // Once something is tracked and has landed, that is what the empty column says.
+        board.tracker.restore(
+            {record(QStringLiteral("f1"), TxState::Finalized, board.now() - 1000)});
+        QTRY_VERIFY(pending->text().startsWith(QStringLiteral("Nothing pending")));
     }
 
     void columnsCountCards()

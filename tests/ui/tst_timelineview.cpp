@@ -2,14 +2,18 @@
 // with the store's events table, and the CSV export started from it.
 #include "../timeline/eventsdb.h"
 #include "emptystate.h"
+#include "eventdetaildialog.h"
 #include "timeline/timelinemodel.h"
 #include "timelineview.h"
 #include "util/clock.h"
 
+#include <QCheckBox>
 #include <QFile>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QStackedWidget>
 #include <QTableView>
@@ -190,6 +194,104 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         view.table()->scrollToBottom();
         QTRY_VERIFY(fixture.model->rowCount() > 50);
+    }
+
+    // Reading a row while new events arrive: with Follow newest off (as it turns once a row is
+    // clicked), the row under the pointer stays where it is; on, the newest row is in view.
+    void newRowsDoNotMoveTheRowUnderThePointer()
+    {
+        TimelineFixture fixture;
+        for (int i = 0; i < 60; ++i)
+            fixture.add(60'000 + 1000 * i, Severity::Info, alpha,
+                        QStringLiteral("older %1").arg(i));
+        TimelineView& view = fixture.open();
+        view.resize(1400, 700);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(view.followsNewest());
+        QTableView* table = view.table();
+        const int rowHeight = table->rowHeight(0);
+        const QPoint pointer(table->columnViewportPosition(TimelineModel::Message) + 20,
+                             rowHeight * 3 + rowHeight / 2);
+        const auto messageAt = [&] {
+            return table->indexAt(pointer)
+                .siblingAtColumn(TimelineModel::Message)
+                .data()
+                .toString();
+        };
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, pointer);
+        QVERIFY(!view.followsNewest()); // a row chosen: the operator is reading
+        const QString read = messageAt();
+        QCOMPARE(read, QStringLiteral("older 3"));
+
+        for (int i = 0; i < 5; ++i)
+            fixture.add(1000 - 100 * i, Severity::Warning, beta, QStringLiteral("new %1").arg(i));
+        fixture.model->refreshHead();
+        QCOMPARE(fixture.model->rowCount(), 65);
+        QCOMPARE(messageAt(), read);
+        QCOMPARE(table->currentIndex().siblingAtColumn(TimelineModel::Message).data().toString(),
+                 read);
+
+        // Scrolled further down, the same holds.
+        table->verticalScrollBar()->setValue(rowHeight * 10);
+        const QString further = messageAt();
+        fixture.add(50, Severity::Warning, beta, QStringLiteral("newer still"));
+        fixture.model->refreshHead();
+        QCOMPARE(messageAt(), further);
+
+        // Following again: the newest event is the top row, and stays so as more arrive.
+        view.setFollowNewest(true);
+        QCOMPARE(table->rowAt(0), 0);
+        fixture.add(10, Severity::Critical, beta, QStringLiteral("newest"));
+        fixture.model->refreshHead();
+        QCOMPARE(table->rowAt(0), 0);
+        QCOMPARE(fixture.model->index(0, TimelineModel::Message).data().toString(),
+                 QStringLiteral("newest"));
+        // Scrolling away by hand stops following.
+        table->verticalScrollBar()->setValue(rowHeight * 5);
+        QVERIFY(!view.followsNewest());
+    }
+
+    // The message gets the room; the time column is as wide as what it shows.
+    void messageColumnTakesTheRoom()
+    {
+        TimelineFixture fixture;
+        fixture.clock.advance(12 * 3600'000); // midday: the event is today's
+        fixture.add(5'000, Severity::Critical, beta, QStringLiteral("unhealthy: refused"));
+        TimelineView& view = fixture.open();
+        view.resize(1900, 800);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const QHeaderView* header = view.table()->horizontalHeader();
+        QTRY_VERIFY2(header->sectionSize(TimelineModel::Message) >=
+                         2 * header->sectionSize(TimelineModel::Time),
+                     qPrintable(QStringLiteral("message %1 px, time %2 px")
+                                    .arg(header->sectionSize(TimelineModel::Message))
+                                    .arg(header->sectionSize(TimelineModel::Time))));
+    }
+
+    // A double-click opens every field of the event, whole.
+    void doubleClickShowsTheWholeEvent()
+    {
+        TimelineFixture fixture;
+        const QString txId = QStringLiteral("0x") + QString(64, u'a');
+        fixture.add(5'000, Severity::Critical, beta, QStringLiteral("a long message ") + "x", txId);
+        TimelineView& view = fixture.open();
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QTableView* table = view.table();
+        const QRect cell = table->visualRect(fixture.model->index(0, TimelineModel::Message));
+        // As a mouse does it: a click, then the second press that makes it a double-click.
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, cell.center());
+        QTest::mouseDClick(table->viewport(), Qt::LeftButton, {}, cell.center());
+        auto* detail = view.findChild<EventDetailDialog*>();
+        QVERIFY(detail);
+        QVERIFY(detail->isVisible());
+        QCOMPARE(detail->field(QStringLiteral("Tx id")), txId);
+        QCOMPARE(detail->field(QStringLiteral("Severity")), QStringLiteral("Critical"));
+        QCOMPARE(detail->field(QStringLiteral("Node")), beta);
+        QVERIFY(detail->field(QStringLiteral("Time")).contains(u'Z'));
+        detail->close();
     }
 
     void exportWritesTheFilteredEvents()
