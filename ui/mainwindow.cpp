@@ -6,6 +6,7 @@
 #include "emptystate.h"
 #include "failoversview.h"
 #include "fallbackindicator.h"
+#include "importdialog.h"
 #include "lagview.h"
 #include "lookup/searchclassifier.h"
 #include "lookupdialog.h"
@@ -301,21 +302,26 @@ void MainWindow::search(const QString& text)
 
 void MainWindow::showLocalRecord(const QString& id)
 {
+    LookupDialog::LocalRecord local;
     if (!m_store) {
-        m_lookup->setLocalRecord(tr("No store is open: nothing is known locally."), {});
+        local.headline = tr("No store is open: nothing is known locally.");
+        m_lookup->setLocalRecord(local);
         return;
     }
     const store::Database& db = m_store->database();
     const auto tracked = db.transaction(id);
     const auto events = db.eventsForTransaction(id);
     if (!tracked.ok() || !events.ok()) {
-        m_lookup->setLocalRecord(
-            tr("The store cannot be read: %1").arg(tracked.ok() ? events.error : tracked.error),
-            {});
+        local.headline =
+            tr("The store cannot be read: %1").arg(tracked.ok() ? events.error : tracked.error);
+        m_lookup->setLocalRecord(local);
         return;
     }
-    QString headline;
+    local.canTrack = m_pendingPage != nullptr;
+    QString& headline = local.headline;
     if (const std::optional<store::StoredTransaction>& record = tracked.value) {
+        local.tracked = true;
+        local.wire = record->wire;
         const auto attempts = db.attempts(id);
         headline = tr("Tracked on %1: %2 since %3, %4%5")
                        .arg(record->network, record->state, isoUtcMs(record->stateSinceMs),
@@ -328,12 +334,11 @@ void MainWindow::showLocalRecord(const QString& id)
     } else {
         headline = tr("Not tracked on this machine.");
     }
-    QStringList lines;
     for (auto event = events.value.crbegin(); event != events.value.crend(); ++event)
-        lines.append(
+        local.events.append(
             QStringLiteral("%1  ·  %2  ·  %3")
                 .arg(isoUtcMs(event->timeMs), severityKey(event->severity), event->message));
-    m_lookup->setLocalRecord(headline, lines);
+    m_lookup->setLocalRecord(local);
 }
 
 bool MainWindow::storeKnowsIntent(const QString& intentId) const
@@ -375,6 +380,11 @@ void MainWindow::lookUpTransaction(const QString& id, ChainFamily family)
         m_lookup = new LookupDialog(m_pools, this);
         connect(m_lookup, &LookupDialog::showInTimelineRequested, this,
                 &MainWindow::showInTimeline);
+        connect(m_lookup, &LookupDialog::refreshed, this, &MainWindow::showLocalRecord);
+        connect(m_lookup, &LookupDialog::trackRequested, this, [this](const QString& txId) {
+            m_views->setCurrentIndex(PendingTab);
+            m_pendingPage->openImport()->addText(txId);
+        });
     }
     m_lookup->lookUp({family, id});
     showLocalRecord(id);
