@@ -22,6 +22,7 @@
 #include "pool/poolmanager.h"
 #include "poolview.h"
 #include "recording/storesession.h"
+#include "shortcuts.h"
 #include "store/database.h"
 #include "timeline/isotime.h"
 #include "timelineview.h"
@@ -34,7 +35,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QShortcut>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTabBar>
@@ -65,6 +65,7 @@ MainWindow::MainWindow(PoolManager* pools, ConfigSource source, Settings* settin
         m_failoverModel->setWindowMs(window);
     buildToolbar();
     buildViews();
+    installShortcuts(this);
 
     m_sourceLabel = new QLabel(this);
     m_probingLabel = new QLabel(this);
@@ -124,14 +125,6 @@ void MainWindow::buildToolbar()
     m_search->setMinimumHeight(m_search->fontMetrics().height() * 2);
     toolbar->addWidget(m_search);
     connect(m_search, &QLineEdit::returnPressed, this, [this] { search(m_search->text()); });
-    for (const QKeySequence& keys :
-         {QKeySequence(Qt::CTRL | Qt::Key_K), QKeySequence(QKeySequence::Find)}) {
-        auto* shortcut = new QShortcut(keys, this);
-        connect(shortcut, &QShortcut::activated, this, [this] {
-            m_search->setFocus(Qt::ShortcutFocusReason);
-            m_search->selectAll();
-        });
-    }
 
     m_pausedBanner = new QLabel(toolbar);
     m_pausedBanner->setObjectName(QStringLiteral("pausedBanner"));
