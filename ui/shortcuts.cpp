@@ -130,6 +130,7 @@ void installShortcuts(MainWindow* window)
                              [window, run = entry.run] { run(window); });
         }
     }
+    window->menuBar()->setFont(withPointSize(window->menuBar()->font(), headerPointSize));
     QMenu* help = window->menuBar()->addMenu(MainWindow::tr("&Help"));
     // The key is written in the text: as the action's own shortcut it would be a second
     // binding of F1, and an ambiguous one fires neither.
