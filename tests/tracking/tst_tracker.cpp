@@ -288,6 +288,25 @@ private Q_SLOTS:
         QVERIFY(f.state(id) != TxState::TransportUnknown);
     }
 
+    // The first send of the bytes is a send; one after a send reached a node (accepted, then
+    // lost) is a rebroadcast, and the timeline tells them apart.
+    void firstSendAndRebroadcastAreToldApart()
+    {
+        TrackingFixture f(ChainFamily::Solana, {QStringLiteral("a")});
+        QVERIFY(f.start());
+        const auto signed_ = f.signSolana(4500);
+        f.solana().setScriptedOutcome(signed_.signature, sim::ScriptedOutcome::NeverLands);
+        const QString id = f.trackSolana(signed_).id;
+        QCOMPARE(f.send(id).outcome, SendOutcome::Accepted);
+        QVERIFY(f.tracker->transaction(id)->sentBefore());
+        f.pools.cluster.advance(2);
+        const SendReport again = f.send(id);
+        QVERIFY2(again.result == SendReport::Result::Attempted, qPrintable(again.message));
+        const QStringList kinds = eventKinds(f, id);
+        QCOMPARE(kinds.count(QStringLiteral("send")), 1);
+        QCOMPARE(kinds.count(QStringLiteral("rebroadcast")), 1);
+    }
+
     void alreadyProcessedMeansTheNetworkHasIt()
     {
         TrackingFixture f(ChainFamily::Solana, {QStringLiteral("status"), QStringLiteral("send")});
