@@ -7,6 +7,7 @@
 #include "store/database.h"
 #include "timeline/eventtext.h"
 #include "timeline/isotime.h"
+#include "tracking/confirmation.h"
 #include "tracking/transactiontracker.h"
 #include "util/clock.h"
 
@@ -362,13 +363,9 @@ void BoardDetailPane::fill(const TrackedTransaction& record)
 
     applyFields();
 
-    const bool terminal = tracking::isTerminal(record.state);
-    m_confirm->setEnabled(!terminal);
-    m_confirm->setToolTip(
-        terminal
-            ? tr("%1: nothing left to confirm or send").arg(tracking::txStateWord(record.state))
-            : tr("Look its status up across the status nodes, then, "
-                 "only if safe, rebroadcast the identical bytes"));
+    const tracking::ConfirmOffer offer = tracking::confirmOffer(record);
+    m_confirm->setEnabled(offer.enabled);
+    m_confirm->setToolTip(offer.reason);
 }
 
 void BoardDetailPane::readStore()

@@ -1,6 +1,7 @@
 #include "importdialog.h"
 
 #include "appearance.h"
+#include "chain/codec/transactionsummary.h"
 #include "models/displaytext.h"
 #include "pool/poolmanager.h"
 #include "tracking/transactiontracker.h"
@@ -30,6 +31,20 @@ namespace {
 // Larger inputs belong to `switchyard track FILE`; the dialog keeps the GUI responsive.
 constexpr qint64 kMaxFileBytes = 8 * 1024 * 1024;
 
+// "line 2 · 3xYz…Q9 on demo-solana · Signer … · Amount 21 lamports …": what Track would keep.
+QString previewLine(const tracking::ImportedTransaction& imported)
+{
+    const tracking::TrackedTransaction& record = imported.record;
+    QString line =
+        ImportDialog::tr("line %1 · %2 on %3").arg(imported.line).arg(record.id, record.network);
+    if (!record.intentId.isEmpty())
+        line += ImportDialog::tr(" · intent %1").arg(record.intentId);
+    if (record.isWatchOnly())
+        return line + ImportDialog::tr(" · watched without its bytes, never sent");
+    return line + QLatin1Char('\n') +
+           chain::summarizeTransaction(record.family, *record.wire).oneLine();
+}
+
 } // namespace
 
 ImportDialog::ImportDialog(tracking::TransactionTracker* tracker, PoolManager* pools, Clock* clock,
@@ -44,6 +59,7 @@ ImportDialog::ImportDialog(tracking::TransactionTracker* tracker, PoolManager* p
     , m_lastValid(new QLineEdit(this))
     , m_summary(new QLabel(this))
     , m_errors(new QListWidget(this))
+    , m_ready(new QListWidget(this))
     , m_track(new QPushButton(tr("Track"), this))
 {
     setObjectName(QStringLiteral("importDialog"));
@@ -71,13 +87,23 @@ ImportDialog::ImportDialog(tracking::TransactionTracker* tracker, PoolManager* p
     m_lastValid->setPlaceholderText(
         tr("Solana: from the sender's getLatestBlockhash; without it expiry cannot be decided"));
 
+    // Everything under the input keeps its height whatever the input says, so the form never
+    // moves under the pointer as lines turn good or bad: the summary has room for three lines,
+    // the problems and the preview scroll inside boxes of their own.
     m_summary->setObjectName(QStringLiteral("importSummary"));
     m_summary->setFont(withPointSize(font(), tablePointSize, true));
     m_summary->setWordWrap(true);
+    m_summary->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_summary->setFixedHeight(m_summary->fontMetrics().lineSpacing() * 3);
     m_errors->setObjectName(QStringLiteral("importErrors"));
-    m_errors->setFont(withPointSize(font(), headerPointSize));
-    m_errors->setWordWrap(true);
-    m_errors->setMaximumHeight(m_errors->fontMetrics().height() * 8);
+    m_ready->setObjectName(QStringLiteral("importPreview"));
+    for (QListWidget* list : {m_errors, m_ready}) {
+        list->setFont(withPointSize(font(), headerPointSize));
+        list->setWordWrap(true);
+        list->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
+        list->setFixedHeight(list->fontMetrics().lineSpacing() * 6);
+        list->setSpacing(2);
+    }
 
     auto* openFile = new QPushButton(themeIcon(QStringLiteral("export")), tr("Open file…"), this);
     openFile->setObjectName(QStringLiteral("importOpenFile"));
@@ -106,6 +132,9 @@ ImportDialog::ImportDialog(tracking::TransactionTracker* tracker, PoolManager* p
     fields->addRow(tr("Network"), m_network);
     fields->addRow(tr("Intent"), m_intent);
     fields->addRow(tr("lastValidBlockHeight"), m_lastValid);
+    fields->addRow(m_summary);
+    fields->addRow(tr("To fix"), m_errors);
+    fields->addRow(tr("Will be tracked"), m_ready);
 
     auto* buttons = new QDialogButtonBox(this);
     buttons->addButton(openFile, QDialogButtonBox::ActionRole);
@@ -116,8 +145,6 @@ ImportDialog::ImportDialog(tracking::TransactionTracker* tracker, PoolManager* p
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_input, 1);
     layout->addLayout(fields);
-    layout->addWidget(m_summary);
-    layout->addWidget(m_errors);
     layout->addWidget(buttons);
     resize(1200, 800);
     readInput();
@@ -166,9 +193,16 @@ void ImportDialog::addDropped(const QMimeData* dropped)
                 addFile(url.toLocalFile());
         }
     } else if (dropped->hasText()) {
-        m_input->moveCursor(QTextCursor::End);
-        m_input->insertPlainText(dropped->text());
+        addText(dropped->text());
     }
+}
+
+void ImportDialog::addText(const QString& text)
+{
+    const QString before = m_input->toPlainText();
+    m_input->moveCursor(QTextCursor::End);
+    m_input->insertPlainText(
+        before.isEmpty() || before.endsWith(QLatin1Char('\n')) ? text : QLatin1Char('\n') + text);
 }
 
 tracking::ImportDefaults ImportDialog::defaults(QString* error) const
@@ -202,7 +236,9 @@ void ImportDialog::readInput()
         m_errors->addItem(fieldError);
     for (const tracking::ImportError& error : m_preview.errors)
         m_errors->addItem(error.text());
-    m_errors->setVisible(m_errors->count() > 0);
+    m_ready->clear();
+    for (const tracking::ImportedTransaction& imported : std::as_const(m_preview.transactions))
+        m_ready->addItem(previewLine(imported));
 
     int watchOnly = 0;
     int undecidable = 0;

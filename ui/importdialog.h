@@ -41,6 +41,8 @@ public:
     bool addFile(const QString& path);
     // Dropped local files are read as by addFile(), dropped text is appended.
     void addDropped(const QMimeData* dropped);
+    // Appends `text` (an id to watch, say) on a line of its own.
+    void addText(const QString& text);
     // The outcome of reading the input as it is now.
     const tracking::ImportResult& preview() const { return m_preview; }
 
@@ -65,6 +67,7 @@ private:
     QLineEdit* m_lastValid;
     QLabel* m_summary;
     QListWidget* m_errors;
+    QListWidget* m_ready; // what Track would track: id, network, what the bytes say
     QPushButton* m_track;
     QTimer m_settle;
     tracking::ImportResult m_preview;

@@ -1,12 +1,14 @@
 #include "lookupdialog.h"
 
 #include "appearance.h"
+#include "chain/codec/transactionsummary.h"
 #include "models/lookupanswermodel.h"
 #include "pool/poolmanager.h"
 #include "themeicondelegate.h"
 
 #include <QApplication>
 #include <QClipboard>
+#include <QDateTime>
 #include <QDesktopServices>
 #include <QFontDatabase>
 #include <QHBoxLayout>
@@ -41,8 +43,12 @@ LookupDialog::LookupDialog(PoolManager* pools, QWidget* parent)
     , m_copy(new QPushButton(themeIcon(QStringLiteral("copy")), tr("Copy id"), this))
     , m_explorers(new QHBoxLayout)
     , m_localHeadline(new QLabel(this))
+    , m_track(new QPushButton(tr("Track this id…"), this))
+    , m_decoded(new QLabel(this))
     , m_localEvents(new QListWidget(this))
     , m_showInTimeline(new QPushButton(tr("Show in timeline"), this))
+    , m_refresh(new QPushButton(themeIcon(QStringLiteral("probe")), tr("Refresh"), this))
+    , m_askedAt(new QLabel(this))
     , m_summary(new QLabel(this))
     , m_table(new QTableView(this))
 {
@@ -70,6 +76,16 @@ LookupDialog::LookupDialog(PoolManager* pools, QWidget* parent)
     m_localHeadline->setObjectName(QStringLiteral("lookupLocal"));
     m_localHeadline->setFont(body);
     m_localHeadline->setWordWrap(true);
+    m_track->setObjectName(QStringLiteral("lookupTrack"));
+    m_track->setFont(withPointSize(font(), headerPointSize));
+    m_track->setToolTip(tr("Open the Track dialog with this id, to watch it on the Pending board"));
+    m_track->hide();
+    connect(m_track, &QPushButton::clicked, this, [this] { Q_EMIT trackRequested(m_query.id); });
+    m_decoded->setObjectName(QStringLiteral("lookupDecoded"));
+    m_decoded->setFont(mono);
+    m_decoded->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_decoded->setWordWrap(true);
+    m_decoded->hide();
     m_localEvents->setObjectName(QStringLiteral("lookupEvents"));
     m_localEvents->setFont(withPointSize(font(), headerPointSize));
     m_localEvents->setMaximumHeight(m_localEvents->fontMetrics().height() * 7);
@@ -77,6 +93,15 @@ LookupDialog::LookupDialog(PoolManager* pools, QWidget* parent)
     connect(m_showInTimeline, &QPushButton::clicked, this,
             [this] { Q_EMIT showInTimelineRequested(m_query.id); });
 
+    m_refresh->setObjectName(QStringLiteral("lookupRefresh"));
+    m_refresh->setFont(withPointSize(font(), headerPointSize));
+    m_refresh->setToolTip(tr("Ask every status node again"));
+    connect(m_refresh, &QPushButton::clicked, this, [this] {
+        lookUp(m_query);
+        Q_EMIT refreshed(m_query.id);
+    });
+    m_askedAt->setObjectName(QStringLiteral("lookupAskedAt"));
+    m_askedAt->setFont(withPointSize(font(), headerPointSize));
     m_summary->setObjectName(QStringLiteral("lookupSummary"));
     m_summary->setFont(withPointSize(font(), summaryPointSize, true));
     m_table->setObjectName(QStringLiteral("lookupAnswers"));
@@ -99,11 +124,20 @@ LookupDialog::LookupDialog(PoolManager* pools, QWidget* parent)
     layout->addLayout(idRow);
     layout->addSpacing(12);
     layout->addWidget(sectionTitle(tr("On this machine"), this));
-    layout->addWidget(m_localHeadline);
+    auto* localRow = new QHBoxLayout;
+    localRow->addWidget(m_localHeadline, 1);
+    localRow->addWidget(m_track, 0, Qt::AlignTop);
+    layout->addLayout(localRow);
+    layout->addWidget(m_decoded);
     layout->addWidget(m_localEvents);
     layout->addWidget(m_showInTimeline, 0, Qt::AlignLeft);
     layout->addSpacing(12);
-    layout->addWidget(sectionTitle(tr("Every status node, live"), this));
+    auto* liveRow = new QHBoxLayout;
+    liveRow->addWidget(sectionTitle(tr("Every status node, live"), this));
+    liveRow->addStretch(1);
+    liveRow->addWidget(m_askedAt);
+    liveRow->addWidget(m_refresh);
+    layout->addLayout(liveRow);
     layout->addWidget(m_summary);
     layout->addWidget(m_table, 1);
     resize(1300, 800);
@@ -121,6 +155,9 @@ void LookupDialog::lookUp(const LookupQuery& query)
     m_id->setText(query.id);
     rebuildExplorerButtons();
     m_answers->clear();
+    m_askedAt->setText(
+        tr("Asked at %1")
+            .arg(QDateTime::currentDateTimeUtc().toString(QStringLiteral("HH:mm:ss 'UTC'"))));
 
     QList<std::shared_ptr<NetworkPool>> pools;
     for (const std::shared_ptr<NetworkPool>& pool : m_pools->pools())
@@ -141,13 +178,19 @@ void LookupDialog::lookUp(const LookupQuery& query)
     updateSummary();
 }
 
-void LookupDialog::setLocalRecord(const QString& headline, const QStringList& events)
+void LookupDialog::setLocalRecord(const LocalRecord& local)
 {
-    m_localHeadline->setText(headline);
+    m_localHeadline->setText(local.headline);
+    m_track->setVisible(!local.tracked && local.canTrack);
+    const chain::TransactionSummary decoded =
+        local.wire ? chain::summarizeTransaction(m_query.family, *local.wire)
+                   : chain::TransactionSummary{};
+    m_decoded->setText(local.wire ? decoded.lines() : QString());
+    m_decoded->setVisible(local.wire.has_value());
     m_localEvents->clear();
-    m_localEvents->addItems(events);
-    m_localEvents->setVisible(!events.isEmpty());
-    m_showInTimeline->setVisible(!events.isEmpty());
+    m_localEvents->addItems(local.events);
+    m_localEvents->setVisible(!local.events.isEmpty());
+    m_showInTimeline->setVisible(!local.events.isEmpty());
 }
 
 void LookupDialog::rebuildExplorerButtons()

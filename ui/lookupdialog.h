@@ -4,6 +4,7 @@
 
 #include <QDialog>
 #include <QPointer>
+#include <optional>
 
 class QHBoxLayout;
 class QLabel;
@@ -31,8 +32,16 @@ public:
 
     // Starts a live lookup on every status node of the id's family (a running one is dropped).
     void lookUp(const LookupQuery& query);
-    // What this machine's store knows: a headline and the transaction's events, newest first.
-    void setLocalRecord(const QString& headline, const QStringList& events);
+    // What this machine's store knows about the id.
+    struct LocalRecord
+    {
+        QString headline;
+        QStringList events; // newest first
+        bool tracked = false;
+        bool canTrack = false;          // a store is open: an id it does not track can be
+        std::optional<QByteArray> wire; // the stored signed bytes, decoded for the operator
+    };
+    void setLocalRecord(const LocalRecord& local);
 
     QString id() const { return m_query.id; }
     LookupAnswerModel* answers() const { return m_answers; }
@@ -40,6 +49,9 @@ public:
 
 Q_SIGNALS:
     void showInTimelineRequested(const QString& txId);
+    void trackRequested(const QString& txId);
+    // Refresh asked every node again: what the store knows may have changed too.
+    void refreshed(const QString& txId);
     void lookupFinished();
 
 private:
@@ -57,8 +69,12 @@ private:
     QHBoxLayout* m_explorers;
     QList<QPushButton*> m_explorerButtons;
     QLabel* m_localHeadline;
+    QPushButton* m_track;
+    QLabel* m_decoded;
     QListWidget* m_localEvents;
     QPushButton* m_showInTimeline;
+    QPushButton* m_refresh;
+    QLabel* m_askedAt;
     QLabel* m_summary;
     QTableView* m_table;
 };

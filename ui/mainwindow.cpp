@@ -7,6 +7,7 @@
 #include "emptystate.h"
 #include "failoversview.h"
 #include "fallbackindicator.h"
+#include "importdialog.h"
 #include "lagview.h"
 #include "lookup/searchclassifier.h"
 #include "lookupdialog.h"
@@ -26,6 +27,7 @@
 #include "pool/poolmanager.h"
 #include "poolview.h"
 #include "recording/storesession.h"
+#include "shortcuts.h"
 #include "store/database.h"
 #include "timeline/isotime.h"
 #include "timelineview.h"
@@ -38,7 +40,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QShortcut>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTabBar>
@@ -73,6 +74,7 @@ MainWindow::MainWindow(PoolManager* pools, ConfigSource source, Settings* settin
         m_failoverModel->setWindowMs(window);
     buildToolbar();
     buildViews();
+    installShortcuts(this);
 
     m_sourceLabel = new QLabel(this);
     m_probingLabel = new QLabel(this);
@@ -137,14 +139,6 @@ void MainWindow::buildToolbar()
     m_search->setMinimumHeight(m_search->fontMetrics().height() * 2);
     toolbar->addWidget(m_search);
     connect(m_search, &QLineEdit::returnPressed, this, [this] { search(m_search->text()); });
-    for (const QKeySequence& keys :
-         {QKeySequence(Qt::CTRL | Qt::Key_K), QKeySequence(QKeySequence::Find)}) {
-        auto* shortcut = new QShortcut(keys, this);
-        connect(shortcut, &QShortcut::activated, this, [this] {
-            m_search->setFocus(Qt::ShortcutFocusReason);
-            m_search->selectAll();
-        });
-    }
 
     m_pausedBanner = new QLabel(toolbar);
     m_pausedBanner->setObjectName(QStringLiteral("pausedBanner"));
@@ -373,21 +367,26 @@ void MainWindow::search(const QString& text)
 
 void MainWindow::showLocalRecord(const QString& id)
 {
+    LookupDialog::LocalRecord local;
     if (!m_store) {
-        m_lookup->setLocalRecord(tr("No store is open: nothing is known locally."), {});
+        local.headline = tr("No store is open: nothing is known locally.");
+        m_lookup->setLocalRecord(local);
         return;
     }
     const store::Database& db = m_store->database();
     const auto tracked = db.transaction(id);
     const auto events = db.eventsForTransaction(id);
     if (!tracked.ok() || !events.ok()) {
-        m_lookup->setLocalRecord(
-            tr("The store cannot be read: %1").arg(tracked.ok() ? events.error : tracked.error),
-            {});
+        local.headline =
+            tr("The store cannot be read: %1").arg(tracked.ok() ? events.error : tracked.error);
+        m_lookup->setLocalRecord(local);
         return;
     }
-    QString headline;
+    local.canTrack = m_pendingPage != nullptr;
+    QString& headline = local.headline;
     if (const std::optional<store::StoredTransaction>& record = tracked.value) {
+        local.tracked = true;
+        local.wire = record->wire;
         const auto attempts = db.attempts(id);
         headline = tr("Tracked on %1: %2 since %3, %4%5")
                        .arg(record->network, record->state, isoUtcMs(record->stateSinceMs),
@@ -400,12 +399,11 @@ void MainWindow::showLocalRecord(const QString& id)
     } else {
         headline = tr("Not tracked on this machine.");
     }
-    QStringList lines;
     for (auto event = events.value.crbegin(); event != events.value.crend(); ++event)
-        lines.append(
+        local.events.append(
             QStringLiteral("%1  ·  %2  ·  %3")
                 .arg(isoUtcMs(event->timeMs), severityKey(event->severity), event->message));
-    m_lookup->setLocalRecord(headline, lines);
+    m_lookup->setLocalRecord(local);
 }
 
 bool MainWindow::storeKnowsIntent(const QString& intentId) const
@@ -447,6 +445,11 @@ void MainWindow::lookUpTransaction(const QString& id, ChainFamily family)
         m_lookup = new LookupDialog(m_pools, this);
         connect(m_lookup, &LookupDialog::showInTimelineRequested, this,
                 &MainWindow::showInTimeline);
+        connect(m_lookup, &LookupDialog::refreshed, this, &MainWindow::showLocalRecord);
+        connect(m_lookup, &LookupDialog::trackRequested, this, [this](const QString& txId) {
+            m_views->setCurrentIndex(PendingTab);
+            m_pendingPage->openImport()->addText(txId);
+        });
     }
     m_lookup->lookUp({family, id});
     showLocalRecord(id);

@@ -74,6 +74,10 @@ PendingBoardView::PendingBoardView(tracking::TransactionTracker* tracker,
             &PendingBoardView::showInTimelineRequested);
     // The proxies connected to the model first: by now they hold the change.
     connect(m_model, &QAbstractItemModel::dataChanged, this, &PendingBoardView::onSourceChanged);
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, [this] {
+        if (!m_selectWhenShown.isEmpty() && selectTransaction(m_selectWhenShown))
+            m_selectWhenShown.clear();
+    });
     connect(m_model, &PendingBoardModel::liveValuesChanged, this, [this] {
         for (const Column& column : m_columns)
             column.list->viewport()->update();
@@ -297,6 +301,11 @@ bool PendingBoardView::selectTransaction(const QString& id)
     column.list->selectionModel()->setCurrentIndex(shown, QItemSelectionModel::ClearAndSelect);
     column.list->scrollTo(shown);
     return selectedId() == id;
+}
+
+void PendingBoardView::selectWhenShown(const QString& id)
+{
+    m_selectWhenShown = selectTransaction(id) ? QString() : id;
 }
 
 void PendingBoardView::clearListSelection(BoardColumn column)

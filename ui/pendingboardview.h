@@ -54,6 +54,9 @@ public:
     QString selectedId() const;
     // Selects the card (in whichever column holds it) and shows it; false when not shown.
     bool selectTransaction(const QString& id);
+    // The same, now or as soon as the board shows the card (a transaction just tracked reaches
+    // the board a moment after the tracker announced it).
+    void selectWhenShown(const QString& id);
 
 Q_SIGNALS:
     void confirmRequested(const QString& id);
@@ -84,6 +87,7 @@ private:
     QSplitter* m_splitter;
     std::array<Column, boardColumnCount> m_columns;
     QString m_network;
+    QString m_selectWhenShown;
     bool m_selecting = false; // the board moves the lists' selections itself: no operator's choice
     int m_rowsLeaving = 0;    // rows being removed from a column right now
 };

@@ -4,6 +4,7 @@
 #include "confirmation/confirmationwizard.h"
 #include "importdialog.h"
 #include "pendingboardview.h"
+#include "tracking/confirmation.h"
 
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -42,6 +43,9 @@ PendingPage::PendingPage(tracking::TransactionTracker* tracker, PoolManager* poo
     connect(m_board, &PendingBoardView::confirmRequested, this, &PendingPage::openWizard);
     connect(m_board, &PendingBoardView::showInTimelineRequested, this,
             &PendingPage::showInTimelineRequested);
+    connect(m_board, &PendingBoardView::selectionChanged, this, &PendingPage::updateConfirmButton);
+    connect(tracker, &tracking::TransactionTracker::transitioned, this,
+            &PendingPage::updateConfirmButton);
 
     auto* actions = new QHBoxLayout;
     actions->addWidget(m_import);
@@ -51,6 +55,23 @@ PendingPage::PendingPage(tracking::TransactionTracker* tracker, PoolManager* poo
     layout->setContentsMargins(0, 6, 0, 0);
     layout->addLayout(actions);
     layout->addWidget(m_board, 1);
+    updateConfirmButton();
+}
+
+void PendingPage::updateConfirmButton()
+{
+    const std::optional<tracking::TrackedTransaction> record =
+        m_tracker->transaction(m_board->selectedId());
+    if (!record) {
+        m_confirm->setEnabled(true);
+        m_confirm->setToolTip(tr("Pick a tracked transaction, look it up on every status node, "
+                                 "then, only if safe and after your yes, send the identical "
+                                 "bytes"));
+        return;
+    }
+    const tracking::ConfirmOffer offer = tracking::confirmOffer(*record);
+    m_confirm->setEnabled(offer.enabled);
+    m_confirm->setToolTip(offer.reason);
 }
 
 ImportDialog* PendingPage::openImport()
@@ -60,7 +81,7 @@ ImportDialog* PendingPage::openImport()
         m_importDialog->setAttribute(Qt::WA_DeleteOnClose);
         connect(m_importDialog, &ImportDialog::tracked, this, [this](const QStringList& ids) {
             if (!ids.isEmpty())
-                m_board->selectTransaction(ids.constFirst());
+                m_board->selectWhenShown(ids.constFirst());
         });
     }
     m_importDialog->show();

@@ -48,6 +48,9 @@ protected:
     void dropEvent(QDropEvent* event) override;
 
 private:
+    // Enabled and explained by the rule the detail pane's button follows, for the selection.
+    void updateConfirmButton();
+
     tracking::TransactionTracker* m_tracker;
     PoolManager* m_pools;
     Clock* m_clock;

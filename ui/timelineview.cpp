@@ -278,7 +278,7 @@ TimelineFilter TimelineView::filter() const
             filter.severities.insert(severityOrder[i]);
     if (const QString kind = m_kind->currentData().toString(); !kind.isEmpty())
         filter.kinds = {kind};
-    filter.network = m_network;
+    filter.network = m_txId.isEmpty() ? m_network : QString();
     filter.node = m_node->currentData().toString();
     filter.txId = m_txId;
     filter.text = m_text->text().trimmed();
@@ -431,8 +431,23 @@ void TimelineView::showTransaction(const QString& txId)
     m_txId = txId;
     m_transaction->setText(tr("Transaction %1  ✕").arg(eventtext::shortTxId(txId)));
     m_transaction->setVisible(!txId.isEmpty());
-    if (!txId.isEmpty())
+    if (!txId.isEmpty()) {
+        // Every event of the transaction: a text, kind, node or severity left from before would
+        // hide them behind a chip that says they are shown. Its network is the transaction's
+        // own (filter() leaves the selector out while the chip is there).
+        const QSignalBlocker blockRange(m_range);
+        const QSignalBlocker blockKind(m_kind);
+        const QSignalBlocker blockNode(m_node);
+        const QSignalBlocker blockText(m_text);
         setRange(AllTime);
+        m_kind->setCurrentIndex(0);
+        m_node->setCurrentIndex(0);
+        m_text->clear();
+        for (QToolButton* button : std::as_const(m_severities)) {
+            const QSignalBlocker blockSeverity(button);
+            button->setChecked(true);
+        }
+    }
     applyFilter();
 }
 

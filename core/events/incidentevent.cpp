@@ -32,6 +32,8 @@ QString eventKindKey(IncidentEvent::Kind kind)
         return QStringLiteral("config-rejected");
     case IncidentEvent::Kind::TransactionState:
         return QStringLiteral("transaction-state");
+    case IncidentEvent::Kind::Send:
+        return QStringLiteral("send");
     case IncidentEvent::Kind::Rebroadcast:
         return QStringLiteral("rebroadcast");
     case IncidentEvent::Kind::Confirmation:
@@ -45,10 +47,10 @@ QString eventKindKey(IncidentEvent::Kind kind)
 QList<IncidentEvent::Kind> allEventKinds()
 {
     using Kind = IncidentEvent::Kind;
-    return {
-        Kind::NodeState,    Kind::Failover,       Kind::LagThreshold,     Kind::IdentityMismatch,
-        Kind::Reconfigured, Kind::ConfigRejected, Kind::TransactionState, Kind::Rebroadcast,
-        Kind::Confirmation, Kind::Store};
+    return {Kind::NodeState,        Kind::Failover,     Kind::LagThreshold,
+            Kind::IdentityMismatch, Kind::Reconfigured, Kind::ConfigRejected,
+            Kind::TransactionState, Kind::Send,         Kind::Rebroadcast,
+            Kind::Confirmation,     Kind::Store};
 }
 
 } // namespace switchyard

@@ -27,9 +27,14 @@ struct IncidentEvent
         Reconfigured,     // a new configuration took over
         ConfigRejected,   // a changed configuration did not load; the old one stays
         TransactionState, // a tracked transaction changed state (with the node and slot proving it)
-        Rebroadcast,      // one send (or rebroadcast) of a tracked transaction's bytes to one node
+        Rebroadcast,      // its bytes sent to one node again, after a send that reached a node
         Confirmation,     // what a confirmation run (the wizard or `switchyard confirm`) came to
         Store,            // what opening the store changed (a file open to others made owner-only)
+        // Switchyard's first send of a tracked transaction's bytes to one node (no send of them
+        // had reached a node). Last, so the numbers of the kinds above stay as they were; stored
+        // rows and CSV files carry the key ("send"), and older rows of first sends say
+        // "rebroadcast".
+        Send,
     };
 
     QDateTime time; // UTC, milliseconds

@@ -84,6 +84,18 @@ QString nonceLine(const TrackedTransaction& record, const LookupReport& lookup)
         .arg(*record.nonce);
 }
 
+// The words of an open gate follow what happened: bytes Switchyard never sent are sent, not
+// sent "again".
+QString notSentYet(const TrackedTransaction& record)
+{
+    return record.sentBefore() ? QString() : QStringLiteral(" (not sent yet by Switchyard)");
+}
+
+QString again(const TrackedTransaction& record)
+{
+    return record.sentBefore() ? QStringLiteral(" again") : QString();
+}
+
 GateDecision gateFor(Gate gate, QString headline, QStringList evidence)
 {
     return {gate, std::move(headline), std::move(evidence)};
@@ -132,6 +144,37 @@ QString gateKey(Gate gate)
         return QStringLiteral("superseded");
     }
     Q_UNREACHABLE();
+}
+
+ConfirmOffer confirmOffer(const TrackedTransaction& record)
+{
+    switch (record.state) {
+    case TxState::Finalized:
+        return {false, QStringLiteral("Finalized: it landed for good, nothing is left to confirm "
+                                      "or send.")};
+    case TxState::ExecutionFailed:
+        return {false, QStringLiteral("Execution failed: it landed with an error, so these "
+                                      "bytes cannot land again. Only the sending system can "
+                                      "decide what to send instead.")};
+    case TxState::Expired:
+        return {false, QStringLiteral("Expired: its blockhash is past lastValidBlockHeight, so "
+                                      "these bytes can never land. Only the sending system can "
+                                      "sign a replacement.")};
+    case TxState::Superseded:
+        return {false, QStringLiteral("Superseded: another transaction used its nonce, so these "
+                                      "bytes can never be mined. Only the sending system can "
+                                      "decide what next.")};
+    case TxState::Imported:
+    case TxState::Submitted:
+    case TxState::TransportUnknown:
+    case TxState::Confirmed:
+        break;
+    }
+    return {true, record.isWatchOnly()
+                      ? QStringLiteral("Look its status up on every status node (watched "
+                                       "without its bytes: never sent)")
+                      : QStringLiteral("Look its status up on every status node, then, only if "
+                                       "safe and after your yes, send the identical bytes")};
 }
 
 GateDecision decideGate(const TrackedTransaction& record, const LookupReport& lookup,
@@ -230,17 +273,19 @@ GateDecision decideGate(const TrackedTransaction& record, const LookupReport& lo
         switch (lookup.expiry.value_or(ExpiryVerdict::NoEvidence)) {
         case ExpiryVerdict::StillValid:
             return gateFor(Gate::Open,
-                           QStringLiteral("No node has it and its blockhash is still valid: the "
-                                          "identical bytes may be sent again."),
+                           QStringLiteral("No node has it%1 and its blockhash is still valid: "
+                                          "the identical bytes may be sent%2.")
+                               .arg(notSentYet(record), again(record)),
                            evidence);
         case ExpiryVerdict::Undecidable:
             evidence.append(QStringLiteral(
                 "expiry cannot be decided without lastValidBlockHeight: if the blockhash has "
                 "expired, nodes refuse the bytes and nothing lands"));
             return gateFor(Gate::Open,
-                           QStringLiteral("No node has it. Its expiry cannot be decided; the "
-                                          "identical bytes may be sent again (the same "
-                                          "signature can land at most once)."),
+                           QStringLiteral("No node has it%1. Its expiry cannot be decided; the "
+                                          "identical bytes may be sent%2 (the same signature "
+                                          "can land at most once).")
+                               .arg(notSentYet(record), again(record)),
                            evidence);
         case ExpiryVerdict::Found:
             return gateFor(Gate::SeenByNetwork,
@@ -264,8 +309,9 @@ GateDecision decideGate(const TrackedTransaction& record, const LookupReport& lo
     switch (lookup.supersession.value_or(SupersessionVerdict::Unknown)) {
     case SupersessionVerdict::NonceOpen:
         return gateFor(Gate::Open,
-                       QStringLiteral("No node has it and its nonce is still open: the "
-                                      "identical bytes may be sent again."),
+                       QStringLiteral("No node has it%1 and its nonce is still open: the "
+                                      "identical bytes may be sent%2.")
+                           .arg(notSentYet(record), again(record)),
                        evidence);
     case SupersessionVerdict::Landed:
         return gateFor(Gate::SeenByNetwork,
@@ -400,7 +446,10 @@ QCoro::Task<SendReport> ConfirmationRun::rebroadcast()
     }
     // Spent: a second rebroadcast needs a new look at the status.
     m_decided = false;
+    QPointer<ConfirmationRun> self(this);
     SendReport report = co_await m_tracker->send(m_id);
+    if (self && !report.attempts.isEmpty())
+        m_sent = true;
     co_return report;
 }
 
@@ -438,13 +487,15 @@ QCoro::Task<StoreAck> ConfirmationRun::recordOutcome(QString steps)
         co_return StoreAck{QStringLiteral("%1 is not tracked").arg(m_id), 0};
     const ConfirmationOutcome result = outcomeFor(known->state);
     // A transaction that had already failed or expired when the run began is the same
-    // incident, recorded when it happened: walking it through again is no new alarm.
+    // incident, recorded when it happened; one the run's lookup found failed or expired is
+    // the tracker's transition event, with its own severity. Walking it through is
+    // information; only bytes this run sent and that then failed are its own alarm.
     const bool settledBefore = m_stateAtStart == known->state && isTerminal(known->state);
-    const IncidentEvent::Severity severity =
-        settledBefore                            ? IncidentEvent::Severity::Info
-        : result == ConfirmationOutcome::Failed  ? IncidentEvent::Severity::Critical
-        : result == ConfirmationOutcome::Pending ? IncidentEvent::Severity::Warning
-                                                 : IncidentEvent::Severity::Info;
+    IncidentEvent::Severity severity = IncidentEvent::Severity::Info;
+    if (result == ConfirmationOutcome::Failed && m_sent)
+        severity = IncidentEvent::Severity::Critical;
+    else if (result == ConfirmationOutcome::Pending)
+        severity = IncidentEvent::Severity::Warning;
     QString message =
         QStringLiteral("confirmation: %1 (%2%3)")
             .arg(confirmationOutcomeKey(result), txStateWord(known->state),

@@ -45,6 +45,16 @@ struct GateDecision
 
 QString gateKey(Gate gate); // "open", "landed", "seen-by-network", ...
 
+// Whether a confirmation may be started for `record`, one rule for every button that starts
+// one; `reason` says why not (or, when it may, what a confirmation does), for a tooltip.
+struct ConfirmOffer
+{
+    bool enabled = false;
+    QString reason;
+};
+
+ConfirmOffer confirmOffer(const TrackedTransaction& record);
+
 // The gate for `record` (its state after the lookup) given the tracker's lookup of it;
 // `sendInFlight` says this process is sending it (the lookup says whether another one is).
 GateDecision decideGate(const TrackedTransaction& record, const LookupReport& lookup,
@@ -123,6 +133,7 @@ private:
     std::optional<TxState> m_stateAtStart;
     GateDecision m_decision;
     bool m_decided = false;
+    bool m_sent = false; // this run's rebroadcast() reached a node's send
     bool m_stopWatching = false;
 };
 

@@ -128,9 +128,10 @@ store::WriteError closeEndedClaims(QSqlDatabase& db, const QString& txId, qint64
     if (!record)
         return error.isEmpty() ? QStringLiteral("%1 has sends but no record").arg(txId) : error;
     for (const auto& [node, why] : ended) {
-        closed->events.append(
-            claimEvent(*record, nowMs, IncidentEvent::Kind::Rebroadcast, node,
-                       QStringLiteral("sent to %1: unclear (%2)").arg(node, why)));
+        closed->events.append(claimEvent(
+            *record, nowMs,
+            record->sentBefore() ? IncidentEvent::Kind::Rebroadcast : IncidentEvent::Kind::Send,
+            node, QStringLiteral("sent to %1: unclear (%2)").arg(node, why)));
         const TxState next = stateAfterSend(record->state, SendOutcome::Unclear);
         if (next == record->state)
             continue;

@@ -40,6 +40,9 @@ struct TrackedTransaction
     int attempts = 0;
 
     bool isWatchOnly() const { return !wire.has_value(); }
+    // A send of these bytes by Switchyard reached a node (or may have): the next one is a
+    // rebroadcast. Before it, a send is the first, whatever the sending system did.
+    bool sentBefore() const { return firstSentMs.has_value(); }
     // Solana bytes without lastValidBlockHeight: tracked, but never declared expired.
     bool expiryUndecidable() const
     {

@@ -576,6 +576,9 @@ QCoro::Task<SendReport> TransactionTracker::sendChecked(QString id)
         co_return report;
     }
     const ChainIdentity identity = chainIdentity(record, *verified, pool->config());
+    // Every attempt of this one operation is the first send until one reached a node before it.
+    const IncidentEvent::Kind sendKind =
+        record.sentBefore() ? IncidentEvent::Kind::Rebroadcast : IncidentEvent::Kind::Send;
 
     // Look before sending: found means follow it, never send again.
     const LookupReport look = co_await lookUp(id);
@@ -652,7 +655,7 @@ QCoro::Task<SendReport> TransactionTracker::sendChecked(QString id)
             report.message =
                 QStringLiteral("the send could not be claimed in the store, nothing sent: %1")
                     .arg(claim.error);
-            reportNotStored(m_records[id], IncidentEvent::Kind::Rebroadcast, report.message);
+            reportNotStored(m_records[id], sendKind, report.message);
             break;
         }
         if (!claim.claimed()) {
@@ -672,7 +675,7 @@ QCoro::Task<SendReport> TransactionTracker::sendChecked(QString id)
                 report.result = SendReport::Result::StoreFailed;
                 report.message +=
                     QStringLiteral("; closing its claim was not stored: ") + finished.error;
-                reportNotStored(m_records[id], IncidentEvent::Kind::Rebroadcast, report.message);
+                reportNotStored(m_records[id], sendKind, report.message);
             }
             break;
         }
@@ -707,7 +710,7 @@ QCoro::Task<SendReport> TransactionTracker::sendChecked(QString id)
             if (!finished.ok()) {
                 report.result = SendReport::Result::StoreFailed;
                 report.message += QStringLiteral("; this was not stored: ") + finished.error;
-                reportNotStored(m_records[id], IncidentEvent::Kind::Rebroadcast, report.message);
+                reportNotStored(m_records[id], sendKind, report.message);
                 break;
             }
             for (const IncidentEvent& e : events)
@@ -744,7 +747,7 @@ QCoro::Task<SendReport> TransactionTracker::sendChecked(QString id)
                 .arg(attempt.node, sendOutcomeKey(outcome.outcome), outcome.detail);
         // (Appended, not braced: GCC 12 cannot keep a braced list's array in a coroutine frame.)
         QList<IncidentEvent> events;
-        events.append(event(updated, IncidentEvent::Kind::Rebroadcast,
+        events.append(event(updated, sendKind,
                             outcome.outcome == SendOutcome::Accepted ||
                                     outcome.outcome == SendOutcome::NetworkHasIt
                                 ? IncidentEvent::Severity::Info
@@ -771,7 +774,7 @@ QCoro::Task<SendReport> TransactionTracker::sendChecked(QString id)
             report.message = QStringLiteral("%1 answered %2, but the store refused to record it: "
                                             "%3")
                                  .arg(attempt.node, attempt.outcome, finished.error);
-            reportNotStored(m_records[id], IncidentEvent::Kind::Rebroadcast, report.message);
+            reportNotStored(m_records[id], sendKind, report.message);
             break;
         }
         const int attempts = m_records[id].attempts + 1;

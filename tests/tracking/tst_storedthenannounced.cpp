@@ -87,7 +87,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("when");
         QTest::newRow("the node's answer") << "BEFORE UPDATE ON send_attempts";
         QTest::newRow("the send's event")
-            << "BEFORE INSERT ON events WHEN NEW.kind = 'rebroadcast'";
+            << "BEFORE INSERT ON events WHEN NEW.kind IN ('send', 'rebroadcast')";
         QTest::newRow("the new state") << "BEFORE UPDATE OF state ON transactions";
     }
 

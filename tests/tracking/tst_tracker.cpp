@@ -126,7 +126,9 @@ private Q_SLOTS:
         QCOMPARE(reloaded->confirmedBy, confirmed.confirmedBy);
         QCOMPARE(reloaded->finalizedBy, f.tracker->transaction(record.id)->finalizedBy);
         const QStringList kinds = eventKinds(f, record.id);
-        QCOMPARE(kinds.count(QStringLiteral("rebroadcast")), 1);
+        // Its first send is a send: no send of these bytes had reached a node before.
+        QCOMPARE(kinds.count(QStringLiteral("send")), 1);
+        QCOMPARE(kinds.count(QStringLiteral("rebroadcast")), 0);
         // tracked, submitted, (maybe submitted->confirmed via processed), confirmed, finalized
         QVERIFY(kinds.count(QStringLiteral("transaction-state")) >= 4);
         for (const store::StoredEvent& event : f.database->eventsForTransaction(record.id).value) {
@@ -284,6 +286,25 @@ private Q_SLOTS:
         QCOMPARE(f.totalSends(id), 1);
         QVERIFY(isPending(f.state(id)) || isLanded(f.state(id)));
         QVERIFY(f.state(id) != TxState::TransportUnknown);
+    }
+
+    // The first send of the bytes is a send; one after a send reached a node (accepted, then
+    // lost) is a rebroadcast, and the timeline tells them apart.
+    void firstSendAndRebroadcastAreToldApart()
+    {
+        TrackingFixture f(ChainFamily::Solana, {QStringLiteral("a")});
+        QVERIFY(f.start());
+        const auto signed_ = f.signSolana(4500);
+        f.solana().setScriptedOutcome(signed_.signature, sim::ScriptedOutcome::NeverLands);
+        const QString id = f.trackSolana(signed_).id;
+        QCOMPARE(f.send(id).outcome, SendOutcome::Accepted);
+        QVERIFY(f.tracker->transaction(id)->sentBefore());
+        f.pools.cluster.advance(2);
+        const SendReport again = f.send(id);
+        QVERIFY2(again.result == SendReport::Result::Attempted, qPrintable(again.message));
+        const QStringList kinds = eventKinds(f, id);
+        QCOMPARE(kinds.count(QStringLiteral("send")), 1);
+        QCOMPARE(kinds.count(QStringLiteral("rebroadcast")), 1);
     }
 
     void alreadyProcessedMeansTheNetworkHasIt()

@@ -4,11 +4,13 @@
 //   render_views OUTPUT_DIR [SECONDS] [WIDTHxHEIGHT]
 // Not a test: it runs the demo in real time, with a little read traffic through the router
 // so the failover view has something to count.
+#include "chain/codec/base64.h"
 #include "config/configloader.h"
 #include "confirmation/confirmationpages.h"
 #include "confirmation/confirmationwizard.h"
 #include "editor/networkseditordialog.h"
 #include "editor/nodeform.h"
+#include "importdialog.h"
 #include "lookupdialog.h"
 #include "mainwindow.h"
 #include "pendingboardview.h"
@@ -16,6 +18,7 @@
 #include "pool/networkpool.h"
 #include "pool/poolmanager.h"
 #include "recording/storesession.h"
+#include "shortcuts.h"
 #include "sim/demoscenario.h"
 #include "sim/simulatedcluster.h"
 #include "store/database.h"
@@ -23,10 +26,12 @@
 #include "util/clock.h"
 #include "util/settings.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QCheckBox>
 #include <QDir>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -137,9 +142,11 @@ bool renderWizard(ui::MainWindow* window, const QDir& directory)
             settle(100);
         settle(300);
     };
+    settle(300);
+    bool ok = save(wizard, directory, QStringLiteral("wizard-pick.png"));
     wizard->next(); // every node
     untilComplete();
-    bool ok = save(wizard, directory, QStringLiteral("wizard-nodes.png"));
+    ok = save(wizard, directory, QStringLiteral("wizard-nodes.png")) && ok;
     wizard->next(); // the gate
     untilComplete();
     ok = save(wizard, directory, QStringLiteral("wizard-gate.png")) && ok;
@@ -154,6 +161,86 @@ bool renderWizard(ui::MainWindow* window, const QDir& directory)
         ok = false;
     }
     wizard->close();
+    return ok;
+}
+
+// The wizard walked through on a transaction that can no longer land: its gate and its outcome.
+bool renderClosedWizard(ui::MainWindow* window, PoolManager* pools, const QDir& directory)
+{
+    ui::PendingPage* page = window->pendingPage();
+    QString id;
+    for (const tracking::TrackedTransaction& record :
+         page->board()->model()->tracker()->transactions()) {
+        if (record.state == tracking::TxState::Expired ||
+            record.state == tracking::TxState::Superseded)
+            id = record.id;
+    }
+    if (id.isEmpty()) {
+        std::fprintf(stderr, "render_views: no expired or superseded transaction yet\n");
+        return false;
+    }
+    auto* wizard = new ui::ConfirmationWizard(page->board()->model()->tracker(), pools, id, page);
+    wizard->setAttribute(Qt::WA_DeleteOnClose);
+    wizard->resize(1400, 900);
+    wizard->show();
+    for (int step = 0; step < 3; ++step) {
+        for (int waited = 0; waited < 15'000 && !wizard->currentPage()->isComplete(); waited += 100)
+            settle(100);
+        wizard->next();
+    }
+    settle(800);
+    const bool ok = save(wizard, directory, QStringLiteral("wizard-outcome.png"));
+    wizard->close();
+    return ok;
+}
+
+// The Track dialog with a good transaction, a watched id and two lines that cannot be read.
+bool renderTrackDialog(ui::MainWindow* window, const QDir& directory)
+{
+    ui::ImportDialog* dialog = window->pendingPage()->openImport();
+    dialog->resize(1400, 860);
+    QString good;
+    for (const tracking::TrackedTransaction& record :
+         window->pendingPage()->board()->model()->tracker()->transactions()) {
+        if (record.wire && record.family == ChainFamily::Evm)
+            good = QStringLiteral("0x") + QString::fromLatin1(record.wire->toHex());
+    }
+    dialog->input()->setPlainText(good + QStringLiteral("\n0x") + QString(64, u'7') +
+                                  QStringLiteral("\nAQID not a transaction\n{\"network\": 3}\n"));
+    settle(800);
+    const bool ok = save(dialog, directory, QStringLiteral("track-dialog.png"));
+    dialog->close();
+    return ok;
+}
+
+// The lookup of a tracked transaction whose signed bytes are stored: decoded, then every node.
+bool renderDecodedLookup(ui::MainWindow* window, const QDir& directory)
+{
+    QString id;
+    for (const tracking::TrackedTransaction& record :
+         window->pendingPage()->board()->model()->tracker()->transactions()) {
+        if (record.wire && record.family == ChainFamily::Evm)
+            id = record.id;
+    }
+    window->search(id);
+    ui::LookupDialog* lookup = window->lookupDialog();
+    lookup->resize(1400, 900);
+    QEventLoop answers;
+    QObject::connect(lookup, &ui::LookupDialog::lookupFinished, &answers, &QEventLoop::quit);
+    QTimer::singleShot(15'000, &answers, &QEventLoop::quit);
+    if (lookup->isRunning())
+        answers.exec();
+    settle(300);
+    return save(lookup, directory, QStringLiteral("lookup-decoded.png"));
+}
+
+bool renderShortcuts(ui::MainWindow* window, const QDir& directory)
+{
+    window->findChild<QAction*>(QStringLiteral("helpShortcuts"))->trigger();
+    auto* dialog = window->findChild<ui::ShortcutsDialog*>();
+    settle(300);
+    const bool ok = save(dialog, directory, QStringLiteral("shortcuts.png"));
+    dialog->close();
     return ok;
 }
 
@@ -258,6 +345,10 @@ int main(int argc, char* argv[])
     settle(500);
     ok = save(&window, output, QStringLiteral("board.png")) && ok;
     ok = renderWizard(&window, output) && ok;
+    ok = renderClosedWizard(&window, &pools, output) && ok;
+    ok = renderTrackDialog(&window, output) && ok;
+    ok = renderDecodedLookup(&window, output) && ok;
+    ok = renderShortcuts(&window, output) && ok;
 
     pools.stop();
     return ok ? 0 : 1;

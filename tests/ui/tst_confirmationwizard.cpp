@@ -8,8 +8,10 @@
 
 #include <QAbstractButton>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QLabel>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
 #include <QTimer>
@@ -62,8 +64,11 @@ private Q_SLOTS:
         wizard.next();
         QCOMPARE(wizard.currentId(), int(ConfirmationWizard::GatePage));
         QTRY_VERIFY_WITH_TIMEOUT(nextEnabled(wizard), kWaitMs);
-        QVERIFY2(textOf(&wizard, "confirmGateHeadline").contains(QStringLiteral("may be sent")),
-                 qPrintable(textOf(&wizard, "confirmGateHeadline")));
+        // Never sent by Switchyard: the words say so, never "again".
+        const QString headline = textOf(&wizard, "confirmGateHeadline");
+        QVERIFY2(headline.contains(QStringLiteral("may be sent")), qPrintable(headline));
+        QVERIFY2(headline.contains(QStringLiteral("not sent yet")), qPrintable(headline));
+        QVERIFY2(!headline.contains(QStringLiteral("again")), qPrintable(headline));
         QVERIFY(textOf(&wizard, "confirmGateEvidence").contains("blocks left"));
 
         wizard.next();
@@ -80,6 +85,9 @@ private Q_SLOTS:
         QVERIFY(textOf(&wizard, "confirmAttempts").contains("accepted"));
         QVERIFY(!page->sendButton()->isEnabled()); // once
         QCOMPARE(f.totalSends(id), 1);
+        // A first send is recorded as a send, not as a rebroadcast.
+        QTRY_COMPARE_WITH_TIMEOUT(f.storedEvents(id, QStringLiteral("send")).size(), 1, kWaitMs);
+        QCOMPARE(f.storedEvents(id, QStringLiteral("rebroadcast")).size(), 0);
 
         QTimer blocks;
         QObject::connect(&blocks, &QTimer::timeout, [&f] { f.pools.cluster.advance(1); });
@@ -96,8 +104,71 @@ private Q_SLOTS:
                                   QStringLiteral("Written to the timeline."), kWaitMs);
         const QStringList written = f.storedEvents(id, QStringLiteral("confirmation"));
         QCOMPARE(written.size(), 1);
-        QVERIFY2(written[0].contains(QStringLiteral("rebroadcast")), qPrintable(written[0]));
+        QVERIFY2(written[0].contains(QStringLiteral("sent once")), qPrintable(written[0]));
         QCOMPARE(f.totalSends(id), 1);
+    }
+
+    // Page 1 shows the transaction as it is now, not as it was when the page opened.
+    void pickPageFollowsTheLiveState()
+    {
+        TrackingFixture f(ChainFamily::Solana, {QStringLiteral("a")});
+        QVERIFY(f.start());
+        const QString id = f.trackSolana(f.signSolana(4)).id;
+        ConfirmationWizard wizard(f.tracker.get(), &f.pools.manager, id);
+        wizard.show();
+        QVERIFY2(textOf(&wizard, "confirmRecord").contains(QStringLiteral("Imported")),
+                 qPrintable(textOf(&wizard, "confirmRecord")));
+        QCOMPARE(f.send(id).result, SendReport::Result::Attempted);
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            textOf(&wizard, "confirmRecord").contains(QStringLiteral("Submitted")),
+            qPrintable(textOf(&wizard, "confirmRecord")), kWaitMs);
+        const auto* picker = wizard.findChild<QComboBox*>(QStringLiteral("confirmPicker"));
+        QVERIFY2(picker->currentText().contains(QStringLiteral("Submitted")),
+                 qPrintable(picker->currentText()));
+    }
+
+    // Walked through (back and forth over the gate) when it had already expired on chain: the
+    // tracker's own state change is the alarm; the walk is information, and names its gate once.
+    // Return on the last page finishes the wizard; "Show in timeline" only on a click.
+    void expiredWalkIsInformationAndReturnFinishes()
+    {
+        TrackingFixture f(ChainFamily::Solana, {QStringLiteral("a")});
+        QVERIFY(f.start());
+        const auto signed_ = f.signSolana(5);
+        f.solana().setScriptedOutcome(signed_.signature, sim::ScriptedOutcome::NeverLands);
+        const QString id = f.trackSolana(signed_).id;
+        const sim::SimulatedNode* a = f.pools.simNode(QStringLiteral("a"));
+        while (a->blockHeight(sim::Commitment::Confirmed) <= signed_.lastValidBlockHeight)
+            f.pools.cluster.advance(1);
+
+        ConfirmationWizard wizard(f.tracker.get(), &f.pools.manager, id);
+        QSignalSpy showInTimeline(&wizard, &ConfirmationWizard::showInTimelineRequested);
+        wizard.show();
+        wizard.next();
+        QTRY_VERIFY_WITH_TIMEOUT(nextEnabled(wizard), kWaitMs);
+        wizard.next();
+        QTRY_VERIFY_WITH_TIMEOUT(nextEnabled(wizard), kWaitMs);
+        wizard.back();
+        QTRY_VERIFY_WITH_TIMEOUT(nextEnabled(wizard), kWaitMs);
+        wizard.next();
+        QCOMPARE(wizard.currentId(), int(ConfirmationWizard::GatePage));
+        QTRY_VERIFY_WITH_TIMEOUT(nextEnabled(wizard), kWaitMs);
+        wizard.next();
+        QCOMPARE(wizard.currentId(), int(ConfirmationWizard::OutcomePage));
+        QTRY_COMPARE_WITH_TIMEOUT(f.storedEvents(id, QStringLiteral("confirmation")).size(), 1,
+                                  kWaitMs);
+        const QString written = f.storedEvents(id, QStringLiteral("confirmation")).constFirst();
+        QCOMPARE(written.count(QStringLiteral("gate expired")), 1);
+        QCOMPARE(f.storedSeverities(id, QStringLiteral("confirmation")),
+                 QStringList{QStringLiteral("info")});
+        QCOMPARE(f.storedSeverities(id, QStringLiteral("transaction-state")).count("critical"), 1);
+
+        auto* show = wizard.findChild<QPushButton*>(QStringLiteral("confirmShowInTimeline"));
+        show->setFocus(Qt::TabFocusReason); // where the operator's focus may well be
+        QTest::keyClick(show, Qt::Key_Return);
+        QCOMPARE(showInTimeline.size(), 0);
+        QVERIFY(!wizard.isVisible());
+        QCOMPARE(wizard.result(), int(QDialog::Accepted));
     }
 
     void expiredOffersNothingThatSends()

@@ -5,6 +5,7 @@
 #include "trackingfixture.h"
 
 #include <QLabel>
+#include <QLayout>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPlainTextEdit>
@@ -25,6 +26,13 @@ QStringList errorsOf(const ImportDialog& dialog)
     for (int row = 0; row < list->count(); ++row)
         lines << list->item(row)->text();
     return lines;
+}
+
+// Where the form's widgets are once the layout took in what changed.
+void layOut(ImportDialog& dialog)
+{
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    dialog.layout()->activate();
 }
 
 QString summaryOf(const ImportDialog& dialog)
@@ -78,6 +86,57 @@ private Q_SLOTS:
         QCOMPARE(record->lastValidBlockHeight, signed_.lastValidBlockHeight);
         QCOMPARE(f.stored(signed_.signature)->wire, signed_.wire);
         QCOMPARE(dialog.result(), int(QDialog::Accepted));
+    }
+
+    // As errors come and go nothing else on the form moves: they have a place of their own.
+    void errorsDoNotMoveTheForm()
+    {
+        TrackingFixture f(ChainFamily::Solana, {QStringLiteral("a")});
+        QVERIFY(f.start());
+        ImportDialog dialog(f.tracker.get(), &f.pools.manager, &f.pools.clock);
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        const auto* intent = dialog.findChild<QLineEdit*>(QStringLiteral("importIntent"));
+        layOut(dialog);
+        const int intentY = intent->mapTo(&dialog, QPoint()).y();
+        const int trackY = dialog.trackButton()->mapTo(&dialog, QPoint()).y();
+        QStringList bad;
+        for (int i = 0; i < 12; ++i)
+            bad << QStringLiteral("not a transaction %1").arg(i);
+        dialog.input()->setPlainText(bad.join('\n'));
+        QTRY_COMPARE(errorsOf(dialog).size(), 12);
+        layOut(dialog);
+        QCOMPARE(intent->mapTo(&dialog, QPoint()).y(), intentY);
+        QCOMPARE(dialog.trackButton()->mapTo(&dialog, QPoint()).y(), trackY);
+        // The last bad line fixed: no problem left, and still nothing moves.
+        dialog.input()->setPlainText(chain::base64Encode(chain::asSpan(f.signSolana(31).wire)));
+        QTRY_VERIFY2(errorsOf(dialog).isEmpty(), qPrintable(errorsOf(dialog).join('|')));
+        layOut(dialog);
+        QCOMPARE(intent->mapTo(&dialog, QPoint()).y(), intentY);
+        QCOMPARE(dialog.trackButton()->mapTo(&dialog, QPoint()).y(), trackY);
+        // The boxes of fixed height still leave the dialog room on a 1366×768 screen.
+        QVERIFY2(dialog.minimumSizeHint().height() <= 700,
+                 qPrintable(QString::number(dialog.minimumSizeHint().height())));
+    }
+
+    // Before Track: what would be tracked, by id, network and what the bytes say.
+    void previewShowsWhatWouldBeTracked()
+    {
+        TrackingFixture f(ChainFamily::Solana, {QStringLiteral("a")});
+        QVERIFY(f.start());
+        const auto signed_ = f.signSolana(21);
+        ImportDialog dialog(f.tracker.get(), &f.pools.manager, &f.pools.clock);
+        dialog.show();
+        dialog.input()->setPlainText(chain::base64Encode(chain::asSpan(signed_.wire)));
+        const auto* preview = dialog.findChild<QListWidget*>(QStringLiteral("importPreview"));
+        QVERIFY(preview);
+        QTRY_COMPARE(preview->count(), 1);
+        const QString text = preview->item(0)->text();
+        QVERIFY2(text.contains(signed_.signature), qPrintable(text));
+        QVERIFY2(text.contains(f.pools.network.name), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("21 lamports")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("fee")), qPrintable(text));
+        QVERIFY(f.tracker->transactions().isEmpty()); // a preview tracks nothing
     }
 
     void fileAndWatchOnly()

@@ -4,9 +4,12 @@
 // transaction on, the network filter, and a card moving column as the tracker follows a real
 // transaction through the simulator, with the selection following it.
 #include "boarddetailpane.h"
+#include "chain/codec/base64.h"
 #include "emptystate.h"
+#include "importdialog.h"
 #include "models/boardcolumnproxy.h"
 #include "pendingboardview.h"
+#include "pendingpage.h"
 #include "trackingfixture.h"
 
 #include <QApplication>
@@ -14,6 +17,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableWidget>
@@ -212,6 +216,54 @@ private Q_SLOTS:
         QVERIFY(!view.detailPane()->confirmButton()->isEnabled());
         QCOMPARE(view.detailPane()->field(QStringLiteral("Error")), expired.error);
         QVERIFY(!view.selectTransaction(QStringLiteral("unknown")));
+    }
+
+    // The tab's button and the detail pane's decide alike, from the one core rule, and a
+    // disabled one says why.
+    void confirmButtonsAgree_data()
+    {
+        QTest::addColumn<int>("state");
+        QTest::addColumn<bool>("enabled");
+        QTest::newRow("imported") << int(TxState::Imported) << true;
+        QTest::newRow("transport-unknown") << int(TxState::TransportUnknown) << true;
+        QTest::newRow("expired") << int(TxState::Expired) << false;
+        QTest::newRow("superseded") << int(TxState::Superseded) << false;
+        QTest::newRow("finalized") << int(TxState::Finalized) << false;
+    }
+    void confirmButtonsAgree()
+    {
+        QFETCH(int, state);
+        QFETCH(bool, enabled);
+        RestoredBoard board;
+        board.tracker.restore({record(QStringLiteral("x"), TxState(state), board.now())});
+        PendingPage page(&board.tracker, &board.pools, nullptr, &board.clock);
+        page.show();
+        QVERIFY(page.board()->selectTransaction(QStringLiteral("x")));
+        QPushButton* tab = page.confirmButton();
+        QPushButton* pane = page.board()->detailPane()->confirmButton();
+        QCOMPARE(tab->isEnabled(), enabled);
+        QCOMPARE(pane->isEnabled(), enabled);
+        QCOMPARE(tab->toolTip(), pane->toolTip());
+        if (!enabled)
+            QVERIFY2(tab->toolTip().contains(txStateWord(TxState(state))),
+                     qPrintable(tab->toolTip()));
+    }
+
+    // Tracked from the dialog: its card is the one selected, as soon as the board shows it.
+    void trackedCardIsSelected()
+    {
+        TrackingFixture f(ChainFamily::Solana, {QStringLiteral("a")});
+        QVERIFY(f.start());
+        f.trackSolana(f.signSolana(11)); // another card, selected first
+        PendingPage page(f.tracker.get(), &f.pools.manager, f.database.get(), &f.pools.clock);
+        page.show();
+        QTRY_COMPARE(page.board()->headerText(BoardColumn::Pending), QStringLiteral("Pending 1"));
+        const auto signed_ = f.signSolana(12);
+        ImportDialog* dialog = page.openImport();
+        dialog->input()->setPlainText(chain::base64Encode(chain::asSpan(signed_.wire)));
+        QTRY_VERIFY(dialog->trackButton()->isEnabled());
+        dialog->trackButton()->click();
+        QTRY_COMPARE_WITH_TIMEOUT(page.board()->selectedId(), signed_.signature, kWaitMs);
     }
 
     void networkFilter()

@@ -170,6 +170,28 @@ private Q_SLOTS:
         QCOMPARE(fixture.model->rowCount(), 3);
     }
 
+    // "Show in timeline" shows the transaction's events whatever was filtered before: a text or
+    // another network left over would hide every one of them behind a chip that looks right.
+    void transactionChipReplacesWhatWouldHideIt()
+    {
+        TimelineFixture fixture;
+        const QString tx = QStringLiteral("0x") + QString(64, u'b');
+        fixture.add(2'000, Severity::Info, alpha, QStringLiteral("submitted"), tx);
+        fixture.add(1'000, Severity::Critical, alpha, QStringLiteral("expired"), tx);
+        TimelineView& view = fixture.open();
+        view.setText(QStringLiteral("lagging"));
+        view.setSeverityShown(Severity::Critical, false);
+        view.setNetwork(QStringLiteral("other"));
+        view.showTransaction(tx);
+        QCOMPARE(fixture.model->rowCount(), 2);
+        QVERIFY(!fixture.showsEmptyState());
+        QCOMPARE(view.findChild<QLineEdit*>(QStringLiteral("timelineText"))->text(), QString());
+        auto* chip = view.findChild<QPushButton*>(QStringLiteral("timelineTransaction"));
+        QVERIFY(!chip->isHidden());
+        chip->click();
+        QVERIFY(chip->isHidden());
+    }
+
     void emptyStoreAndNoMatchAreSaidApart()
     {
         TimelineFixture fixture;

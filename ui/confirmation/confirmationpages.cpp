@@ -111,6 +111,15 @@ QString recordDetails(const TrackedTransaction& record)
     return lines.join(QLatin1Char('\n'));
 }
 
+QString pickerText(const TrackedTransaction& record)
+{
+    QString text = QStringLiteral("%1 · %2 · %3")
+                       .arg(record.shortId(), txStateWord(record.state), record.network);
+    if (!record.intentId.isEmpty())
+        text += QStringLiteral(" · ") + record.intentId;
+    return text;
+}
+
 // Continues with `handler(page, value)` once `task` is done, if the page is still there and
 // its wizard still runs the same confirmation (a new pick starts a new run).
 template <typename Page, typename T, typename Handler>
@@ -144,6 +153,12 @@ PickTransactionPage::PickTransactionPage(ConfirmationWizard* wizard, const QStri
     m_picker->setFont(withPointSize(font(), tablePointSize));
     m_details->setObjectName(QStringLiteral("confirmRecord"));
     connect(m_picker, &QComboBox::currentIndexChanged, this, &PickTransactionPage::showPicked);
+    // Page 1 speaks of the transaction as it is: its state moves while the page is open.
+    TransactionTracker* tracker = wizard->tracker();
+    connect(tracker, &TransactionTracker::transitioned, this,
+            &PickTransactionPage::refreshFromTracker);
+    connect(tracker, &TransactionTracker::attemptFinished, this,
+            &PickTransactionPage::refreshFromTracker);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_picker);
     layout->addSpacing(12);
@@ -162,13 +177,8 @@ void PickTransactionPage::initializePage()
               });
     const QString keep = pickedId().isEmpty() ? m_preselected : pickedId();
     m_picker->clear();
-    for (const TrackedTransaction& record : records) {
-        QString text = QStringLiteral("%1 · %2 · %3")
-                           .arg(record.shortId(), txStateWord(record.state), record.network);
-        if (!record.intentId.isEmpty())
-            text += QStringLiteral(" · ") + record.intentId;
-        m_picker->addItem(text, record.id);
-    }
+    for (const TrackedTransaction& record : records)
+        m_picker->addItem(pickerText(record), record.id);
     const int index = m_picker->findData(keep);
     m_picker->setCurrentIndex(index >= 0 ? index : 0);
     showPicked();
@@ -184,6 +194,15 @@ void PickTransactionPage::showPicked()
     }
     const auto record = m_wizard->tracker()->transaction(pickedId());
     m_details->setText(record ? recordDetails(*record) : QString());
+}
+
+void PickTransactionPage::refreshFromTracker()
+{
+    for (int i = 0; i < m_picker->count(); ++i) {
+        if (const auto record = m_wizard->tracker()->transaction(m_picker->itemData(i).toString()))
+            m_picker->setItemText(i, pickerText(*record));
+    }
+    showPicked();
 }
 
 QString PickTransactionPage::pickedId() const
@@ -262,7 +281,7 @@ GatePage::GatePage(ConfirmationWizard* wizard)
     , m_headline(bodyLabel(this, summaryPointSize, true))
     , m_evidence(bodyLabel(this))
 {
-    setTitle(tr("May these bytes go out again?"));
+    setTitle(tr("May these bytes be sent now?"));
     m_headline->setObjectName(QStringLiteral("confirmGateHeadline"));
     m_evidence->setObjectName(QStringLiteral("confirmGateEvidence"));
     auto* headlineRow = new QHBoxLayout;
@@ -322,6 +341,7 @@ SendPage::SendPage(ConfirmationWizard* wizard)
     // The one control that lets bytes go out: big enough to see whether it is ticked.
     m_confirm->setStyleSheet(QStringLiteral("QCheckBox::indicator { width: 24px; height: 24px; }"));
     m_send->setObjectName(QStringLiteral("confirmSend"));
+    m_send->setAutoDefault(false); // bytes go out on a click, never on Return
     m_send->setFont(withPointSize(font(), tablePointSize, true));
     m_attempts->setObjectName(QStringLiteral("confirmAttempts"));
     connect(m_confirm, &QCheckBox::toggled, this, &SendPage::updateButton);
@@ -346,6 +366,13 @@ void SendPage::initializePage()
     m_attempts->clear();
     m_confirm->setChecked(false);
     const auto record = m_wizard->run()->record();
+    m_firstSend = !record || !record->sentBefore();
+    setTitle(m_firstSend ? tr("Send the identical bytes (not sent by Switchyard yet)")
+                         : tr("Rebroadcast the identical bytes"));
+    m_confirm->setText(m_firstSend
+                           ? tr("Yes, send these identical bytes, to one send node at a time")
+                           : tr("Yes, send these identical bytes again, to one send node at a "
+                                "time"));
     const BytesCheck bytes = record ? checkStoredBytes(*record) : BytesCheck{};
     m_bytesOk = bytes.ok;
     if (bytes.ok) {
@@ -372,28 +399,28 @@ void SendPage::send()
     updateButton();
     Q_EMIT completeChanged();
     m_attempts->setText(tr("Sending…"));
-    whenDone(
-        m_wizard->run()->rebroadcast(), this, m_wizard,
-        [](SendPage* self, const SendReport& report) {
-            QStringList lines;
-            for (const AttemptRecord& attempt : report.attempts)
-                lines.append(tr("%1: %2%3")
-                                 .arg(attempt.node, attempt.outcome,
-                                      attempt.detail.isEmpty()
-                                          ? QString()
-                                          : QStringLiteral(" — ") + attempt.detail));
-            if (!report.message.isEmpty())
-                lines.append(report.message);
-            self->m_attempts->setText(asLines(lines));
-            self->m_sending = false;
-            self->m_sent = !report.attempts.isEmpty();
-            self->m_wizard->noteStep(
-                self->m_sent
-                    ? tr("rebroadcast, last answer %1").arg(report.attempts.constLast().outcome)
-                    : tr("not sent: %1").arg(report.message));
-            self->updateButton();
-            Q_EMIT self->completeChanged();
-        });
+    whenDone(m_wizard->run()->rebroadcast(), this, m_wizard,
+             [](SendPage* self, const SendReport& report) {
+                 QStringList lines;
+                 for (const AttemptRecord& attempt : report.attempts)
+                     lines.append(tr("%1: %2%3")
+                                      .arg(attempt.node, attempt.outcome,
+                                           attempt.detail.isEmpty()
+                                               ? QString()
+                                               : QStringLiteral(" — ") + attempt.detail));
+                 if (!report.message.isEmpty())
+                     lines.append(report.message);
+                 self->m_attempts->setText(asLines(lines));
+                 self->m_sending = false;
+                 self->m_sent = !report.attempts.isEmpty();
+                 self->m_wizard->noteStep(
+                     self->m_sent ? tr("%1 once, last answer %2")
+                                        .arg(self->m_firstSend ? tr("sent") : tr("rebroadcast"),
+                                             report.attempts.constLast().outcome)
+                                  : tr("not sent: %1").arg(report.message));
+                 self->updateButton();
+                 Q_EMIT self->completeChanged();
+             });
 }
 
 bool SendPage::isComplete() const
@@ -477,6 +504,9 @@ OutcomePage::OutcomePage(ConfirmationWizard* wizard)
     m_written->setObjectName(QStringLiteral("confirmWritten"));
     auto* showInTimeline = new QPushButton(tr("Show in timeline"), this);
     showInTimeline->setObjectName(QStringLiteral("confirmShowInTimeline"));
+    // Return finishes the wizard (Finish is the default button); the timeline opens behind the
+    // modal wizard only on a click, never because this button happened to have the focus.
+    showInTimeline->setAutoDefault(false);
     connect(showInTimeline, &QPushButton::clicked, this, [this] {
         if (m_wizard->run())
             Q_EMIT m_wizard->showInTimelineRequested(m_wizard->run()->id());

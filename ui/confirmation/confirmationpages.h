@@ -30,6 +30,8 @@ public:
 
 private:
     void showPicked();
+    // The picker's lines and the details as the tracker has them now.
+    void refreshFromTracker();
 
     ConfirmationWizard* m_wizard;
     QString m_preselected;
@@ -90,6 +92,7 @@ public:
 private:
     void send();
     void updateButton();
+    bool m_firstSend = true;
 
     ConfirmationWizard* m_wizard;
     QLabel* m_bytes;

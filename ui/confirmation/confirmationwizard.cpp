@@ -43,7 +43,9 @@ tracking::ConfirmationRun* ConfirmationWizard::startRun(const QString& id)
 
 void ConfirmationWizard::noteStep(const QString& step)
 {
-    m_steps.append(step);
+    // A page shown again (Back, then Next) says what it said before: recorded once.
+    if (!m_steps.contains(step))
+        m_steps.append(step);
 }
 
 QString ConfirmationWizard::steps() const

@@ -1,0 +1,128 @@
+// The lookup window from the search box, on the demo with a real store: asked again on
+// Refresh (saying when), the decoded transaction when its signed bytes are stored, and an id
+// nobody tracks handed to the Track dialog.
+#include "importdialog.h"
+#include "lookupdialog.h"
+#include "mainwindow.h"
+#include "models/lookupanswermodel.h"
+#include "pendingpage.h"
+#include "pool/poolmanager.h"
+#include "recording/storesession.h"
+#include "sim/demoscenario.h"
+#include "tracking/transactiontracker.h"
+#include "util/clock.h"
+#include "util/settings.h"
+
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace switchyard;
+using namespace switchyard::ui;
+
+namespace {
+
+constexpr int kWaitMs = 30'000;
+
+struct Demo
+{
+    Demo()
+        : pools(Clock::system())
+    {
+        Config config = scenario.config();
+        config.probe.timeoutMs = 10'000;
+        pools.applyConfig(config);
+        pools.start();
+    }
+    sim::DemoScenario scenario;
+    PoolManager pools;
+};
+
+QString labelText(const QWidget* root, const char* name)
+{
+    const auto* label = root->findChild<QLabel*>(QLatin1String(name));
+    return label ? label->text() : QString();
+}
+
+} // namespace
+
+class TestLookupWindow : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        QStandardPaths::setTestModeEnabled(true);
+    }
+
+    void refreshDecodedAndTrackThisId()
+    {
+        Demo demo;
+        QString error;
+        const std::unique_ptr<StoreSession> store = StoreSession::open(
+            m_dir.filePath(QStringLiteral("lookup.db")), &demo.pools, Clock::system(), &error);
+        QVERIFY2(store, qPrintable(error));
+        Settings settings(m_dir.filePath(QStringLiteral("settings.ini")));
+        MainWindow window(&demo.pools, ConfigSource{QString(), true}, &settings);
+        window.setStore(store.get());
+        window.show();
+        demo.scenario.startTransactions(store->tracker());
+        const auto withBytes = [&store](ChainFamily family) {
+            for (const tracking::TrackedTransaction& record : store->tracker()->transactions())
+                if (record.wire && record.family == family)
+                    return record.id;
+            return QString();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(!withBytes(ChainFamily::Evm).isEmpty(), kWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(!withBytes(ChainFamily::Solana).isEmpty(), kWaitMs);
+
+        // Tracked with its bytes: the decoded transaction, from the bytes themselves.
+        window.search(withBytes(ChainFamily::Evm));
+        LookupDialog* lookup = window.lookupDialog();
+        QVERIFY(lookup);
+        QString decoded = labelText(lookup, "lookupDecoded");
+        for (const char* word : {"From", "To", "Amount", "Fee"})
+            QVERIFY2(decoded.contains(QLatin1String(word)), qPrintable(decoded));
+        window.search(withBytes(ChainFamily::Solana));
+        decoded = labelText(lookup, "lookupDecoded");
+        for (const char* word : {"Signer", "Amount", "lamports", "Fee"})
+            QVERIFY2(decoded.contains(QLatin1String(word)), qPrintable(decoded));
+
+        // Refresh asks again and says when.
+        QTRY_VERIFY_WITH_TIMEOUT(!lookup->isRunning(), kWaitMs);
+        auto* refresh = lookup->findChild<QPushButton*>(QStringLiteral("lookupRefresh"));
+        QVERIFY(refresh);
+        QVERIFY2(labelText(lookup, "lookupAskedAt").contains(QStringLiteral("UTC")),
+                 qPrintable(labelText(lookup, "lookupAskedAt")));
+        QSignalSpy finished(lookup, &LookupDialog::lookupFinished);
+        refresh->click();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, kWaitMs);
+        QVERIFY(!lookup->answers()->answers().isEmpty());
+
+        // Nobody tracks it: one click hands it to the Track dialog.
+        const QString unknown = QStringLiteral("0x") + QString(64, u'c');
+        window.search(unknown);
+        QVERIFY(labelText(lookup, "lookupDecoded").isEmpty());
+        auto* track = lookup->findChild<QPushButton*>(QStringLiteral("lookupTrack"));
+        QVERIFY(track);
+        QVERIFY(!track->isHidden());
+        track->click();
+        auto* dialog = window.pendingPage()->findChild<ImportDialog*>();
+        QVERIFY(dialog && dialog->isVisible());
+        QCOMPARE(dialog->input()->toPlainText().trimmed(), unknown);
+        window.search(withBytes(ChainFamily::Evm));
+        QVERIFY(track->isHidden());
+    }
+};
+
+QTEST_MAIN(TestLookupWindow)
+#include "tst_lookupwindow.moc"
