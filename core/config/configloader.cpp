@@ -46,10 +46,11 @@ const QStringList networkKeys = {QStringLiteral("name"),        QStringLiteral("
                                  QStringLiteral("warnLag"),     QStringLiteral("maxLag"),
                                  QStringLiteral("explorer"),    QStringLiteral("nodes")};
 const QStringList nodeKeys = {QStringLiteral("name"), QStringLiteral("url"),
-                              QStringLiteral("roles"), QStringLiteral("headers")};
+                              QStringLiteral("roles"), QStringLiteral("headers"),
+                              QStringLiteral("wsUrl")};
 const QStringList probeKeys = {QStringLiteral("intervalMs"), QStringLiteral("timeoutMs"),
                                QStringLiteral("recoveryIntervalMs"),
-                               QStringLiteral("probationProbes")};
+                               QStringLiteral("probationProbes"), QStringLiteral("pushSilentMs")};
 const QStringList commitments = {QStringLiteral("processed"), QStringLiteral("confirmed"),
                                  QStringLiteral("finalized")};
 
@@ -378,6 +379,11 @@ private:
     NetworkConfig network(const QJsonValue& value, const QString& path);
     NodeConfig node(const QJsonValue& value, const QString& path);
     void url(const QJsonObject& object, const QString& path, NodeConfig& node);
+    void wsUrl(const QJsonObject& object, const QString& path, NodeConfig& node);
+    // A URL of one of `schemes` with a host and a usable port, ${NAME} expanded; the text as
+    // written goes to `written`.
+    std::optional<QUrl> endpoint(const QJsonObject& object, const QString& path, const QString& key,
+                                 const QStringList& schemes, bool required, QString& written);
     void roles(const QJsonObject& object, const QString& path, NodeConfig& node);
     void headers(const QJsonObject& object, const QString& path, NodeConfig& node);
     void genesisHash(const QJsonObject& object, const QString& path, NetworkConfig& network);
@@ -590,6 +596,8 @@ ProbeConfig Validator::probe(const QJsonValue& value, const QString& path)
         probe.recoveryIntervalMs = int(*recovery);
     if (const auto probation = integer(object, QStringLiteral("probationProbes"), path, 1, maxInt))
         probe.probationProbes = int(*probation);
+    if (const auto silent = integer(object, QStringLiteral("pushSilentMs"), path, 1000, maxInt))
+        probe.pushSilentMs = int(*silent);
     return probe;
 }
 
@@ -762,6 +770,7 @@ NodeConfig Validator::node(const QJsonValue& value, const QString& path)
     if (const auto nodeName = name(object, path, QStringLiteral("node")))
         node.name = *nodeName;
     url(object, path, node);
+    wsUrl(object, path, node);
     roles(object, path, node);
     headers(object, path, node);
     return node;
@@ -769,30 +778,49 @@ NodeConfig Validator::node(const QJsonValue& value, const QString& path)
 
 void Validator::url(const QJsonObject& object, const QString& path, NodeConfig& node)
 {
-    const QString key = QStringLiteral("url");
+    if (const auto url =
+            endpoint(object, path, QStringLiteral("url"),
+                     {QStringLiteral("http"), QStringLiteral("https")}, true, node.urlTemplate))
+        node.url = *url;
+}
+
+void Validator::wsUrl(const QJsonObject& object, const QString& path, NodeConfig& node)
+{
+    if (const auto url =
+            endpoint(object, path, QStringLiteral("wsUrl"),
+                     {QStringLiteral("ws"), QStringLiteral("wss")}, false, node.wsUrlTemplate))
+        node.wsUrl = *url;
+}
+
+std::optional<QUrl> Validator::endpoint(const QJsonObject& object, const QString& path,
+                                        const QString& key, const QStringList& schemes,
+                                        bool required, QString& written)
+{
     const QString keyPath = jsonChildPath(path, key);
-    const QString expected = QStringLiteral("an http or https URL");
-    const auto text = string(object, key, path, expected, true);
+    const QString expected =
+        (key == u"url" ? QStringLiteral("an %1 URL") : QStringLiteral("a %1 URL"))
+            .arg(schemes.join(QStringLiteral(" or ")));
+    const auto text = string(object, key, path, expected, required);
     if (!text)
-        return;
-    node.urlTemplate = *text;
+        return std::nullopt;
+    written = *text;
     const auto expanded = expand(*text, keyPath);
     if (!expanded)
-        return;
+        return std::nullopt;
     if (const auto port = unusablePort(*expanded)) {
         error(keyPath, QStringLiteral("expected a port from 1 to 65535, got %1").arg(*port));
-        return;
+        return std::nullopt;
     }
     const QUrl url(*expanded, QUrl::StrictMode);
-    const bool web = url.isValid() && (url.scheme() == u"http" || url.scheme() == u"https");
-    if (!web || url.host().isEmpty()) {
+    const bool known = url.isValid() && schemes.contains(url.scheme());
+    if (!known || url.host().isEmpty()) {
         // Quote what the user wrote, with anything that looks like a key hidden.
         error(keyPath, QStringLiteral("expected %1%2, got %3")
-                           .arg(expected, web ? QStringLiteral(" with a host") : QString(),
+                           .arg(expected, known ? QStringLiteral(" with a host") : QString(),
                                 quoted(redactedUrlText(*text))));
-        return;
+        return std::nullopt;
     }
-    node.url = url;
+    return url;
 }
 
 void Validator::roles(const QJsonObject& object, const QString& path, NodeConfig& node)
