@@ -168,9 +168,10 @@ void NetworkPool::recordProbe(int index, const ProbeObservation& probe)
     if (probe.kind == ProbeObservation::Kind::WrongIdentity && before != NodeState::WrongNetwork)
         emitIncident(IncidentEvent::Severity::Critical, IncidentEvent::Kind::IdentityMismatch,
                      index, probe.detail);
-    if (probe.height && node.lastPushedHeight)
-        node.pushGap = std::clamp<qint64>(*node.lastPushedHeight - *probe.height, 0,
-                                          chain::pushedHeightMargin(m_network.family));
+    // A last push behind the probe is an old one (the socket was down): it measures nothing.
+    if (probe.height && node.lastPushedHeight && *node.lastPushedHeight >= *probe.height)
+        node.pushGap = std::min(*node.lastPushedHeight - *probe.height,
+                                chain::pushedHeightMargin(m_network.family));
     node.health.observeProbe(probe, m_clock->monotonicMs());
     settleReading(index, before, bandBefore);
 }
@@ -217,9 +218,9 @@ void NetworkPool::recordPushedHeight(int index, qint64 pushed)
     PoolNode& node = *m_nodes[index];
     node.lastPushedHeight = pushed;
     const std::optional<qint64> known = node.health.height();
-    if (!known)
-        return; // nothing to judge it by until a probe gave the node's head
-    const qint64 height = pushed - node.pushGap;
+    if (!known || !node.pushGap)
+        return; // nothing to judge it by until a probe after a push gave the node's head
+    const qint64 height = pushed - *node.pushGap;
     const qint64 margin = chain::pushedHeightMargin(m_network.family);
     if (height > *known + margin) {
         node.push->reject(QStringLiteral("pushed height %1 is more than %2 past the node's head %3")

@@ -31,8 +31,9 @@ struct PoolNode
     std::unique_ptr<PushSubscription> push; // only for a node with a wsUrl
     std::optional<qint64> lastPushedHeight; // as pushed, before pushGap
     // How far the pushed head runs ahead of the probed one: a Solana slot is pushed when
-    // processed, while probes ask at the network's commitment. Measured at every probe.
-    qint64 pushGap = 0;
+    // processed, while probes ask at the network's commitment. Measured at every probe that
+    // follows a push; pushed heights are not believed before the first measure.
+    std::optional<qint64> pushGap;
 
     PushState pushState() const { return push ? push->state() : PushState::Off; }
 };
