@@ -467,7 +467,8 @@ std::optional<qint64> Validator::integer(const QJsonObject& object, const QStrin
     if (value.isUndefined())
         return std::nullopt;
     const QString keyPath = jsonChildPath(path, key);
-    QString expected = minimum > 0    ? QStringLiteral("a positive integer")
+    QString expected = minimum > 1    ? QStringLiteral("an integer of at least %1").arg(minimum)
+                       : minimum == 1 ? QStringLiteral("a positive integer")
                        : minimum == 0 ? QStringLiteral("a non-negative integer")
                                       : QStringLiteral("an integer");
     if (!value.isDouble()) {

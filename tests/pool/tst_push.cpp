@@ -1,9 +1,11 @@
 // Pushed heights over the simulator's WebSockets: they move a node's head and the lag of the
 // others between probes; a socket that drops or goes silent is noticed and opened again while
 // probes carry on; duplicate, out-of-order and hostile notifications change nothing.
+#include "pool/poolcheck.h"
 #include "poolfixture.h"
 #include "sim/pushserver.h"
 
+#include <QJsonArray>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -153,6 +155,29 @@ private Q_SLOTS:
         QVERIFY(f.node(a).health.lastFailureCause() == FailureCause::PushSilent);
         QCOMPARE(f.node(a).health.consecutiveFailures(), 1);
         QCOMPARE(f.state(a), NodeState::Healthy); // one failure does not eject a node
+    }
+
+    void checkReportsPush()
+    {
+        PushFixture f(ChainFamily::Solana);
+        f.subscribeAndProbe();
+        const auto pushOf = [&f](int node) {
+            return checkNetwork(*f.pool())
+                .json.value(QStringLiteral("nodes"))
+                .toArray()
+                .at(node)
+                .toObject()
+                .value(QStringLiteral("push"))
+                .toString();
+        };
+        QCOMPARE(pushOf(0), QStringLiteral("subscribed"));
+        QCOMPARE(pushOf(1), QStringLiteral("off"));
+        QVERIFY(checkNetwork(*f.pool()).pluginLine().contains(
+            QStringLiteral("push 1 of 1 subscribed")));
+        f.simNode(a)->setPushFault(PushFaultKind::Drop);
+        QTRY_COMPARE_WITH_TIMEOUT(pushOf(0), QStringLiteral("down"), kWaitMs);
+        QVERIFY(checkNetwork(*f.pool()).pluginLine().contains(
+            QStringLiteral("push 0 of 1 subscribed (a down)")));
     }
 
     void duplicateNotificationsChangeNothingTwice()
