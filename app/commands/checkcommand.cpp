@@ -9,10 +9,32 @@
 #include <QCommandLineParser>
 #include <QHash>
 #include <QJsonDocument>
+#include <chrono>
 #include <cstdio>
 #include <qcorotask.h>
+#include <qcorotimer.h>
 
 namespace switchyard::cli {
+
+namespace {
+
+// Every push node subscribed or failed once, or the deadline: what `check` reports of sockets.
+QCoro::Task<> pushesSettled(const PoolManager& manager, QDeadlineTimer deadline)
+{
+    const auto settled = [&manager] {
+        for (const std::shared_ptr<NetworkPool>& pool : manager.pools())
+            for (int i = 0; i < pool->nodeCount(); ++i)
+                if (const PoolNode& node = pool->node(i);
+                    node.push && node.pushState() != PushState::Subscribed &&
+                    node.push->lastError().isEmpty())
+                    return false;
+        return true;
+    };
+    while (!settled() && !deadline.hasExpired())
+        co_await QCoro::sleepFor(std::chrono::milliseconds(20));
+}
+
+} // namespace
 
 // `switchyard check`: one probe round for scripts and monitoring systems. Exit codes follow
 // the monitoring-plugin convention, so usage and config errors are UNKNOWN (3), not 2.
@@ -76,7 +98,10 @@ int runCheck(const QStringList& arguments)
             if (!deadline->timer.hasExpired())
                 answered[pool.get()].insert(index);
         });
+    for (const std::shared_ptr<NetworkPool>& pool : manager.pools())
+        pool->startPush();
     QCoro::waitFor(manager.probeAll(deadline->timer));
+    QCoro::waitFor(pushesSettled(manager, deadline->timer));
 
     QList<NetworkCheck> checks;
     for (const std::shared_ptr<NetworkPool>& pool : manager.pools()) {

@@ -39,6 +39,13 @@ LagThresholds defaultLagThresholds(ChainFamily family)
     Q_UNREACHABLE();
 }
 
+int silentPushMs(int configured, ChainFamily family)
+{
+    if (configured > 0)
+        return configured;
+    return family == ChainFamily::Solana ? 10'000 : 36'000;
+}
+
 const NetworkConfig* Config::network(const QString& name) const
 {
     const auto it = std::find_if(networks.cbegin(), networks.cend(),

@@ -47,6 +47,10 @@ struct NodeConfig
     QString urlTemplate; // as written in the file
     NodeRoles roles = allNodeRoles;
     QList<HttpHeader> headers;
+    // Optional WebSocket endpoint for pushed heights and signatures (ws:// or wss://); a
+    // secret like url. Empty: the node is polled only.
+    QUrl wsUrl;
+    QString wsUrlTemplate;
     bool operator==(const NodeConfig&) const = default;
 };
 
@@ -61,6 +65,10 @@ struct LagThresholds
     qint64 maxLag = 0;
 };
 LagThresholds defaultLagThresholds(ChainFamily family);
+
+// How long a subscribed socket may push nothing before it counts as silent: `configured`, or
+// without one 10 s for Solana (25 slots of 400 ms) and 36 s for EVM (3 Ethereum blocks of 12 s).
+int silentPushMs(int configured, ChainFamily family);
 
 struct NetworkConfig
 {
@@ -83,6 +91,9 @@ struct ProbeConfig
     int timeoutMs = 2000;
     int recoveryIntervalMs = 60000; // 0 switches the recovery scheduler off
     int probationProbes = 3;
+    // A subscribed WebSocket that pushes no height for this long is silent: it counts against
+    // its node and is opened again. 0: the family's default (silentPushMs()).
+    int pushSilentMs = 0;
     bool operator==(const ProbeConfig&) const = default;
 };
 

@@ -46,10 +46,11 @@ const QStringList networkKeys = {QStringLiteral("name"),        QStringLiteral("
                                  QStringLiteral("warnLag"),     QStringLiteral("maxLag"),
                                  QStringLiteral("explorer"),    QStringLiteral("nodes")};
 const QStringList nodeKeys = {QStringLiteral("name"), QStringLiteral("url"),
-                              QStringLiteral("roles"), QStringLiteral("headers")};
+                              QStringLiteral("roles"), QStringLiteral("headers"),
+                              QStringLiteral("wsUrl")};
 const QStringList probeKeys = {QStringLiteral("intervalMs"), QStringLiteral("timeoutMs"),
                                QStringLiteral("recoveryIntervalMs"),
-                               QStringLiteral("probationProbes")};
+                               QStringLiteral("probationProbes"), QStringLiteral("pushSilentMs")};
 const QStringList commitments = {QStringLiteral("processed"), QStringLiteral("confirmed"),
                                  QStringLiteral("finalized")};
 
@@ -378,6 +379,11 @@ private:
     NetworkConfig network(const QJsonValue& value, const QString& path);
     NodeConfig node(const QJsonValue& value, const QString& path);
     void url(const QJsonObject& object, const QString& path, NodeConfig& node);
+    void wsUrl(const QJsonObject& object, const QString& path, NodeConfig& node);
+    // A URL of one of `schemes` with a host and a usable port, ${NAME} expanded; the text as
+    // written goes to `written`.
+    std::optional<QUrl> endpoint(const QJsonObject& object, const QString& path, const QString& key,
+                                 const QStringList& schemes, bool required, QString& written);
     void roles(const QJsonObject& object, const QString& path, NodeConfig& node);
     void headers(const QJsonObject& object, const QString& path, NodeConfig& node);
     void genesisHash(const QJsonObject& object, const QString& path, NetworkConfig& network);
@@ -464,7 +470,8 @@ std::optional<qint64> Validator::integer(const QJsonObject& object, const QStrin
     if (value.isUndefined())
         return std::nullopt;
     const QString keyPath = jsonChildPath(path, key);
-    QString expected = minimum > 0    ? QStringLiteral("a positive integer")
+    QString expected = minimum > 1    ? QStringLiteral("an integer of at least %1").arg(minimum)
+                       : minimum == 1 ? QStringLiteral("a positive integer")
                        : minimum == 0 ? QStringLiteral("a non-negative integer")
                                       : QStringLiteral("an integer");
     if (!value.isDouble()) {
@@ -597,6 +604,8 @@ ProbeConfig Validator::probe(const QJsonValue& value, const QString& path)
         probe.recoveryIntervalMs = int(*recovery);
     if (const auto probation = integer(object, QStringLiteral("probationProbes"), path, 1, maxInt))
         probe.probationProbes = int(*probation);
+    if (const auto silent = integer(object, QStringLiteral("pushSilentMs"), path, 1000, maxInt))
+        probe.pushSilentMs = int(*silent);
     return probe;
 }
 
@@ -821,6 +830,7 @@ NodeConfig Validator::node(const QJsonValue& value, const QString& path)
     if (const auto nodeName = name(object, path, QStringLiteral("node")))
         node.name = *nodeName;
     url(object, path, node);
+    wsUrl(object, path, node);
     roles(object, path, node);
     headers(object, path, node);
     return node;
@@ -828,13 +838,32 @@ NodeConfig Validator::node(const QJsonValue& value, const QString& path)
 
 void Validator::url(const QJsonObject& object, const QString& path, NodeConfig& node)
 {
-    const QString key = QStringLiteral("url");
+    if (const auto url =
+            endpoint(object, path, QStringLiteral("url"),
+                     {QStringLiteral("http"), QStringLiteral("https")}, true, node.urlTemplate))
+        node.url = *url;
+}
+
+void Validator::wsUrl(const QJsonObject& object, const QString& path, NodeConfig& node)
+{
+    if (const auto url =
+            endpoint(object, path, QStringLiteral("wsUrl"),
+                     {QStringLiteral("ws"), QStringLiteral("wss")}, false, node.wsUrlTemplate))
+        node.wsUrl = *url;
+}
+
+std::optional<QUrl> Validator::endpoint(const QJsonObject& object, const QString& path,
+                                        const QString& key, const QStringList& schemes,
+                                        bool required, QString& written)
+{
     const QString keyPath = jsonChildPath(path, key);
-    const QString expected = QStringLiteral("an http or https URL");
-    const auto text = string(object, key, path, expected, true);
+    const QString expected =
+        (key == u"url" ? QStringLiteral("an %1 URL") : QStringLiteral("a %1 URL"))
+            .arg(schemes.join(QStringLiteral(" or ")));
+    const auto text = string(object, key, path, expected, required);
     if (!text)
-        return;
-    node.urlTemplate = *text;
+        return std::nullopt;
+    written = *text;
     const auto portOutOfRange = [&](const QString& url) {
         const auto port = unusablePort(url);
         if (port)
@@ -845,20 +874,20 @@ void Validator::url(const QJsonObject& object, const QString& path, NodeConfig& 
     // A port written out is judged even while a variable elsewhere in the URL is not set.
     if (!expanded) {
         portOutOfRange(*text);
-        return;
+        return std::nullopt;
     }
     if (portOutOfRange(*expanded))
-        return;
+        return std::nullopt;
     const QUrl url(*expanded, QUrl::StrictMode);
-    const bool web = url.isValid() && (url.scheme() == u"http" || url.scheme() == u"https");
-    if (!web || url.host().isEmpty()) {
+    const bool known = url.isValid() && schemes.contains(url.scheme());
+    if (!known || url.host().isEmpty()) {
         // Quote what the user wrote, with anything that looks like a key hidden.
         error(keyPath, QStringLiteral("expected %1%2, got %3")
-                           .arg(expected, web ? QStringLiteral(" with a host") : QString(),
+                           .arg(expected, known ? QStringLiteral(" with a host") : QString(),
                                 quoted(redactedUrlText(*text))));
-        return;
+        return std::nullopt;
     }
-    node.url = url;
+    return url;
 }
 
 void Validator::roles(const QJsonObject& object, const QString& path, NodeConfig& node)

@@ -95,6 +95,11 @@ void writeNode(PrettyJsonWriter& json, const NodeConfig& node)
                 node.urlTemplate.isEmpty() && !node.url.isEmpty()
                     ? EnvTemplate::escape(node.url.toString(QUrl::FullyEncoded))
                     : node.urlTemplate);
+    if (!node.wsUrl.isEmpty())
+        json.member(QStringLiteral("wsUrl"),
+                    node.wsUrlTemplate.isEmpty()
+                        ? EnvTemplate::escape(node.wsUrl.toString(QUrl::FullyEncoded))
+                        : node.wsUrlTemplate);
     json.inlineArray(QStringLiteral("roles"), nodeRoleNames(node.roles));
     if (!node.headers.isEmpty()) {
         json.key(QStringLiteral("headers"));
@@ -180,6 +185,8 @@ QByteArray configToJson(const Config& config)
     json.member(QStringLiteral("timeoutMs"), config.probe.timeoutMs);
     json.member(QStringLiteral("recoveryIntervalMs"), config.probe.recoveryIntervalMs);
     json.member(QStringLiteral("probationProbes"), config.probe.probationProbes);
+    if (config.probe.pushSilentMs > 0)
+        json.member(QStringLiteral("pushSilentMs"), config.probe.pushSilentMs);
     json.endObject();
     json.member(QStringLiteral("reconfigureGraceMs"), config.reconfigureGraceMs);
     if (config.alerts != AlertRules())

@@ -106,6 +106,8 @@ QString failureCause(FailureCause cause)
         return QStringLiteral("Stale head");
     case FailureCause::ProbeRejected:
         return QStringLiteral("RPC error");
+    case FailureCause::PushSilent:
+        return QStringLiteral("Push silent");
     }
     Q_UNREACHABLE();
 }

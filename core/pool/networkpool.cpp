@@ -1,5 +1,6 @@
 #include "networkpool.h"
 
+#include "chain/pushmessage.h"
 #include "util/clock.h"
 
 namespace switchyard {
@@ -42,9 +43,26 @@ NetworkPool::NetworkPool(NetworkConfig network, ProbeConfig probe, Clock* clock,
         node->client = std::make_unique<JsonRpcClient>(nodeConfig);
         node->health = NodeHealth(policy);
         m_scrubber.addUrl(nodeConfig.url);
+        if (!nodeConfig.wsUrl.isEmpty()) {
+            m_scrubber.addUrl(nodeConfig.wsUrl);
+            PushTiming timing;
+            timing.silentMs = silentPushMs(m_probe.pushSilentMs, m_network.family);
+            node->push = std::make_unique<PushSubscription>(m_network, nodeConfig, clock, timing);
+        }
         for (const HttpHeader& header : nodeConfig.headers)
             m_scrubber.addHeaderValue(header.value);
         m_nodes.push_back(std::move(node));
+    }
+    for (int i = 0; i < nodeCount(); ++i) {
+        PushSubscription* push = m_nodes[i]->push.get();
+        if (!push)
+            continue;
+        connect(push, &PushSubscription::heightPushed, this,
+                [this, i](qint64 height) { recordPushedHeight(i, height); });
+        connect(push, &PushSubscription::silent, this,
+                [this, i](const QString& detail) { recordPushSilent(i, detail); });
+        connect(push, &PushSubscription::signatureNotified, this, &NetworkPool::signatureNotified);
+        connect(push, &PushSubscription::stateChanged, this, [this, i] { Q_EMIT nodeChanged(i); });
     }
 }
 
@@ -150,7 +168,16 @@ void NetworkPool::recordProbe(int index, const ProbeObservation& probe)
     if (probe.kind == ProbeObservation::Kind::WrongIdentity && before != NodeState::WrongNetwork)
         emitIncident(IncidentEvent::Severity::Critical, IncidentEvent::Kind::IdentityMismatch,
                      index, probe.detail);
+    // A last push behind the probe is an old one (the socket was down): it measures nothing.
+    if (probe.height && node.lastPushedHeight && *node.lastPushedHeight >= *probe.height)
+        node.pushGap = std::min(*node.lastPushedHeight - *probe.height,
+                                chain::pushedHeightMargin(m_network.family));
     node.health.observeProbe(probe, m_clock->monotonicMs());
+    settleReading(index, before, bandBefore);
+}
+
+void NetworkPool::settleReading(int index, NodeState before, LagBand bandBefore)
+{
     updateReference();
     for (int i = 0; i < nodeCount(); ++i) {
         if (i == index)
@@ -160,7 +187,60 @@ void NetworkPool::recordProbe(int index, const ProbeObservation& probe)
         m_nodes[i]->health.applyReference(m_reference, m_network.warnLag, m_network.maxLag);
         noteChange(i, otherBefore, otherBandBefore);
     }
-    node.health.applyReference(m_reference, m_network.warnLag, m_network.maxLag);
+    m_nodes[index]->health.applyReference(m_reference, m_network.warnLag, m_network.maxLag);
+    noteChange(index, before, bandBefore);
+    Q_EMIT nodeChanged(index);
+}
+
+void NetworkPool::startPush()
+{
+    for (const auto& node : m_nodes)
+        if (node->push)
+            node->push->start();
+}
+
+void NetworkPool::stopPush()
+{
+    for (const auto& node : m_nodes)
+        if (node->push)
+            node->push->stop();
+}
+
+void NetworkPool::setWatchedSignatures(const QStringList& signatures)
+{
+    for (const auto& node : m_nodes)
+        if (node->push)
+            node->push->setWatchedSignatures(signatures);
+}
+
+void NetworkPool::recordPushedHeight(int index, qint64 pushed)
+{
+    PoolNode& node = *m_nodes[index];
+    node.lastPushedHeight = pushed;
+    const std::optional<qint64> known = node.health.height();
+    if (!known || !node.pushGap)
+        return; // nothing to judge it by until a probe after a push gave the node's head
+    const qint64 height = pushed - *node.pushGap;
+    const qint64 margin = chain::pushedHeightMargin(m_network.family);
+    if (height > *known + margin) {
+        node.push->reject(QStringLiteral("pushed height %1 is more than %2 past the node's head %3")
+                              .arg(pushed)
+                              .arg(margin)
+                              .arg(*known));
+        return;
+    }
+    const NodeState before = node.health.state();
+    const LagBand bandBefore = node.health.lagBand();
+    if (node.health.observePushedHeight(height))
+        settleReading(index, before, bandBefore);
+}
+
+void NetworkPool::recordPushSilent(int index, const QString& detail)
+{
+    PoolNode& node = *m_nodes[index];
+    const NodeState before = node.health.state();
+    const LagBand bandBefore = node.health.lagBand();
+    node.health.observePushSilence(detail);
     noteChange(index, before, bandBefore);
     Q_EMIT nodeChanged(index);
 }

@@ -5,6 +5,7 @@
 #include "events/incidentevent.h"
 #include "pool/failoverstats.h"
 #include "pool/nodehealth.h"
+#include "pool/pushsubscription.h"
 #include "rpc/jsonrpcclient.h"
 
 #include <QObject>
@@ -27,6 +28,14 @@ struct PoolNode
     std::optional<qint64> lastProbeStartMs;
     bool identityConfirmed = false;
     int probesSinceIdentityCheck = 0;
+    std::unique_ptr<PushSubscription> push; // only for a node with a wsUrl
+    std::optional<qint64> lastPushedHeight; // as pushed, before pushGap
+    // How far the pushed head runs ahead of the probed one: a Solana slot is pushed when
+    // processed, while probes ask at the network's commitment. Measured at every probe that
+    // follows a push; pushed heights are not believed before the first measure.
+    std::optional<qint64> pushGap;
+
+    PushState pushState() const { return push ? push->state() : PushState::Off; }
 };
 
 // The nodes of one network: their health, which of them may serve each role, and the
@@ -75,6 +84,17 @@ public:
 
     void setDisabled(int index, bool disabled);
 
+    // The WebSocket subscriptions of the nodes that have a wsUrl (PoolManager starts them with
+    // probing; `check` for its one round).
+    void startPush();
+    void stopPush();
+    // Solana: the tracked signatures that can still change, subscribed on every push node.
+    void setWatchedSignatures(const QStringList& signatures);
+    // A height node `index` pushed: believed once a probe gave the node's head, not past it by
+    // more than chain::pushedHeightMargin, and never moving the head backwards.
+    void recordPushedHeight(int index, qint64 pushed);
+    void recordPushSilent(int index, const QString& detail);
+
     const FailoverStats& failovers() const { return m_failovers; }
 
 Q_SIGNALS:
@@ -86,10 +106,14 @@ Q_SIGNALS:
     // One call moved off a node: the method and why, for counters kept per minute.
     void failedOver(const QString& method, switchyard::FailureCause cause);
     void incident(const IncidentEvent& event);
+    // A push node says a watched signature reached the network's commitment: look it up now.
+    void signatureNotified(const QString& signature);
 
 private:
     static int roleIndex(NodeRole role);
     void updateReference();
+    // After a fresh height of node `index`: the reference and every node's lag again.
+    void settleReading(int index, NodeState before, LagBand bandBefore);
     void noteChange(int index, NodeState before, LagBand bandBefore);
     void emitIncident(IncidentEvent::Severity severity, IncidentEvent::Kind kind, int index,
                       const QString& message, const QString& method = {});

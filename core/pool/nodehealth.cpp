@@ -29,10 +29,14 @@ bool NodeHealth::observeProbe(const ProbeObservation& probe, qint64 nowMs)
     m_lastAnswerMs = nowMs;
     addSample(false, probe.latencyMs);
     m_consecutiveFailures = 0;
-    m_headMoved = !m_height || (probe.height && *probe.height > *m_height);
+    m_headMoved = !m_height || (probe.height && *probe.height > *m_height) || m_pushMovedHead;
     m_staleCheckPending = true;
+    m_lagReadingPending = true;
+    // A probe may come back a little behind what the node already pushed (the two are asked at
+    // different instants); a pushed head is not taken back by it.
     if (probe.height)
-        m_height = probe.height;
+        m_height = m_pushMovedHead ? std::max(*probe.height, *m_height) : *probe.height;
+    m_pushMovedHead = false;
     if (m_disabled)
         return false;
 
@@ -66,6 +70,22 @@ bool NodeHealth::observeCall(std::optional<FailureCause> failure, qint64 latency
         return false;
     }
     return fail(*failure, failureCauseKey(*failure));
+}
+
+bool NodeHealth::observePushedHeight(qint64 height)
+{
+    if (m_height && height <= *m_height)
+        return false;
+    m_height = height;
+    m_pushMovedHead = true;
+    m_lagReadingPending = true;
+    return true;
+}
+
+bool NodeHealth::observePushSilence(const QString& detail)
+{
+    addSample(true, 0);
+    return fail(FailureCause::PushSilent, detail);
 }
 
 bool NodeHealth::fail(FailureCause cause, const QString& detail)
@@ -105,7 +125,8 @@ bool NodeHealth::applyReference(std::optional<qint64> reference, qint64 warnLag,
 
     // A head that stands still while the network moves on is a node that stopped following.
     // Judged once per answered probe, however often the reference is recomputed in between.
-    const bool ownProbe = m_staleCheckPending;
+    const bool ownReading = m_lagReadingPending;
+    m_lagReadingPending = false;
     if (m_staleCheckPending) {
         m_staleCheckPending = false;
         const bool networkMoved =
@@ -116,15 +137,15 @@ bool NodeHealth::applyReference(std::optional<qint64> reference, qint64 warnLag,
             ++m_staleProbes;
         m_referenceAtLastProbe = reference;
     }
-    // Between its own probes a node's height ages while the network moves on: that growing
-    // lag says nothing about the node, so only a reading with a fresh height counts. Until its
-    // second probe there is no band to hold, and the reference may not yet count the nodes that
-    // answer after it (one round of `check`): every reading counts at once.
+    // Between its own readings (probes, pushes) a node's height ages while the network moves on:
+    // that growing lag says nothing about the node, so only a reading with a fresh height counts.
+    // Until its second probe there is no band to hold, and the reference may not yet count the
+    // nodes that answer after it (one round of `check`): every reading counts at once.
     if (m_lag) {
-        const bool provisional = m_ownLagReadings == 0 || (m_ownLagReadings == 1 && !ownProbe);
-        if (ownProbe && m_ownLagReadings < 2)
+        const bool provisional = m_ownLagReadings == 0 || (m_ownLagReadings == 1 && !ownReading);
+        if (ownReading && m_ownLagReadings < 2)
             ++m_ownLagReadings;
-        if (ownProbe || provisional)
+        if (ownReading || provisional)
             judgeLag(provisional);
     }
 

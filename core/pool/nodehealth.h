@@ -56,8 +56,15 @@ public:
     // Each returns true when the state changed.
     bool observeProbe(const ProbeObservation& probe, qint64 nowMs);
     bool observeCall(std::optional<FailureCause> failure, qint64 latencyMs);
+    // A head height the node pushed between probes, already on the probes' scale. It is a
+    // fresh reading of the node's own head: the lag band is judged at it as at a probe (same
+    // marks, same readings in a row). The head never moves backwards by a push. Returns true
+    // when the head moved.
+    bool observePushedHeight(qint64 height);
+    // The node's push socket went silent while open: one failure, like a failed call.
+    bool observePushSilence(const QString& detail);
     // After every probe of any node of the network: its reference height and lag thresholds.
-    // The lag band is judged only at the node's own answered probes, when its height is fresh.
+    // The lag band is judged only at the node's own fresh heights (answered probes, pushes).
     bool applyReference(std::optional<qint64> referenceHeight, qint64 warnLag, qint64 maxLag);
     bool setDisabled(bool disabled);
 
@@ -99,7 +106,9 @@ private:
     bool m_lastProbeAnswered = false;
     std::optional<qint64> m_height;
     bool m_headMoved = false;
+    bool m_pushMovedHead = false; // since the last probe
     bool m_staleCheckPending = false;
+    bool m_lagReadingPending = false; // a fresh height (probe or push) not judged yet
     std::optional<qint64> m_referenceAtLastProbe;
     std::optional<qint64> m_lag;
     qint64 m_warnLag = 0;

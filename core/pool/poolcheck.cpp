@@ -68,6 +68,9 @@ NetworkCheck checkNetwork(const NetworkPool& pool, const UnansweredNodes& unansw
     QJsonArray nodes;
     QStringList perf;
     QString worstState = nodeStateKey(NodeState::Healthy);
+    int pushNodes = 0;
+    int subscribed = 0;
+    QStringList pushDown;
     for (int i = 0; i < pool.nodeCount(); ++i) {
         const PoolNode& node = pool.node(i);
         const NodeHealth& health = node.health;
@@ -79,6 +82,7 @@ NetworkCheck checkNetwork(const NetworkPool& pool, const UnansweredNodes& unansw
                                      {QStringLiteral("height"), QJsonValue()},
                                      {QStringLiteral("lag"), QJsonValue()},
                                      {QStringLiteral("latencyMs"), QJsonValue()},
+                                     {QStringLiteral("push"), pushStateKey(node.pushState())},
                                      {QStringLiteral("error"), why}});
             check.problems.append(QStringLiteral("%1 unanswered (%2)").arg(node.config.name, why));
             worstState = QStringLiteral("unhealthy");
@@ -98,6 +102,18 @@ NetworkCheck checkNetwork(const NetworkPool& pool, const UnansweredNodes& unansw
                      health.lastError().isEmpty() || isServing(health.state())
                          ? QJsonValue()
                          : QJsonValue(pool.scrubber().scrub(health.lastError())));
+        entry.insert(QStringLiteral("push"), pushStateKey(node.pushState()));
+        if (node.push) {
+            entry.insert(QStringLiteral("pushRejected"), node.push->rejectedCount());
+            if (node.pushState() == PushState::Down)
+                entry.insert(QStringLiteral("pushError"),
+                             pool.scrubber().scrub(node.push->lastError()));
+            ++pushNodes;
+            if (node.pushState() == PushState::Subscribed)
+                ++subscribed;
+            else
+                pushDown.append(node.config.name);
+        }
         nodes.append(entry);
 
         if (isServing(health.state()))
@@ -146,6 +162,13 @@ NetworkCheck checkNetwork(const NetworkPool& pool, const UnansweredNodes& unansw
         }
     }
 
+    // Polling carries a node whose socket is down: worth a word, not a worse status.
+    if (pushNodes > 0)
+        check.pushSummary =
+            QStringLiteral("push %1 of %2 subscribed").arg(subscribed).arg(pushNodes) +
+            (pushDown.isEmpty()
+                 ? QString()
+                 : QStringLiteral(" (%1 down)").arg(pushDown.join(QStringLiteral(", "))));
     check.perfData = perf.join(QLatin1Char(' '));
     check.json = QJsonObject{{QStringLiteral("name"), network.name},
                              {QStringLiteral("family"), familyName(network.family)},
@@ -163,6 +186,8 @@ QString NetworkCheck::pluginLine() const
                        .arg(nodes);
     if (!problems.isEmpty())
         line += QStringLiteral("; ") + problems.join(QStringLiteral(", "));
+    if (!pushSummary.isEmpty())
+        line += QStringLiteral("; ") + pushSummary;
     line = withoutPipes(line);
     if (!perfData.isEmpty())
         line += QStringLiteral(" | ") + perfData;

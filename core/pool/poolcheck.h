@@ -29,6 +29,7 @@ struct NetworkCheck
     QStringList problems; // one phrase per node or role that is not fine
     QJsonObject json;     // {"name","family","state","status","nodes":[...]}
     QString perfData;     // 'node_lag'=0;8;50 'node_latency'=12ms ...
+    QString pushSummary;  // "push 1 of 2 subscribed (b down)"; empty without wsUrl nodes
     int servingNodes = 0;
     int nodes = 0;
 

@@ -38,6 +38,7 @@ void PoolManager::applyConfig(const Config& config)
     const qint64 now = m_clock->monotonicMs();
     for (const std::shared_ptr<NetworkPool>& old : std::as_const(m_pools)) {
         disconnect(old.get(), nullptr, this, nullptr);
+        old->stopPush();
         // A call still running on the old pool is the operator's traffic: its failovers stay on
         // the timeline, as they stay in the counts. What the old pool says about its nodes does
         // not: they belong to a configuration no longer in force.
@@ -53,6 +54,8 @@ void PoolManager::applyConfig(const Config& config)
     for (const NetworkConfig& network : std::as_const(config.networks)) {
         auto pool = std::make_shared<NetworkPool>(network, config.probe, m_clock);
         connect(pool.get(), &NetworkPool::incident, this, &PoolManager::incident);
+        if (m_running)
+            pool->startPush();
         m_pools.append(std::move(pool));
     }
     if (replacing) {
@@ -88,6 +91,8 @@ std::shared_ptr<NetworkPool> PoolManager::pool(const QString& network) const
 void PoolManager::start()
 {
     m_running = true;
+    for (const std::shared_ptr<NetworkPool>& pool : std::as_const(m_pools))
+        pool->startPush();
     tick();
 }
 
@@ -95,6 +100,8 @@ void PoolManager::stop()
 {
     m_running = false;
     m_ticker.stop();
+    for (const std::shared_ptr<NetworkPool>& pool : std::as_const(m_pools))
+        pool->stopPush();
 }
 
 std::optional<qint64> PoolManager::dueAtMs(const NetworkPool& pool, int index) const

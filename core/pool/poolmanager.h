@@ -44,7 +44,8 @@ public:
     std::shared_ptr<NetworkPool> pool(const QString& network) const;
     int retiringPoolCount() const { return int(m_retiring.size()); }
 
-    // Runs tick() whenever the next probe falls due; tests leave it stopped and call tick()
+    // Runs tick() whenever the next probe falls due, and keeps the push subscriptions of nodes
+    // with a wsUrl open while running; tests leave it stopped and call tick()
     // after moving the clock.
     void start();
     void stop();

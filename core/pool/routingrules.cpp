@@ -25,6 +25,8 @@ QString failureCauseKey(FailureCause cause)
         return QStringLiteral("stale");
     case FailureCause::ProbeRejected:
         return QStringLiteral("rpc-error");
+    case FailureCause::PushSilent:
+        return QStringLiteral("push-silent");
     }
     Q_UNREACHABLE();
 }

@@ -20,6 +20,7 @@ enum class FailureCause
     NodeBehind,      // probe only: the node says it is behind (Solana -32005)
     Stale,           // probe only: the head stopped moving while the others moved on
     ProbeRejected,   // probe only: the node answered a health question with a JSON-RPC error
+    PushSilent,      // the node's subscribed WebSocket pushed no height for pushSilentMs
 };
 
 QString failureCauseKey(FailureCause cause); // "transport", "timeout", "429", "5xx", ...

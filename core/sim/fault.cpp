@@ -45,6 +45,27 @@ QString faultKindName(FaultKind kind)
     Q_UNREACHABLE();
 }
 
+QString pushFaultKindName(PushFaultKind kind)
+{
+    switch (kind) {
+    case PushFaultKind::None:
+        return QStringLiteral("None");
+    case PushFaultKind::Drop:
+        return QStringLiteral("Drop");
+    case PushFaultKind::Stall:
+        return QStringLiteral("Stall");
+    case PushFaultKind::Duplicate:
+        return QStringLiteral("Duplicate");
+    case PushFaultKind::OutOfOrder:
+        return QStringLiteral("OutOfOrder");
+    case PushFaultKind::WrongSubscription:
+        return QStringLiteral("WrongSubscription");
+    case PushFaultKind::OutOfRange:
+        return QStringLiteral("OutOfRange");
+    }
+    Q_UNREACHABLE();
+}
+
 bool isConnectionLevel(FaultKind kind)
 {
     return kind == FaultKind::RefuseConnections || kind == FaultKind::Flapping;

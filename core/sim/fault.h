@@ -54,6 +54,19 @@ struct Fault
     bool operator==(const Fault&) const = default;
 };
 
+// What a node's WebSocket (SimulatedNode::startPush) does wrong.
+enum class PushFaultKind
+{
+    None,
+    Drop,              // close every open socket now (new ones are accepted as usual)
+    Stall,             // keep sockets open and subscriptions answered, push nothing
+    Duplicate,         // every notification twice
+    OutOfOrder,        // after each head, an older one (three back)
+    WrongSubscription, // head notifications about a subscription id never given
+    OutOfRange,        // head notifications with a height no chain has (past 2^53 / 2^64)
+};
+QString pushFaultKindName(PushFaultKind kind);
+
 QString faultKindName(FaultKind kind);
 // Why `fault` cannot be applied, or nullopt when it can.
 std::optional<QString> validateFault(const Fault& fault);

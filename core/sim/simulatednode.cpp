@@ -3,6 +3,7 @@
 #include "sim/httpconnection.h"
 #include "sim/httpserver.h"
 #include "sim/jsonrpcmessage.h"
+#include "sim/pushserver.h"
 #include "sim/simulatedcluster.h"
 #include "util/clock.h"
 
@@ -83,6 +84,35 @@ bool SimulatedNode::start(QString* error)
 QUrl SimulatedNode::url() const
 {
     return QUrl(QStringLiteral("http://127.0.0.1:%1/").arg(m_port));
+}
+
+bool SimulatedNode::startPush(QString* error)
+{
+    if (m_push)
+        return true;
+    auto* push = new PushServer(this);
+    QString why;
+    if (!push->listen(&why)) {
+        delete push;
+        if (error)
+            *error = why;
+        else
+            qWarning("sim: %s", qUtf8Printable(why));
+        return false;
+    }
+    m_push = push;
+    return true;
+}
+
+QUrl SimulatedNode::pushUrl() const
+{
+    return m_push ? m_push->url() : QUrl();
+}
+
+void SimulatedNode::setPushFault(PushFaultKind fault)
+{
+    if (m_push)
+        m_push->setFault(fault);
 }
 
 bool SimulatedNode::isListening() const

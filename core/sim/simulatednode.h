@@ -12,6 +12,7 @@ namespace switchyard::sim {
 
 class HttpConnection;
 class HttpServer;
+class PushServer;
 class SimulatedCluster;
 struct HttpRequest;
 struct JsonRpcMessage;
@@ -44,6 +45,13 @@ public:
     Fault fault() const { return m_fault; }
     // Refusing connections, or in the down half of a Flapping period (judged by the Clock).
     bool isDown() const;
+
+    // Serves WebSocket subscriptions on a port of its own (pushserver.h); false with `error`
+    // when no port could be opened. pushUrl() is empty until then.
+    bool startPush(QString* error = nullptr);
+    QUrl pushUrl() const;
+    PushServer* push() const { return m_push; }
+    void setPushFault(PushFaultKind fault);
 
     // Bodies over this are answered 413 (defaults: 50 KiB Solana, 5 MiB EVM).
     void setMaxRequestBodyBytes(qint64 bytes);
@@ -92,6 +100,7 @@ private:
     SimulatedCluster* m_cluster;
     QString m_name;
     HttpServer* m_server;
+    PushServer* m_push = nullptr;
     quint16 m_port = 0;
     qint64 m_staleBy = 0;
     qint64 m_syncStartingBlock = 0;

@@ -1,5 +1,6 @@
 #include "trackingpoller.h"
 
+#include "pool/networkpool.h"
 #include "pool/poolmanager.h"
 #include "util/clock.h"
 
@@ -23,14 +24,28 @@ TrackingPoller::TrackingPoller(TransactionTracker* tracker, PoolManager* pools, 
     // New pools may bring a network back, or new nodes to ask: ask them now.
     connect(m_pools, &PoolManager::poolsReplaced, this, [this] {
         m_lastStartMs.clear();
+        for (const std::shared_ptr<NetworkPool>& pool : m_pools->pools()) {
+            const QString network = pool->config().name;
+            connect(pool.get(), &NetworkPool::signatureNotified, this,
+                    [this, network] { lookNow(network); });
+        }
+        queueWatchUpdate();
         pollDue();
     });
+    for (const std::shared_ptr<NetworkPool>& pool : m_pools->pools()) {
+        const QString network = pool->config().name;
+        connect(pool.get(), &NetworkPool::signatureNotified, this,
+                [this, network] { lookNow(network); });
+    }
     // A newly tracked transaction of a network nobody polls yet is looked at without waiting;
     // once for a whole batch of them (the timer coalesces).
     connect(m_tracker, &TransactionTracker::tracked, this, [this] {
         if (m_running)
             m_timer.start(0);
+        queueWatchUpdate();
     });
+    connect(m_tracker, &TransactionTracker::transitioned, this, &TrackingPoller::queueWatchUpdate);
+    queueWatchUpdate();
 }
 
 TrackingPoller::~TrackingPoller() = default;
@@ -101,6 +116,40 @@ void TrackingPoller::scheduleNext()
     m_timer.start(int(std::clamp<qint64>(wait, 0, m_intervalMs)));
 }
 
+void TrackingPoller::lookNow(const QString& network)
+{
+    if (!m_running || !m_pools->pool(network))
+        return;
+    if (m_inFlight.contains(network))
+        m_lookAgain.insert(network);
+    else
+        pollNetwork(network);
+}
+
+void TrackingPoller::queueWatchUpdate()
+{
+    if (m_watchUpdateQueued)
+        return;
+    m_watchUpdateQueued = true;
+    QTimer::singleShot(0, this, [this] {
+        m_watchUpdateQueued = false;
+        watchPendingSignatures();
+    });
+}
+
+void TrackingPoller::watchPendingSignatures()
+{
+    if (!m_tracker)
+        return;
+    QHash<QString, QStringList> pending;
+    for (const TrackedTransaction& record : m_tracker->transactions())
+        if (!isTerminal(record.state))
+            pending[record.network].append(record.id);
+    for (const std::shared_ptr<NetworkPool>& pool : m_pools->pools())
+        if (pool->config().family == ChainFamily::Solana)
+            pool->setWatchedSignatures(pending.value(pool->config().name));
+}
+
 QCoro::Task<> TrackingPoller::pollNetwork(QString network)
 {
     QPointer<TrackingPoller> self(this);
@@ -111,6 +160,10 @@ QCoro::Task<> TrackingPoller::pollNetwork(QString network)
         co_return;
     m_inFlight.remove(network);
     Q_EMIT pollFinished(network, report.transitions, report.noEligibleNode);
+    if (m_lookAgain.remove(network) && m_running) {
+        pollNetwork(network);
+        co_return;
+    }
     scheduleNext();
 }
 

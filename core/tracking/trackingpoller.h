@@ -41,6 +41,10 @@ public:
     // Starts the polls that are due now; the timer and the clock call it.
     void pollDue();
     bool isPolling(const QString& network) const { return m_inFlight.contains(network); }
+    // A push said something about `network` (a watched signature reached its commitment): one
+    // status round now through the normal path, or right after the one running. The push sets
+    // no state by itself: only the round's answers do.
+    void lookNow(const QString& network);
     int pollsInFlight() const { return int(m_inFlight.size()); }
 
 Q_SIGNALS:
@@ -52,6 +56,9 @@ private:
     // Networks that are configured and have transactions that can still change.
     QSet<QString> networksToPoll() const;
     void scheduleNext();
+    // The pending ids of each Solana network, for its push nodes' signatureSubscribe.
+    void watchPendingSignatures();
+    void queueWatchUpdate();
 
     QPointer<TransactionTracker> m_tracker;
     PoolManager* m_pools;
@@ -59,6 +66,8 @@ private:
     int m_intervalMs = defaultIntervalMs;
     bool m_running = false;
     QSet<QString> m_inFlight;
+    QSet<QString> m_lookAgain; // pushed while a round ran
+    bool m_watchUpdateQueued = false;
     QHash<QString, qint64> m_lastStartMs; // monotonic, per network
     QTimer m_timer;
 };

@@ -462,7 +462,23 @@ void TestConfig::semanticErrors_data()
     QTest::newRow("unknown node key")
         << solanaWithNode(R"("name": "a", "url": "http://h", "role": ["read"])")
         << "networks[0].nodes[0].role"
-        << "unknown key (did you mean \"roles\"?); expected one of: name, url, roles, headers";
+        << "unknown key (did you mean \"roles\"?); expected one of: name, url, roles, headers, "
+           "wsUrl";
+    QTest::newRow("node wsUrl http")
+        << solanaWithNode(R"("name": "a", "url": "http://h", "wsUrl": "http://h")")
+        << "networks[0].nodes[0].wsUrl"
+        << "expected a ws or wss URL, got \"http://h\"";
+    QTest::newRow("node wsUrl port")
+        << solanaWithNode(R"("name": "a", "url": "http://h", "wsUrl": "ws://h:70000/")")
+        << "networks[0].nodes[0].wsUrl"
+        << "port 70000 is out of range (1–65535)";
+    QTest::newRow("node wsUrl no host")
+        << solanaWithNode(R"("name": "a", "url": "http://h", "wsUrl": "wss:///x")")
+        << "networks[0].nodes[0].wsUrl"
+        << "expected a ws or wss URL with a host";
+    QTest::newRow("pushSilentMs too small")
+        << QByteArray(R"({"networks": [], "probe": {"pushSilentMs": 10}})") << "probe.pushSilentMs"
+        << "expected an integer of at least 1000, got 10";
     QTest::newRow("roles empty") << solanaWithNode(R"("name": "a", "url": "http://h", "roles": [])")
                                  << "networks[0].nodes[0].roles"
                                  << "expected a non-empty array of roles";
@@ -726,7 +742,8 @@ void TestConfig::controlCharactersInKeysAreEscaped()
     QCOMPARE(result.errors().first().jsonPath, R"(networks[0].nodes[0]["na\u0000me\n"])");
     const QByteArray printed = result.errorText().toUtf8();
     QCOMPARE(qstrlen(printed.constData()), size_t(printed.size()));
-    QVERIFY2(printed.endsWith("expected one of: name, url, roles, headers"), printed.constData());
+    QVERIFY2(printed.endsWith("expected one of: name, url, roles, headers, wsUrl"),
+             printed.constData());
 }
 
 // JSON numbers arrive as doubles, which cannot hold every integer past 2^53: the value must be

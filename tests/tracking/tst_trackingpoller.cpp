@@ -1,5 +1,6 @@
 // The tracker's status rounds run by themselves: on the interval (by the clock), one poll of a
 // network at a time, following a new configuration, and nothing after the poller is gone.
+#include "sim/pushserver.h"
 #include "tracking/trackingpoller.h"
 #include "trackingfixture.h"
 
@@ -76,6 +77,35 @@ private Q_SLOTS:
         QCOMPARE(f.pools.simNode(QStringLiteral("a"))
                      ->methodCount(QStringLiteral("getSignatureStatuses")),
                  asked);
+    }
+
+    void signatureNotificationLooksBeforeTheNextPoll()
+    {
+        TrackingFixture f(ChainFamily::Solana, {QStringLiteral("a")});
+        sim::SimulatedNode* node = f.pools.simNode(QStringLiteral("a"));
+        QVERIFY(node->startPush());
+        f.pools.network.nodes[0].wsUrl = node->pushUrl();
+        QVERIFY(f.start());
+        f.pools.pool()->startPush();
+        TrackingPoller poller(f.tracker.get(), &f.pools.manager, &f.pools.clock);
+        poller.setIntervalMs(60'000); // the clock never gets there: only a push can look
+        QSignalSpy finished(&poller, &TrackingPoller::pollFinished);
+        poller.start();
+        const QString id = sentTransfer(f, 1000);
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() >= 1, kWaitMs);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            node->push()->subscribeCount(QStringLiteral("signatureSubscribe")), 1, kWaitMs);
+        QTRY_COMPARE_WITH_TIMEOUT(poller.pollsInFlight(), 0, kWaitMs);
+        const int polls = int(finished.count());
+        const int asked = node->methodCount(QStringLiteral("getSignatureStatuses"));
+        QCOMPARE(f.state(id), TxState::Submitted);
+
+        f.pools.cluster.advance(5); // landed and confirmed: the node notifies the signature
+        // The notification set nothing by itself: a status round through the normal path did.
+        QTRY_COMPARE_WITH_TIMEOUT(f.state(id), TxState::Confirmed, kWaitMs);
+        QCOMPARE(int(finished.count()), polls + 1);
+        QVERIFY(node->methodCount(QStringLiteral("getSignatureStatuses")) > asked);
+        QTRY_COMPARE_WITH_TIMEOUT(storedState(f, id), QStringLiteral("confirmed"), kWaitMs);
     }
 
     void neverTwoPollsOfOneNetworkAtOnce()
