@@ -27,6 +27,8 @@ struct PoolNode
     std::optional<qint64> lastProbeStartMs;
     bool identityConfirmed = false;
     int probesSinceIdentityCheck = 0;
+    QString protocol; // "h2" or "http/1.1": how its last answer came; empty before one
+    std::optional<TlsProblem> tlsProblem; // the last probe or call failed its TLS handshake
 };
 
 // The nodes of one network: their health, which of them may serve each role, and the

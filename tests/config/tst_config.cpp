@@ -350,7 +350,8 @@ void TestConfig::semanticErrors_data()
     QTest::newRow("unknown network key")
         << solana(R"("comitment": "confirmed", )" + oneNode) << "networks[0].comitment"
         << "unknown key (did you mean \"commitment\"?); expected one of: name, family, "
-           "genesisHash, chainId, commitment, checkSyncing, warnLag, maxLag, explorer, nodes";
+           "genesisHash, chainId, commitment, checkSyncing, warnLag, maxLag, explorer, nodes, "
+           "caFile";
     QTest::newRow("genesis missing")
         << withNetwork(R"("name": "x", "family": "solana", )" + oneNode)
         << "networks[0].genesisHash"
@@ -460,7 +461,9 @@ void TestConfig::semanticErrors_data()
     QTest::newRow("unknown node key")
         << solanaWithNode(R"("name": "a", "url": "http://h", "role": ["read"])")
         << "networks[0].nodes[0].role"
-        << "unknown key (did you mean \"roles\"?); expected one of: name, url, roles, headers";
+        << "unknown key (did you mean \"roles\"?); expected one of: name, url, roles, headers, "
+           "caFile, "
+           "cleartextHttp2";
     QTest::newRow("roles empty") << solanaWithNode(R"("name": "a", "url": "http://h", "roles": [])")
                                  << "networks[0].nodes[0].roles"
                                  << "expected a non-empty array of roles";
@@ -664,7 +667,8 @@ void TestConfig::controlCharactersInKeysAreEscaped()
     QCOMPARE(result.errors().first().jsonPath, R"(networks[0].nodes[0]["na\u0000me\n"])");
     const QByteArray printed = result.errorText().toUtf8();
     QCOMPARE(qstrlen(printed.constData()), size_t(printed.size()));
-    QVERIFY2(printed.endsWith("expected one of: name, url, roles, headers"), printed.constData());
+    QVERIFY2(printed.endsWith("expected one of: name, url, roles, headers, caFile, cleartextHttp2"),
+             printed.constData());
 }
 
 // JSON numbers arrive as doubles, which cannot hold every integer past 2^53: the value must be
