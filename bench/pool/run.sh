@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The pool: router overhead per call against a bare QNetworkAccessManager post, then 200 nodes
 # probed every second by the prober and by the bare floor (CPU and memory). The nodes are served
-# by simnodes in a process of its own, over cleartext HTTP/1.1, HTTPS/1.1 and HTTPS/2. About 6.5 minutes with the defaults; on a
-# run it on an otherwise idle machine:
+# by simnodes in a process of its own, over cleartext HTTP/1.1, HTTPS/1.1 and HTTPS/2. About 6.5
+# minutes with the defaults; run it on an otherwise idle machine:
 #   bench/pool/run.sh [CALLS] [PROBING_SECONDS] [NODES]
 # Environment: SWITCHYARD_BENCH_BUILD_DIR (default <repo>/build-bench, configured Release),
 #   BENCH_JOBS (build jobs, 1).
