@@ -289,7 +289,13 @@ JsonRpcClient::JsonRpcClient(const NodeConfig& node, QObject* parent)
 
 void JsonRpcClient::setExtraCaCertificates(QList<QSslCertificate> certificates)
 {
-    m_extraCas = std::move(certificates);
+    if (certificates.isEmpty()) {
+        m_tls.reset();
+        return;
+    }
+    // Added to the system's authorities, never instead of them; verification stays on.
+    m_tls = QSslConfiguration::defaultConfiguration();
+    m_tls->addCaCertificates(certificates);
 }
 
 QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool mayRepeat,
@@ -315,12 +321,8 @@ QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool m
                       QByteArrayLiteral("Switchyard/" SWITCHYARD_VERSION));
     for (const HttpHeader& header : std::as_const(m_headers))
         request.setRawHeader(header.name, header.value);
-    if (!m_extraCas.isEmpty()) {
-        // Added to the system's authorities, never instead of them; verification stays on.
-        QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
-        tls.addCaCertificates(m_extraCas);
-        request.setSslConfiguration(tls);
-    }
+    if (m_tls)
+        request.setSslConfiguration(*m_tls);
     if (m_cleartextHttp2 && m_url.scheme() == u"http") {
         request.setAttribute(QNetworkRequest::Http2DirectAttribute, true);
         request.setAttribute(QNetworkRequest::Http2CleartextAllowedAttribute, true);

@@ -9,6 +9,7 @@
 #include <QObject>
 #include <QPointer>
 #include <QSslCertificate>
+#include <QSslConfiguration>
 #include <qcorotask.h>
 
 class QNetworkAccessManager;
@@ -63,7 +64,9 @@ private:
     QList<HttpHeader> m_headers;
     SecretScrubber m_scrubber; // this node's URL and headers, out of every text it sends back
     qint64 m_maxResponseBytes = defaultMaxResponseBytes;
-    QList<QSslCertificate> m_extraCas;
+    // Built once: Qt compares a request's TLS configuration with its connection's, which is
+    // cheap for a shared copy and costs a deep comparison of every CA for a fresh one.
+    std::optional<QSslConfiguration> m_tls;
     bool m_cleartextHttp2 = false;
     qint64 m_lastId = 0;
 };
