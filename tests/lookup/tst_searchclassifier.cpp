@@ -20,13 +20,13 @@ Config twoNetworks()
 {
     NetworkConfig solana;
     solana.name = QStringLiteral("mainnet");
-    solana.nodes = {NodeConfig{QStringLiteral("helius"), QUrl(), {}, allNodeRoles, {}},
-                    NodeConfig{QStringLiteral("Triton"), QUrl(), {}, allNodeRoles, {}}};
+    solana.nodes = {NodeConfig{QStringLiteral("helius"), QUrl(), {}, allNodeRoles, {}, {}, false},
+                    NodeConfig{QStringLiteral("Triton"), QUrl(), {}, allNodeRoles, {}, {}, false}};
     NetworkConfig evm;
     evm.name = QStringLiteral("ethereum");
     evm.family = ChainFamily::Evm;
-    evm.nodes = {NodeConfig{QStringLiteral("infura"), QUrl(), {}, allNodeRoles, {}},
-                 NodeConfig{QStringLiteral("triton"), QUrl(), {}, allNodeRoles, {}}};
+    evm.nodes = {NodeConfig{QStringLiteral("infura"), QUrl(), {}, allNodeRoles, {}, {}, false},
+                 NodeConfig{QStringLiteral("triton"), QUrl(), {}, allNodeRoles, {}, {}, false}};
     Config config;
     config.networks = {solana, evm};
     return config;
