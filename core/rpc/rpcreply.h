@@ -103,7 +103,7 @@ struct RpcReply
     qint64 bytesSent = 0;
     qint64 bytesReceived = 0;
     // How the answer came: "h2" or "http/1.1"; empty when no answer arrived.
-    QString protocol;
+    QString protocol = QString();
 
     OutcomeClass outcomeClass() const { return static_cast<OutcomeClass>(outcome.index()); }
     bool isResult() const { return std::holds_alternative<RpcResult>(outcome); }
