@@ -38,12 +38,14 @@ QString widestSample(int column)
     case PoolTableModel::LatencyP50:
     case PoolTableModel::LatencyP95:
         return QStringLiteral("999 ms");
+    case PoolTableModel::Protocol:
+        return QStringLiteral("HTTP/1.1");
     case PoolTableModel::ErrorRate:
         return QStringLiteral("100 %");
     case PoolTableModel::ConsecutiveFailures:
         return QStringLiteral("Fails");
     case PoolTableModel::LastError:
-        return QStringLiteral("Wrong identity");
+        return QStringLiteral("TLS: wrong host");
     case PoolTableModel::SinceLastProbe:
         return QStringLiteral("59 min ago");
     default:

@@ -1,11 +1,17 @@
 // 200 nodes probed every second for a minute: the prober's CPU (share of one core) and memory
 // over time. The nodes run in a separate simulator process (simnodes), so its CPU is not ours.
-//   bench_probing [SECONDS=60] [NODES=200] [--bare]
+//   bench_probing [SECONDS=60] [NODES=200] [--bare] [--transport=http|https|h2]
+// --transport: http (cleartext HTTP/1.1, the default); https (HTTP/1.1 over TLS: the simulator
+// serves TLS with a certificate of a CA made for the run, trusted through caFile); h2 (HTTP/2
+// over TLS: nghttpx in a process of its own in front of the simulator, one frontend port per
+// node, so each node has its own connection as separate providers do).
 // --bare replaces the prober with the least a QNetworkAccessManager client can do on the same
 // schedule (the same batch posted to every node each second, at most 32 at once, the answer
 // read and dropped): the floor under the prober on this machine.
 #include "benchcontext.h"
+#include "config/cafile.h"
 #include "config/configloader.h"
+#include "pool/networkpool.h"
 #include "pool/poolmanager.h"
 #include "util/clock.h"
 
@@ -15,9 +21,15 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QProcess>
+#include <QSslConfiguration>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTemporaryDir>
+#include <QThread>
 #include <QTimer>
 #include <cstdio>
 #include <sys/resource.h>
+#include <testca.h>
 
 using namespace switchyard;
 
@@ -50,6 +62,12 @@ public:
     {
         for (const NodeConfig& node : network.nodes)
             m_urls.append(node.url);
+        if (!network.caFile.isEmpty()) {
+            QString why;
+            m_tls = QSslConfiguration::defaultConfiguration();
+            m_tls->addCaCertificates(
+                readCaFile(network.caFile, &why).value_or(QList<QSslCertificate>{}));
+        }
         connect(&m_round, &QTimer::timeout, this, &BareProber::startRound);
         m_round.setInterval(1000);
     }
@@ -59,6 +77,7 @@ public:
         startRound();
     }
     qint64 probes = 0;
+    qint64 http2Answers = 0;
 
 private:
     void startRound()
@@ -73,9 +92,13 @@ private:
             QNetworkRequest request(m_urls.at(m_queue.takeFirst()));
             request.setHeader(QNetworkRequest::ContentTypeHeader,
                               QByteArrayLiteral("application/json"));
+            if (m_tls)
+                request.setSslConfiguration(*m_tls);
             QNetworkReply* reply = m_manager.post(request, m_body);
             ++m_inFlight;
             connect(reply, &QNetworkReply::finished, this, [this, reply] {
+                if (reply->attribute(QNetworkRequest::Http2WasUsedAttribute).toBool())
+                    ++http2Answers;
                 reply->readAll();
                 reply->deleteLater();
                 --m_inFlight;
@@ -87,6 +110,7 @@ private:
 
     QNetworkAccessManager m_manager;
     QList<QUrl> m_urls;
+    std::optional<QSslConfiguration> m_tls;
     QList<int> m_queue;
     int m_inFlight = 0;
     QTimer m_round;
@@ -95,6 +119,54 @@ private:
         R"({"jsonrpc":"2.0","id":2,"method":"getSlot","params":[{"commitment":"confirmed"}]}])");
 };
 
+// Free ports on 127.0.0.1, all held until every one is chosen so none repeats.
+QList<quint16> freePorts(int count)
+{
+    std::vector<std::unique_ptr<QTcpServer>> servers;
+    QList<quint16> ports;
+    for (int i = 0; i < count; ++i) {
+        servers.push_back(std::make_unique<QTcpServer>());
+        if (!servers.back()->listen(QHostAddress::LocalHost))
+            return {};
+        ports.append(servers.back()->serverPort());
+    }
+    return ports;
+}
+
+// nghttpx with one TLS frontend per node, each node's path routed to its simulated node.
+// Rewrites the nodes' URLs to their frontends.
+bool startNghttpx(QProcess& nghttpx, NetworkConfig& network, const testing::TestCa::Leaf& leaf,
+                  const QString& confFile)
+{
+    const QList<quint16> ports = freePorts(int(network.nodes.size()));
+    if (ports.size() != network.nodes.size())
+        return false;
+    QStringList arguments{
+        QStringLiteral("--conf=") + confFile, QStringLiteral("--workers=1"),
+        QStringLiteral("--no-ocsp"), QStringLiteral("--log-level=ERROR"),
+        QStringLiteral("--backend=127.0.0.1,%1").arg(network.nodes.first().url.port())};
+    for (qsizetype i = 0; i < network.nodes.size(); ++i) {
+        NodeConfig& node = network.nodes[i];
+        const QString path = QStringLiteral("/%1/").arg(node.name);
+        arguments << QStringLiteral("--backend=127.0.0.1,%1;%2").arg(node.url.port()).arg(path)
+                  << QStringLiteral("--frontend=127.0.0.1,%1").arg(ports.at(i));
+        node.url = QUrl(QStringLiteral("https://127.0.0.1:%1%2").arg(ports.at(i)).arg(path));
+    }
+    arguments << leaf.keyFile << leaf.certificateFile;
+    nghttpx.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    nghttpx.start(QStringLiteral("nghttpx"), arguments);
+    if (!nghttpx.waitForStarted())
+        return false;
+    for (int attempt = 0; attempt < 200; ++attempt) {
+        QTcpSocket socket;
+        socket.connectToHost(QHostAddress::LocalHost, ports.last());
+        if (socket.waitForConnected(100))
+            return true;
+        QThread::msleep(50);
+    }
+    return false;
+}
+
 } // namespace
 
 int main(int argc, char* argv[])
@@ -102,11 +174,33 @@ int main(int argc, char* argv[])
     QCoreApplication app(argc, argv);
     const int seconds = argc > 1 ? QString::fromLocal8Bit(argv[1]).toInt() : 60;
     const QString nodes = argc > 2 ? QString::fromLocal8Bit(argv[2]) : QStringLiteral("200");
-    const bool bare = argc > 3 && QByteArray(argv[3]) == "--bare";
+    bool bare = false;
+    QString transport = QStringLiteral("http");
+    for (int i = 3; i < argc; ++i) {
+        const QByteArray argument(argv[i]);
+        if (argument == "--bare")
+            bare = true;
+        else if (argument.startsWith("--transport="))
+            transport = QString::fromLocal8Bit(argument.mid(12));
+    }
+    if (transport != u"http" && transport != u"https" && transport != u"h2") {
+        std::fprintf(stderr, "--transport: expected http, https or h2\n");
+        return 2;
+    }
     bench::printContext();
 
+    testing::TestCa ca;
+    const testing::TestCa::Leaf leaf = ca.goodLeaf();
+    if (transport != u"http" && !ca.isValid()) {
+        std::fprintf(stderr, "%s\n", qPrintable(ca.error()));
+        return 1;
+    }
+    QStringList simulatorArguments{nodes};
+    if (transport == u"https")
+        simulatorArguments << leaf.certificateFile << leaf.keyFile;
     QProcess simulator;
-    simulator.start(QCoreApplication::applicationDirPath() + QStringLiteral("/simnodes"), {nodes});
+    simulator.start(QCoreApplication::applicationDirPath() + QStringLiteral("/simnodes"),
+                    simulatorArguments);
     bool started = simulator.waitForStarted();
     while (started && !simulator.canReadLine())
         started = simulator.waitForReadyRead(30'000);
@@ -122,6 +216,18 @@ int main(int argc, char* argv[])
     Config config = loaded.config();
     config.probe.intervalMs = 1000;
     config.probe.timeoutMs = 1000;
+    QProcess nghttpx;
+    QTemporaryDir nghttpxDir;
+    if (transport != u"http")
+        config.networks.first().caFile = ca.caFile();
+    if (transport == u"h2") {
+        const QString confFile = nghttpxDir.filePath(QStringLiteral("nghttpx.conf"));
+        QFile(confFile).open(QIODevice::WriteOnly);
+        if (!startNghttpx(nghttpx, config.networks.first(), leaf, confFile)) {
+            std::fprintf(stderr, "nghttpx did not start (is nghttp2-proxy installed?)\n");
+            return 1;
+        }
+    }
 
     PoolManager manager(Clock::system());
     BareProber bareProber(config.networks.first());
@@ -129,9 +235,9 @@ int main(int argc, char* argv[])
     QObject::connect(&manager, &PoolManager::probeFinished, [&] { ++managerProbes; });
     const qint64& probes = bare ? bareProber.probes : managerProbes;
 
-    std::printf("%d nodes, probe interval 1 s, %d s, %s\n",
+    std::printf("%d nodes, probe interval 1 s, %d s, %s, transport %s\n",
                 int(config.networks.first().nodes.size()), seconds,
-                bare ? "bare QNetworkAccessManager posts" : "the prober");
+                bare ? "bare QNetworkAccessManager posts" : "the prober", qPrintable(transport));
     std::printf("%8s %10s %12s %10s\n", "second", "probes/s", "CPU % core", "RSS MiB");
     QElapsedTimer wall;
     wall.start();
@@ -173,7 +279,16 @@ int main(int argc, char* argv[])
     QCoreApplication::exec();
     std::printf("mean CPU %.2f %% of one core; RSS at first sample %.1f MiB, peak %.1f MiB\n",
                 100.0 * totalCpu / (double(lastWall) / 1000.0), firstRss, peakRss);
+    if (bare)
+        std::printf("answers over HTTP/2: %lld of %lld\n", bareProber.http2Answers, probes);
+    else
+        std::printf("protocol of the first node's last answer: %s\n",
+                    qPrintable(manager.pools().first()->node(0).protocol));
     manager.stop();
+    if (nghttpx.state() != QProcess::NotRunning) {
+        nghttpx.terminate();
+        nghttpx.waitForFinished(5000);
+    }
     simulator.closeWriteChannel();
     simulator.waitForFinished(5000);
     return 0;

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The pool: router overhead per call against a bare QNetworkAccessManager post, then 200 nodes
 # probed every second by the prober and by the bare floor (CPU and memory). The nodes are served
-# by simnodes in a process of its own. About 2.5 minutes with the defaults; on a
-# run it on an otherwise idle machine:
+# by simnodes in a process of its own, over cleartext HTTP/1.1, HTTPS/1.1 and HTTPS/2. About 6.5
+# minutes with the defaults; run it on an otherwise idle machine:
 #   bench/pool/run.sh [CALLS] [PROBING_SECONDS] [NODES]
 # Environment: SWITCHYARD_BENCH_BUILD_DIR (default <repo>/build-bench, configured Release),
 #   BENCH_JOBS (build jobs, 1).
@@ -21,6 +21,11 @@ cmake --build "$build" -j"${BENCH_JOBS:-1}" --target bench_router bench_probing 
     >"$build/build.log" 2>&1 || { tail -n 40 "$build/build.log" >&2; exit 1; }
 "$build/bench/bench_router" "$calls"
 echo
-"$build/bench/bench_probing" "$seconds" "$nodes"
-echo
-"$build/bench/bench_probing" "$seconds" "$nodes" --bare
+# Each transport: the prober, then the bare floor on the same wire (https and h2 need openssl;
+# h2 runs nghttpx from nghttp2-proxy in front of the simulator).
+for transport in http https h2; do
+    echo
+    "$build/bench/bench_probing" "$seconds" "$nodes" --transport=$transport
+    echo
+    "$build/bench/bench_probing" "$seconds" "$nodes" --bare --transport=$transport
+done

@@ -1,15 +1,19 @@
 // Serves N simulated nodes of one Solana-like cluster on 127.0.0.1 in a process of its own, so
 // a benchmark can measure the prober without the simulator's CPU in its figures. Prints the
 // configuration that points at the nodes as one JSON line, then serves until stdin closes.
+//   simnodes [N=200] [CERTIFICATE_FILE KEY_FILE]: with a certificate, every node serves HTTPS.
 #include "sim/simulatedcluster.h"
 #include "sim/simulatednode.h"
 #include "util/clock.h"
 
 #include <QCoreApplication>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSocketNotifier>
+#include <QSslKey>
+#include <QSslSocket>
 #include <cstdio>
 #include <unistd.h>
 
@@ -21,11 +25,23 @@ int main(int argc, char* argv[])
     const int count = argc > 1 ? QString::fromLocal8Bit(argv[1]).toInt() : 200;
     sim::SimulatedCluster cluster(ChainFamily::Solana, QStringLiteral("bench"), Clock::system());
     cluster.setAutoAdvanceInterval(400);
+    std::optional<QSslConfiguration> tls;
+    if (argc > 3) {
+        QFile key(QString::fromLocal8Bit(argv[3]));
+        if (!key.open(QIODevice::ReadOnly))
+            return 1;
+        tls = QSslConfiguration::defaultConfiguration();
+        tls->setLocalCertificate(
+            QSslCertificate::fromPath(QString::fromLocal8Bit(argv[2])).value(0));
+        tls->setPrivateKey(QSslKey(key.readAll(), QSsl::Ec));
+        tls->setPeerVerifyMode(QSslSocket::VerifyNone);
+    }
     QJsonArray nodes;
     for (int i = 0; i < count; ++i) {
-        const sim::SimulatedNode* node = cluster.addNode(QStringLiteral("node-%1").arg(i));
+        sim::SimulatedNode* node = cluster.addNode(QStringLiteral("node-%1").arg(i));
         if (!node)
             return 1;
+        node->setTls(tls);
         nodes.append(QJsonObject{{QStringLiteral("name"), node->name()},
                                  {QStringLiteral("url"), node->url().toString()}});
     }

@@ -51,6 +51,8 @@ struct NodeConfig
     // secret like url. Empty: the node is polled only.
     QUrl wsUrl;
     QString wsUrlTemplate;
+    QString caFile;              // PEM authorities trusted for this node (overrides the network's)
+    bool cleartextHttp2 = false; // http:// spoken as HTTP/2 from the first byte
     bool operator==(const NodeConfig&) const = default;
 };
 
@@ -81,6 +83,7 @@ struct NetworkConfig
     qint64 warnLag = 0; // label a node this far behind (loader: defaultLagThresholds)
     qint64 maxLag = 0;  // exclude it from build/send (and read)
     QString explorer;   // URL template with {id}
+    QString caFile;     // PEM authorities trusted for its nodes, on top of the system's
     QList<NodeConfig> nodes;
     bool operator==(const NetworkConfig&) const = default;
 };

@@ -1,11 +1,13 @@
 #include "configloader.h"
 
 #include "chain/codec/base58.h"
+#include "config/cafile.h"
 #include "config/envtemplate.h"
 #include "config/jsonsourcemap.h"
 #include "config/redaction.h"
 
 #include <QDeadlineTimer>
+#include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -40,14 +42,15 @@ constexpr qint64 maxInt = std::numeric_limits<int>::max();
 
 const QStringList rootKeys = {QStringLiteral("networks"), QStringLiteral("probe"),
                               QStringLiteral("reconfigureGraceMs"), QStringLiteral("alerts")};
-const QStringList networkKeys = {QStringLiteral("name"),        QStringLiteral("family"),
-                                 QStringLiteral("genesisHash"), QStringLiteral("chainId"),
-                                 QStringLiteral("commitment"),  QStringLiteral("checkSyncing"),
-                                 QStringLiteral("warnLag"),     QStringLiteral("maxLag"),
-                                 QStringLiteral("explorer"),    QStringLiteral("nodes")};
-const QStringList nodeKeys = {QStringLiteral("name"), QStringLiteral("url"),
-                              QStringLiteral("roles"), QStringLiteral("headers"),
-                              QStringLiteral("wsUrl")};
+const QStringList networkKeys = {
+    QStringLiteral("name"),    QStringLiteral("family"),     QStringLiteral("genesisHash"),
+    QStringLiteral("chainId"), QStringLiteral("commitment"), QStringLiteral("checkSyncing"),
+    QStringLiteral("warnLag"), QStringLiteral("maxLag"),     QStringLiteral("explorer"),
+    QStringLiteral("nodes"),   QStringLiteral("caFile")};
+const QStringList nodeKeys = {QStringLiteral("name"),          QStringLiteral("url"),
+                              QStringLiteral("roles"),         QStringLiteral("headers"),
+                              QStringLiteral("wsUrl"),         QStringLiteral("caFile"),
+                              QStringLiteral("cleartextHttp2")};
 const QStringList probeKeys = {QStringLiteral("intervalMs"), QStringLiteral("timeoutMs"),
                                QStringLiteral("recoveryIntervalMs"),
                                QStringLiteral("probationProbes"), QStringLiteral("pushSilentMs")};
@@ -388,6 +391,8 @@ private:
     void headers(const QJsonObject& object, const QString& path, NodeConfig& node);
     void genesisHash(const QJsonObject& object, const QString& path, NetworkConfig& network);
     void explorer(const QJsonObject& object, const QString& path, NetworkConfig& network);
+    std::optional<QString> caFile(const QJsonObject& object, const QString& path);
+    void cleartextHttp2(const QJsonObject& object, const QString& path, NodeConfig& node);
     void lags(const QJsonObject& object, const QString& path, NetworkConfig& network);
     ProbeConfig probe(const QJsonValue& value, const QString& path);
     AlertRules alerts(const QJsonValue& value, const QString& path);
@@ -718,6 +723,8 @@ NetworkConfig Validator::network(const QJsonValue& value, const QString& path)
 
     lags(object, path, network);
     explorer(object, path, network);
+    if (const auto file = caFile(object, path))
+        network.caFile = *file;
 
     const QString nodesKey = QStringLiteral("nodes");
     const QString nodesPath = jsonChildPath(path, nodesKey);
@@ -833,7 +840,46 @@ NodeConfig Validator::node(const QJsonValue& value, const QString& path)
     wsUrl(object, path, node);
     roles(object, path, node);
     headers(object, path, node);
+    if (const auto file = caFile(object, path))
+        node.caFile = *file;
+    cleartextHttp2(object, path, node);
     return node;
+}
+
+std::optional<QString> Validator::caFile(const QJsonObject& object, const QString& path)
+{
+    const QString key = QStringLiteral("caFile");
+    const QString expected = QStringLiteral("the absolute path of a PEM file of certificate "
+                                            "authorities");
+    const auto text = string(object, key, path, expected, false);
+    if (!text)
+        return std::nullopt;
+    if (!QDir::isAbsolutePath(*text)) {
+        error(jsonChildPath(path, key),
+              QStringLiteral("expected %1, got %2").arg(expected, quoted(*text)));
+        return std::nullopt;
+    }
+    QString why;
+    if (!readCaFile(*text, &why)) {
+        error(jsonChildPath(path, key), why);
+        return std::nullopt;
+    }
+    return *text;
+}
+
+void Validator::cleartextHttp2(const QJsonObject& object, const QString& path, NodeConfig& node)
+{
+    const QString key = QStringLiteral("cleartextHttp2");
+    const auto on = boolean(object, key, path);
+    if (!on)
+        return;
+    if (*on && node.url.scheme() == u"https") {
+        error(jsonChildPath(path, key),
+              QStringLiteral("only applies to http:// URLs; over https:// HTTP/2 is agreed in the "
+                             "TLS handshake"));
+        return;
+    }
+    node.cleartextHttp2 = *on;
 }
 
 void Validator::url(const QJsonObject& object, const QString& path, NodeConfig& node)

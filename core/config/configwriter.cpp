@@ -112,6 +112,10 @@ void writeNode(PrettyJsonWriter& json, const NodeConfig& node)
         }
         json.endObject();
     }
+    if (!node.caFile.isEmpty())
+        json.member(QStringLiteral("caFile"), node.caFile);
+    if (node.cleartextHttp2)
+        json.member(QStringLiteral("cleartextHttp2"), true);
     json.endObject();
 }
 
@@ -134,6 +138,8 @@ void writeNetwork(PrettyJsonWriter& json, const NetworkConfig& network)
     json.member(QStringLiteral("maxLag"), network.maxLag);
     if (!network.explorer.isEmpty())
         json.member(QStringLiteral("explorer"), network.explorer);
+    if (!network.caFile.isEmpty())
+        json.member(QStringLiteral("caFile"), network.caFile);
     json.key(QStringLiteral("nodes"));
     json.beginArray();
     for (const NodeConfig& node : network.nodes)

@@ -83,6 +83,30 @@ QString roles(NodeRoles roles)
     return names.isEmpty() ? QStringLiteral("none") : names.join(QStringLiteral(", "));
 }
 
+QString tlsProblem(TlsProblem problem)
+{
+    switch (problem) {
+    case TlsProblem::UnknownAuthority:
+        return QStringLiteral("TLS: unknown CA");
+    case TlsProblem::WrongHost:
+        return QStringLiteral("TLS: wrong host");
+    case TlsProblem::Expired:
+        return QStringLiteral("TLS: expired");
+    case TlsProblem::Other:
+        return QStringLiteral("TLS: handshake");
+    }
+    Q_UNREACHABLE();
+}
+
+QString protocol(const QString& key)
+{
+    if (key == u"h2")
+        return QStringLiteral("HTTP/2");
+    if (key == u"http/1.1")
+        return QStringLiteral("HTTP/1.1");
+    return dash();
+}
+
 QString failureCause(FailureCause cause)
 {
     switch (cause) {

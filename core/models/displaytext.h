@@ -23,5 +23,7 @@ QString duration(qint64 ms);                 // "42 s", "4 min", "1 h 5 min", "3
 QString age(qint64 ms);                      // duration() + " ago"
 QString roles(NodeRoles roles);              // "all", "read, status"
 QString failureCause(FailureCause cause);    // "Timeout", "HTTP 429", ...
+QString tlsProblem(TlsProblem problem);      // "TLS: unknown CA", "TLS: wrong host", ...
+QString protocol(const QString& key);        // "HTTP/2" for "h2", "HTTP/1.1"; a dash for none
 
 } // namespace switchyard::display

@@ -172,7 +172,9 @@ PoolTableModel::Row PoolTableModel::snapshot(const NetworkPool& pool, int poolIn
     row.errorRate = health.errorRate();
     row.consecutiveFailures = health.consecutiveFailures();
     row.lastCause = health.lastFailureCause();
+    row.tlsProblem = node.tlsProblem;
     row.lastError = health.lastError();
+    row.protocol = node.protocol;
     row.lastProbeMs = health.lastProbeMs();
     row.cooldownUntilMs = node.cooldownUntilMs;
     row.warnLag = pool.config().warnLag;
@@ -207,9 +209,11 @@ quint64 PoolTableModel::changedColumns(const Row& before, const Row& after)
             Lag);
     compare(before.latencyP50 != after.latencyP50, LatencyP50);
     compare(before.latencyP95 != after.latencyP95, LatencyP95);
+    compare(before.protocol != after.protocol, Protocol);
     compare(before.errorRate != after.errorRate, ErrorRate);
     compare(before.consecutiveFailures != after.consecutiveFailures, ConsecutiveFailures);
-    compare(before.lastCause != after.lastCause || before.lastError != after.lastError ||
+    compare(before.lastCause != after.lastCause || before.tlsProblem != after.tlsProblem ||
+                before.lastError != after.lastError ||
                 before.cooldownUntilMs != after.cooldownUntilMs,
             LastError);
     compare(before.lastProbeMs != after.lastProbeMs, SinceLastProbe);
@@ -337,7 +341,11 @@ QVariant PoolTableModel::display(const Row& row, int column) const
         return display::percent(row.errorRate);
     case ConsecutiveFailures:
         return row.consecutiveFailures;
+    case Protocol:
+        return display::protocol(row.protocol);
     case LastError:
+        if (row.tlsProblem)
+            return display::tlsProblem(*row.tlsProblem);
         if (row.lastCause)
             return display::failureCause(*row.lastCause);
         if (row.state == NodeState::WrongNetwork)
@@ -375,6 +383,8 @@ QVariant PoolTableModel::sortValue(const Row& row, int column) const
         return row.errorRate;
     case ConsecutiveFailures:
         return row.consecutiveFailures;
+    case Protocol:
+        return row.protocol;
     case LastError:
         return row.lastCause ? failureCauseKey(*row.lastCause) : QString();
     case SinceLastProbe: {
@@ -447,6 +457,8 @@ QVariant PoolTableModel::headerData(int section, Qt::Orientation orientation, in
             return QStringLiteral("Errors");
         case ConsecutiveFailures:
             return QStringLiteral("Fails");
+        case Protocol:
+            return QStringLiteral("Protocol");
         case LastError:
             return QStringLiteral("Last error");
         case SinceLastProbe:
@@ -467,6 +479,9 @@ QVariant PoolTableModel::headerData(int section, Qt::Orientation orientation, in
             return QStringLiteral("Share of recent probes and calls that failed");
         case ConsecutiveFailures:
             return QStringLiteral("Probes and calls that failed in a row");
+        case Protocol:
+            return QStringLiteral("HTTP version of the node's last answer (HTTP/2 is agreed in the "
+                                  "TLS handshake, or set with cleartextHttp2)");
         case LastError:
             return QStringLiteral("Class of the most recent failure");
         case SinceLastProbe:

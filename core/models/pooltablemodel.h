@@ -34,6 +34,7 @@ public:
         Lag,
         LatencyP50,
         LatencyP95,
+        Protocol,
         ErrorRate,
         ConsecutiveFailures,
         LastError,
@@ -88,7 +89,9 @@ private:
         double errorRate = 0;
         int consecutiveFailures = 0;
         std::optional<FailureCause> lastCause;
+        std::optional<TlsProblem> tlsProblem;
         QString lastError;
+        QString protocol;
         std::optional<qint64> lastProbeMs;
         qint64 cooldownUntilMs = 0;
         qint64 warnLag = 0;

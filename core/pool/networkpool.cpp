@@ -1,6 +1,7 @@
 #include "networkpool.h"
 
 #include "chain/pushmessage.h"
+#include "config/cafile.h"
 #include "util/clock.h"
 
 namespace switchyard {
@@ -41,6 +42,12 @@ NetworkPool::NetworkPool(NetworkConfig network, ProbeConfig probe, Clock* clock,
         node->config = nodeConfig;
         node->displayUrl = redactedUrl(nodeConfig.url);
         node->client = std::make_unique<JsonRpcClient>(nodeConfig);
+        const QString caFile = nodeConfig.caFile.isEmpty() ? m_network.caFile : nodeConfig.caFile;
+        QString why;
+        if (!caFile.isEmpty())
+            // The loader checked the file; unreadable now, the handshake names the unknown CA.
+            node->client->setExtraCaCertificates(
+                readCaFile(caFile, &why).value_or(QList<QSslCertificate>{}));
         node->health = NodeHealth(policy);
         m_scrubber.addUrl(nodeConfig.url);
         if (!nodeConfig.wsUrl.isEmpty()) {
@@ -173,6 +180,9 @@ void NetworkPool::recordProbe(int index, const ProbeObservation& probe)
         node.pushGap = std::min(*node.lastPushedHeight - *probe.height,
                                 chain::pushedHeightMargin(m_network.family));
     node.health.observeProbe(probe, m_clock->monotonicMs());
+    if (!probe.protocol.isEmpty())
+        node.protocol = probe.protocol;
+    node.tlsProblem = probe.tlsProblem;
     settleReading(index, before, bandBefore);
 }
 
@@ -251,6 +261,10 @@ void NetworkPool::recordCallAttempt(int index, const RpcReply& reply, const Rout
     if (const auto* http = std::get_if<HttpFailure>(&reply.outcome); http && http->status == 429)
         node.cooldownUntilMs =
             m_clock->monotonicMs() + http->retryAfterMs.value_or(defaultCooldownMs);
+    if (!reply.protocol.isEmpty())
+        node.protocol = reply.protocol;
+    const auto* transport = std::get_if<TransportFailure>(&reply.outcome);
+    node.tlsProblem = transport ? transport->tlsProblem : std::nullopt;
     const NodeState before = node.health.state();
     const LagBand bandBefore = node.health.lagBand();
     node.health.observeCall(verdict.decision == RoutingDecision::TryNextNode ? verdict.cause

@@ -36,6 +36,8 @@ struct PoolNode
     std::optional<qint64> pushGap;
 
     PushState pushState() const { return push ? push->state() : PushState::Off; }
+    QString protocol; // "h2" or "http/1.1": how its last answer came; empty before one
+    std::optional<TlsProblem> tlsProblem; // the last probe or call failed its TLS handshake
 };
 
 // The nodes of one network: their health, which of them may serve each role, and the

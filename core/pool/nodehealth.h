@@ -41,7 +41,9 @@ struct ProbeObservation
     std::optional<FailureCause> cause; // for Failed
     QString detail;                    // for Failed / WrongIdentity: what went wrong, redacted
     qint64 latencyMs = 0;
-    std::optional<qint64> height; // slot or block number, when the node reported one
+    std::optional<qint64> height;         // slot or block number, when the node reported one
+    QString protocol;                     // "h2" or "http/1.1" when an answer came
+    std::optional<TlsProblem> tlsProblem; // when the TLS handshake failed
 };
 
 // The health of one node, decided from what its probes and calls saw. Pure logic: no I/O and

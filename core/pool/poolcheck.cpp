@@ -41,6 +41,14 @@ QString perfLabel(const QString& node, const char* metric)
     return QLatin1Char('\'') + label + QLatin1Char('\'');
 }
 
+// A failed TLS handshake by what to fix ("tls wrong-host"); any other failure by its cause.
+QString failureWord(const PoolNode& node)
+{
+    if (node.tlsProblem)
+        return QStringLiteral("tls ") + tlsProblemName(*node.tlsProblem);
+    return failureCauseKey(*node.health.lastFailureCause());
+}
+
 } // namespace
 
 QString checkStatusWord(CheckStatus status)
@@ -83,6 +91,7 @@ NetworkCheck checkNetwork(const NetworkPool& pool, const UnansweredNodes& unansw
                                      {QStringLiteral("lag"), QJsonValue()},
                                      {QStringLiteral("latencyMs"), QJsonValue()},
                                      {QStringLiteral("push"), pushStateKey(node.pushState())},
+                                     {QStringLiteral("protocol"), QJsonValue()},
                                      {QStringLiteral("error"), why}});
             check.problems.append(QStringLiteral("%1 unanswered (%2)").arg(node.config.name, why));
             worstState = QStringLiteral("unhealthy");
@@ -98,6 +107,8 @@ NetworkCheck checkNetwork(const NetworkPool& pool, const UnansweredNodes& unansw
                      health.lag() ? QJsonValue(*health.lag()) : QJsonValue());
         const std::optional<qint64> latency = health.latencyPercentileMs(50);
         entry.insert(QStringLiteral("latencyMs"), latency ? QJsonValue(*latency) : QJsonValue());
+        entry.insert(QStringLiteral("protocol"),
+                     node.protocol.isEmpty() ? QJsonValue() : QJsonValue(node.protocol));
         entry.insert(QStringLiteral("error"),
                      health.lastError().isEmpty() || isServing(health.state())
                          ? QJsonValue()
@@ -125,8 +136,7 @@ NetworkCheck checkNetwork(const NetworkPool& pool, const UnansweredNodes& unansw
         else if (!isServing(health.state()) && health.state() != NodeState::Disabled)
             check.problems.append(
                 health.lastFailureCause()
-                    ? QStringLiteral("%1 %2 (%3)")
-                          .arg(node.config.name, state, failureCauseKey(*health.lastFailureCause()))
+                    ? QStringLiteral("%1 %2 (%3)").arg(node.config.name, state, failureWord(node))
                     : QStringLiteral("%1 %2").arg(node.config.name, state));
         if (state == QLatin1String("unhealthy") || state == QLatin1String("wrong-network"))
             worstState = QStringLiteral("unhealthy");

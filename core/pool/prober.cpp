@@ -154,10 +154,15 @@ QCoro::Task<ProbeObservation> probeNode(JsonRpcClient* client, NetworkConfig net
             batch.append(evm::syncingRequest());
     }
     const QList<RpcReply> replies = co_await client->callBatch(batch, deadline);
-    if (std::optional<ProbeObservation> failure = exchangeFailure(replies))
-        co_return *failure;
-    co_return network.family == ChainFamily::Solana ? judgeSolana(replies, network, checkIdentity)
-                                                    : judgeEvm(replies, network);
+    std::optional<ProbeObservation> failure = exchangeFailure(replies);
+    ProbeObservation observation = failure ? *failure
+                                   : network.family == ChainFamily::Solana
+                                       ? judgeSolana(replies, network, checkIdentity)
+                                       : judgeEvm(replies, network);
+    observation.protocol = replies.first().protocol;
+    if (const auto* transport = std::get_if<TransportFailure>(&replies.first().outcome))
+        observation.tlsProblem = transport->tlsProblem;
+    co_return observation;
 }
 
 } // namespace switchyard

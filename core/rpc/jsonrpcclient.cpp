@@ -9,6 +9,8 @@
 #include <QLocale>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
+#include <QSslConfiguration>
+#include <QSslError>
 #include <QThreadStorage>
 #include <QTimer>
 #include <algorithm>
@@ -39,6 +41,7 @@ struct JsonRpcClient::Exchange
     qint64 latencyMs = 0;
     qint64 bytesSent = 0;
     qint64 bytesReceived = 0;
+    QString protocol;
 };
 
 namespace {
@@ -133,31 +136,86 @@ std::optional<RetryAfter> parseRetryAfter(const QByteArray& header)
     return cappedRetryAfter(QDateTime::currentDateTimeUtc().msecsTo(when));
 }
 
+TlsProblem tlsProblemOf(const QList<QSslError>& errors)
+{
+    auto any = [&](std::initializer_list<QSslError::SslError> kinds) {
+        return std::any_of(errors.cbegin(), errors.cend(), [&](const QSslError& error) {
+            return std::find(kinds.begin(), kinds.end(), error.error()) != kinds.end();
+        });
+    };
+    // The trust chain first: a certificate nobody vouches for says nothing about its host or
+    // its dates.
+    if (any({QSslError::UnableToGetIssuerCertificate, QSslError::UnableToGetLocalIssuerCertificate,
+             QSslError::UnableToVerifyFirstCertificate, QSslError::SelfSignedCertificate,
+             QSslError::SelfSignedCertificateInChain, QSslError::CertificateUntrusted,
+             QSslError::CertificateRejected}))
+        return TlsProblem::UnknownAuthority;
+    if (any({QSslError::HostNameMismatch}))
+        return TlsProblem::WrongHost;
+    if (any({QSslError::CertificateExpired, QSslError::CertificateNotYetValid}))
+        return TlsProblem::Expired;
+    return TlsProblem::Other;
+}
+
+TransportFailure tlsFailure(const QList<QSslError>& errors, const QString& replyError)
+{
+    const TlsProblem problem = tlsProblemOf(errors);
+    QString what;
+    switch (problem) {
+    case TlsProblem::UnknownAuthority:
+        what = QStringLiteral("the certificate comes from an authority that neither the system nor "
+                              "caFile trusts");
+        break;
+    case TlsProblem::WrongHost:
+        what = QStringLiteral("the certificate is for another host name");
+        break;
+    case TlsProblem::Expired:
+        what = QStringLiteral("the certificate has expired or is not valid yet");
+        break;
+    case TlsProblem::Other:
+        what = QStringLiteral("TLS handshake failed");
+        break;
+    }
+    QStringList said;
+    for (const QSslError& error : errors)
+        said.append(error.errorString());
+    if (said.isEmpty())
+        said.append(replyError);
+    said.removeDuplicates();
+    return {TransportFailureKind::Tls, false,
+            QStringLiteral("%1 (%2)").arg(what, said.join(QStringLiteral("; "))), problem};
+}
+
 TransportFailure transportFailure(QNetworkReply::NetworkError error, bool timedOut,
                                   bool headersArrived)
 {
     if (timedOut)
-        return {TransportFailureKind::Timeout, true, QStringLiteral("no complete answer in time")};
+        return {
+            TransportFailureKind::Timeout, true, QStringLiteral("no complete answer in time"), {}};
     switch (error) {
     case QNetworkReply::ConnectionRefusedError:
-        return {TransportFailureKind::Refused, false, QStringLiteral("connection refused")};
+        return {TransportFailureKind::Refused, false, QStringLiteral("connection refused"), {}};
     case QNetworkReply::HostNotFoundError:
-        return {TransportFailureKind::Dns, false, QStringLiteral("host not found")};
-    case QNetworkReply::SslHandshakeFailedError:
-        return {TransportFailureKind::Tls, false, QStringLiteral("TLS handshake failed")};
+        return {TransportFailureKind::Dns, false, QStringLiteral("host not found"), {}};
     case QNetworkReply::TimeoutError:
-        return {TransportFailureKind::Timeout, true, QStringLiteral("connection timed out")};
+        return {TransportFailureKind::Timeout, true, QStringLiteral("connection timed out"), {}};
     case QNetworkReply::RemoteHostClosedError:
     case QNetworkReply::ProxyConnectionClosedError:
     case QNetworkReply::ContentReSendError: // closed before an answer; we refused to resend
         if (headersArrived)
-            return {TransportFailureKind::Truncated, true,
-                    QStringLiteral("connection closed before the whole body arrived")};
-        return {TransportFailureKind::Reset, true,
-                QStringLiteral("connection closed before an answer")};
+            return {TransportFailureKind::Truncated,
+                    true,
+                    QStringLiteral("connection closed before the whole body arrived"),
+                    {}};
+        return {TransportFailureKind::Reset,
+                true,
+                QStringLiteral("connection closed before an answer"),
+                {}};
     default:
-        return {TransportFailureKind::Other, true,
-                QStringLiteral("network error %1").arg(int(error))};
+        return {TransportFailureKind::Other,
+                true,
+                QStringLiteral("network error %1").arg(int(error)),
+                {}};
     }
 }
 
@@ -225,7 +283,20 @@ JsonRpcClient::JsonRpcClient(QString nodeName, QUrl url, QList<HttpHeader> heade
 
 JsonRpcClient::JsonRpcClient(const NodeConfig& node, QObject* parent)
     : JsonRpcClient(node.name, node.url, node.headers, parent)
-{}
+{
+    m_cleartextHttp2 = node.cleartextHttp2;
+}
+
+void JsonRpcClient::setExtraCaCertificates(QList<QSslCertificate> certificates)
+{
+    if (certificates.isEmpty()) {
+        m_tls.reset();
+        return;
+    }
+    // Added to the system's authorities, never instead of them; verification stays on.
+    m_tls = QSslConfiguration::defaultConfiguration();
+    m_tls->addCaCertificates(certificates);
+}
 
 QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool mayRepeat,
                                                          QDeadlineTimer deadline)
@@ -237,8 +308,10 @@ QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool m
 
     const qint64 remainingMs = deadline.remainingTime();
     if (remainingMs == 0) {
-        exchange.body = TransportFailure{TransportFailureKind::Timeout, false,
-                                         QStringLiteral("no time left to ask this node")};
+        exchange.body = TransportFailure{TransportFailureKind::Timeout,
+                                         false,
+                                         QStringLiteral("no time left to ask this node"),
+                                         {}};
         co_return exchange;
     }
 
@@ -248,6 +321,12 @@ QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool m
                       QByteArrayLiteral("Switchyard/" SWITCHYARD_VERSION));
     for (const HttpHeader& header : std::as_const(m_headers))
         request.setRawHeader(header.name, header.value);
+    if (m_tls)
+        request.setSslConfiguration(*m_tls);
+    if (m_cleartextHttp2 && m_url.scheme() == u"http") {
+        request.setAttribute(QNetworkRequest::Http2DirectAttribute, true);
+        request.setAttribute(QNetworkRequest::Http2CleartextAllowedAttribute, true);
+    }
     // No QNetworkRequest::setTransferTimeout: it is a coarse inactivity timer that can end a
     // call before its deadline. The precise deadline timer below bounds the whole exchange.
 
@@ -299,6 +378,11 @@ QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool m
             raw->abort();
         }
     });
+    // Qt reports why it did not trust a certificate here, then fails the reply with one code
+    // for every reason.
+    QList<QSslError> tlsErrors;
+    connect(reply.get(), &QNetworkReply::sslErrors, &frameContext,
+            [&](const QList<QSslError>& errors) { tlsErrors += errors; });
     QTimer deadlineTimer;
     if (remainingMs > 0) {
         deadlineTimer.setSingleShot(true);
@@ -323,6 +407,10 @@ QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool m
 
     const QVariant status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute);
     const QNetworkReply::NetworkError error = reply->error();
+    if (status.isValid())
+        exchange.protocol = reply->attribute(QNetworkRequest::Http2WasUsedAttribute).toBool()
+                                ? QStringLiteral("h2")
+                                : QStringLiteral("http/1.1");
     if (tooLarge) {
         exchange.body = MalformedReply{MalformedKind::TooLarge,
                                        QStringLiteral("body over the %1-byte cap").arg(cap)};
@@ -338,6 +426,8 @@ QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool m
         }
         failure.bodySnippet = QString::fromUtf8(received.left(200)).simplified();
         exchange.body = failure;
+    } else if (error == QNetworkReply::SslHandshakeFailedError) {
+        exchange.body = tlsFailure(tlsErrors, reply->errorString());
     } else if (error != QNetworkReply::NoError) {
         exchange.body = transportFailure(error, false, status.isValid());
     } else {
@@ -361,6 +451,7 @@ QCoro::Task<RpcReply> JsonRpcClient::call(RpcRequest request, QDeadlineTimer dea
     reply.latencyMs = exchange.latencyMs;
     reply.bytesSent = exchange.bytesSent;
     reply.bytesReceived = exchange.bytesReceived;
+    reply.protocol = exchange.protocol;
     if (const auto* bytes = std::get_if<QByteArray>(&exchange.body)) {
         QJsonParseError parseError;
         const QJsonDocument document = QJsonDocument::fromJson(*bytes, &parseError);
@@ -408,6 +499,7 @@ QCoro::Task<QList<RpcReply>> JsonRpcClient::callBatch(QList<RpcRequest> requests
     common.latencyMs = exchange.latencyMs;
     common.bytesSent = exchange.bytesSent;
     common.bytesReceived = exchange.bytesReceived;
+    common.protocol = exchange.protocol;
 
     QList<RpcReply> replies(requests.size(), common);
     auto setAll = [&](const RpcOutcome& outcome) {

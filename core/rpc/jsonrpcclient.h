@@ -8,6 +8,8 @@
 #include <QJsonValue>
 #include <QObject>
 #include <QPointer>
+#include <QSslCertificate>
+#include <QSslConfiguration>
 #include <qcorotask.h>
 
 class QNetworkAccessManager;
@@ -40,6 +42,10 @@ public:
 
     // Bodies larger than this are cut off while reading and reported as malformed (too large).
     void setMaxResponseBytes(qint64 bytes) { m_maxResponseBytes = bytes; }
+    // Certificate authorities trusted for this node on top of the system's (a private CA).
+    void setExtraCaCertificates(QList<QSslCertificate> certificates);
+    // Over http://, speak HTTP/2 from the first byte (prior knowledge) instead of HTTP/1.1.
+    void setCleartextHttp2(bool on) { m_cleartextHttp2 = on; }
 
     QCoro::Task<RpcReply> call(RpcRequest request, QDeadlineTimer deadline);
 
@@ -58,6 +64,10 @@ private:
     QList<HttpHeader> m_headers;
     SecretScrubber m_scrubber; // this node's URL and headers, out of every text it sends back
     qint64 m_maxResponseBytes = defaultMaxResponseBytes;
+    // Built once: Qt compares a request's TLS configuration with its connection's, which is
+    // cheap for a shared copy and costs a deep comparison of every CA for a fresh one.
+    std::optional<QSslConfiguration> m_tls;
+    bool m_cleartextHttp2 = false;
     qint64 m_lastId = 0;
 };
 

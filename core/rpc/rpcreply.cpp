@@ -65,6 +65,21 @@ QString malformedKindName(MalformedKind kind)
     Q_UNREACHABLE();
 }
 
+QString tlsProblemName(TlsProblem problem)
+{
+    switch (problem) {
+    case TlsProblem::UnknownAuthority:
+        return QStringLiteral("unknown-ca");
+    case TlsProblem::WrongHost:
+        return QStringLiteral("wrong-host");
+    case TlsProblem::Expired:
+        return QStringLiteral("expired");
+    case TlsProblem::Other:
+        return QStringLiteral("other");
+    }
+    Q_UNREACHABLE();
+}
+
 namespace {
 
 struct Describer
@@ -90,6 +105,8 @@ struct Describer
     QString operator()(const TransportFailure& t) const
     {
         QString text = transportFailureName(t.kind);
+        if (t.tlsProblem)
+            text += QLatin1Char(' ') + tlsProblemName(*t.tlsProblem);
         if (!t.detail.isEmpty())
             text += QStringLiteral(": ") + t.detail;
         return text;

@@ -46,6 +46,15 @@ enum class TransportFailureKind
     Other
 };
 
+// Why a TLS handshake failed, named so an operator knows what to fix.
+enum class TlsProblem
+{
+    UnknownAuthority, // issued by a CA neither the system nor the node's caFile trusts
+    WrongHost,        // the certificate is not for the host name in the URL
+    Expired,          // expired, or not valid yet
+    Other,            // anything else (protocol versions, ciphers, not TLS at all)
+};
+
 struct TransportFailure
 {
     TransportFailureKind kind = TransportFailureKind::Other;
@@ -53,6 +62,7 @@ struct TransportFailure
     // handshake). A send whose request may have arrived is in an unknown state, not failed.
     bool requestMayHaveArrived = true;
     QString detail;
+    std::optional<TlsProblem> tlsProblem; // for kind Tls
 };
 
 enum class MalformedKind
@@ -92,6 +102,8 @@ struct RpcReply
     qint64 latencyMs = 0;
     qint64 bytesSent = 0;
     qint64 bytesReceived = 0;
+    // How the answer came: "h2" or "http/1.1"; empty when no answer arrived.
+    QString protocol = QString();
 
     OutcomeClass outcomeClass() const { return static_cast<OutcomeClass>(outcome.index()); }
     bool isResult() const { return std::holds_alternative<RpcResult>(outcome); }
@@ -110,5 +122,6 @@ RpcReply invalidAnswer(RpcReply reply, const QString& why);
 QString outcomeClassName(OutcomeClass outcomeClass);     // "result", "rpc-error", "http", ...
 QString transportFailureName(TransportFailureKind kind); // "refused", "reset", "timeout", ...
 QString malformedKindName(MalformedKind kind);           // "not-json", "wrong-id", ...
+QString tlsProblemName(TlsProblem problem); // "unknown-ca", "wrong-host", "expired", "other"
 
 } // namespace switchyard

@@ -1,15 +1,17 @@
 #include "httpserver.h"
 
-#include <QTcpServer>
+#include "sim/tlscapabletcpserver.h"
+
 #include <QTcpSocket>
 
 namespace switchyard::sim {
 
 HttpServer::HttpServer(QObject* parent)
     : QObject(parent)
-    , m_server(new QTcpServer(this))
+    , m_server(new TlsCapableTcpServer(this))
 {
     connect(m_server, &QTcpServer::newConnection, this, &HttpServer::onNewConnection);
+    connect(m_server, &TlsCapableTcpServer::handshakeFailed, this, &HttpServer::tlsHandshakeFailed);
 }
 
 HttpServer::~HttpServer()
@@ -66,6 +68,16 @@ void HttpServer::setRequestHandler(HttpConnection::RequestHandler handler)
 void HttpServer::setConnectionFilter(ConnectionFilter filter)
 {
     m_filter = std::move(filter);
+}
+
+void HttpServer::setTlsConfiguration(std::optional<QSslConfiguration> configuration)
+{
+    m_server->setTlsConfiguration(std::move(configuration));
+}
+
+bool HttpServer::usesTls() const
+{
+    return m_server->usesTls();
 }
 
 void HttpServer::onNewConnection()

@@ -4,13 +4,16 @@
 
 #include <QObject>
 #include <QSet>
+#include <QSslConfiguration>
 #include <functional>
-
-class QTcpServer;
+#include <optional>
 
 namespace switchyard::sim {
 
-// A small HTTP/1.1 server on 127.0.0.1 built on QTcpServer. It owns the framing; what to
+class TlsCapableTcpServer;
+
+// A small HTTP/1.1 server on 127.0.0.1 built on QTcpServer, over TLS when given a
+// certificate. It owns the framing; what to
 // answer (or not) is up to the request handler.
 class HttpServer : public QObject
 {
@@ -38,14 +41,18 @@ public:
     const HttpLimits& limits() const { return m_limits; }
     void setRequestHandler(HttpConnection::RequestHandler handler);
     void setConnectionFilter(ConnectionFilter filter);
+    // Connections accepted from now on speak TLS with this certificate and key (none: plain).
+    void setTlsConfiguration(std::optional<QSslConfiguration> configuration);
+    bool usesTls() const;
 
 Q_SIGNALS:
     void connectionAccepted();
+    void tlsHandshakeFailed(const QString& errorText);
 
 private:
     void onNewConnection();
 
-    QTcpServer* m_server;
+    TlsCapableTcpServer* m_server;
     quint16 m_port = 0;
     QString m_errorString;
     HttpLimits m_limits;

@@ -67,6 +67,7 @@ SimulatedNode::SimulatedNode(SimulatedCluster* cluster, const QString& name)
     m_server->setRequestHandler([this](HttpConnection& connection, const HttpRequest& request) {
         handleRequest(connection, request);
     });
+    connect(m_server, &HttpServer::tlsHandshakeFailed, this, [this] { ++m_tlsHandshakeFailures; });
 }
 
 SimulatedNode::~SimulatedNode() = default;
@@ -83,7 +84,14 @@ bool SimulatedNode::start(QString* error)
 
 QUrl SimulatedNode::url() const
 {
-    return QUrl(QStringLiteral("http://127.0.0.1:%1/").arg(m_port));
+    return QUrl(QStringLiteral("%1://127.0.0.1:%2/")
+                    .arg(m_server->usesTls() ? QStringLiteral("https") : QStringLiteral("http"))
+                    .arg(m_port));
+}
+
+void SimulatedNode::setTls(std::optional<QSslConfiguration> configuration)
+{
+    m_server->setTlsConfiguration(std::move(configuration));
 }
 
 bool SimulatedNode::startPush(QString* error)
@@ -231,6 +239,7 @@ void SimulatedNode::resetCounters()
 {
     m_requestCount = 0;
     m_connectionCount = 0;
+    m_tlsHandshakeFailures = 0;
     m_methodCounts.clear();
     m_sendCounts.clear();
 }

@@ -5,8 +5,10 @@
 
 #include <QHash>
 #include <QObject>
+#include <QSslConfiguration>
 #include <QString>
 #include <QUrl>
+#include <optional>
 
 namespace switchyard::sim {
 
@@ -28,9 +30,15 @@ public:
 
     QString name() const { return m_name; }
     SimulatedCluster* cluster() const { return m_cluster; }
-    QUrl url() const; // http://127.0.0.1:<port>/
+    QUrl url() const; // http://127.0.0.1:<port>/, https:// once it serves TLS
     quint16 port() const { return m_port; }
     bool isListening() const;
+
+    // Connections accepted from now on speak TLS with this certificate and key (none: plain
+    // HTTP again), on the same port.
+    void setTls(std::optional<QSslConfiguration> configuration);
+    // Connections whose TLS handshake failed: the client never sent a request.
+    int tlsHandshakeFailures() const { return m_tlsHandshakeFailures; }
 
     // The node's head trails the cluster's by `n` slots (Solana) or blocks (EVM); n >= 0.
     void setStaleBy(qint64 n);
@@ -109,6 +117,7 @@ private:
     qint64 m_faultSinceMs = 0;
     int m_requestCount = 0;
     int m_connectionCount = 0;
+    int m_tlsHandshakeFailures = 0;
     QHash<QString, int> m_methodCounts;
     QHash<QString, int> m_sendCounts;
 };

@@ -352,7 +352,8 @@ void TestConfig::semanticErrors_data()
     QTest::newRow("unknown network key")
         << solana(R"("comitment": "confirmed", )" + oneNode) << "networks[0].comitment"
         << "unknown key (did you mean \"commitment\"?); expected one of: name, family, "
-           "genesisHash, chainId, commitment, checkSyncing, warnLag, maxLag, explorer, nodes";
+           "genesisHash, chainId, commitment, checkSyncing, warnLag, maxLag, explorer, nodes, "
+           "caFile";
     QTest::newRow("genesis missing")
         << withNetwork(R"("name": "x", "family": "solana", )" + oneNode)
         << "networks[0].genesisHash"
@@ -463,7 +464,7 @@ void TestConfig::semanticErrors_data()
         << solanaWithNode(R"("name": "a", "url": "http://h", "role": ["read"])")
         << "networks[0].nodes[0].role"
         << "unknown key (did you mean \"roles\"?); expected one of: name, url, roles, headers, "
-           "wsUrl";
+           "wsUrl, caFile, cleartextHttp2";
     QTest::newRow("node wsUrl http")
         << solanaWithNode(R"("name": "a", "url": "http://h", "wsUrl": "http://h")")
         << "networks[0].nodes[0].wsUrl"
@@ -742,7 +743,8 @@ void TestConfig::controlCharactersInKeysAreEscaped()
     QCOMPARE(result.errors().first().jsonPath, R"(networks[0].nodes[0]["na\u0000me\n"])");
     const QByteArray printed = result.errorText().toUtf8();
     QCOMPARE(qstrlen(printed.constData()), size_t(printed.size()));
-    QVERIFY2(printed.endsWith("expected one of: name, url, roles, headers, wsUrl"),
+    QVERIFY2(printed.endsWith("expected one of: name, url, roles, headers, wsUrl, caFile, "
+                              "cleartextHttp2"),
              printed.constData());
 }
 

@@ -16,17 +16,22 @@ const QString kSignature = QStringLiteral(
 const QString kHash =
     QStringLiteral("0xe4d7aec036634a354575cdbd4fa3c4b0991c5e7ee492ec677cedc2f921c1d620");
 
+NodeConfig namedNode(const QString& name)
+{
+    NodeConfig node;
+    node.name = name;
+    return node;
+}
+
 Config twoNetworks()
 {
     NetworkConfig solana;
     solana.name = QStringLiteral("mainnet");
-    solana.nodes = {NodeConfig{QStringLiteral("helius"), QUrl(), {}, allNodeRoles, {}},
-                    NodeConfig{QStringLiteral("Triton"), QUrl(), {}, allNodeRoles, {}}};
+    solana.nodes = {namedNode(QStringLiteral("helius")), namedNode(QStringLiteral("Triton"))};
     NetworkConfig evm;
     evm.name = QStringLiteral("ethereum");
     evm.family = ChainFamily::Evm;
-    evm.nodes = {NodeConfig{QStringLiteral("infura"), QUrl(), {}, allNodeRoles, {}},
-                 NodeConfig{QStringLiteral("triton"), QUrl(), {}, allNodeRoles, {}}};
+    evm.nodes = {namedNode(QStringLiteral("infura")), namedNode(QStringLiteral("triton"))};
     Config config;
     config.networks = {solana, evm};
     return config;

@@ -57,7 +57,7 @@ RpcReply rpcError(qint64 code, const QString& message, const QJsonValue& data = 
 
 RpcReply transport(TransportFailureKind kind, bool mayHaveArrived)
 {
-    return {TransportFailure{kind, mayHaveArrived, {}}, QStringLiteral("n1")};
+    return {TransportFailure{kind, mayHaveArrived, {}, {}}, QStringLiteral("n1")};
 }
 
 RpcReply http(int status)
