@@ -9,8 +9,8 @@
 
 #include <QJsonValue>
 #include <QRandomGenerator>
-#include <QStandardPaths>
 #include <QRegularExpression>
+#include <QStandardPaths>
 #include <QTcpServer>
 #include <QUrlQuery>
 

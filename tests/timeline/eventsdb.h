@@ -16,7 +16,6 @@
 
 namespace switchyard::testing {
 
-
 struct StoredEvent
 {
     qint64 timeMs = 0;
