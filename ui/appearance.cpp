@@ -69,8 +69,9 @@ void makeReadable(QTableView* table)
     table->setWordWrap(false);
     table->setTextElideMode(Qt::ElideRight);
     // Room between a right-aligned number and the text of the next column.
-    table->setStyleSheet(QStringLiteral("QTableView::item { padding-left: 10px; padding-right: "
-                                        "10px; }"));
+    table->setStyleSheet(QStringLiteral("QTableView::item { padding-left: %1px; padding-right: "
+                                        "%1px; }")
+                             .arg(cellPadding));
 }
 
 } // namespace switchyard::ui

@@ -15,6 +15,7 @@ namespace switchyard::ui {
 inline constexpr qreal tablePointSize = 15;  // node rows, failover rows
 inline constexpr qreal headerPointSize = 13; // column headers, toolbar
 inline constexpr int tableIconSize = 28;
+inline constexpr int cellPadding = 10;        // each side of a table cell's text
 inline constexpr qreal summaryPointSize = 18; // the state counts over the node table
 
 QIcon themeIcon(const QString& name); // ":/switchyard/<name>.svg"

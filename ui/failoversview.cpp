@@ -2,18 +2,22 @@
 
 #include "appearance.h"
 #include "charts/failoverchart.h"
+#include "columnroom.h"
 #include "emptystate.h"
 #include "models/failovertablemodel.h"
 #include "networkfilterproxy.h"
 
 #include <QButtonGroup>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QStyle>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace switchyard::ui {
@@ -34,6 +38,7 @@ FailoversView::FailoversView(FailoverTableModel* model, QWidget* parent)
     , m_pages(new QStackedWidget(this))
     , m_empty(new EmptyState(QString(), QString(), this))
     , m_table(new QTableView(this))
+    , m_fit(new QTimer(this))
 {
     m_tableProxy->setSourceModel(m_model);
     m_chart = new charts::FailoverChart(m_tableProxy, this);
@@ -68,9 +73,19 @@ FailoversView::FailoversView(FailoverTableModel* model, QWidget* parent)
     makeReadable(m_table);
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(FailoverTableModel::Failovers, Qt::DescendingOrder);
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setSectionResizeMode(FailoverTableModel::Method,
-                                                      QHeaderView::Stretch);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_table->horizontalHeader()->setStretchLastSection(false);
+    m_table->viewport()->installEventFilter(this);
+    m_fit->setSingleShot(true);
+    m_fit->setInterval(0);
+    connect(m_fit, &QTimer::timeout, this, &FailoversView::fitColumns);
+    const auto refit = [this] {
+        m_fit->start();
+    };
+    connect(m_tableProxy, &QAbstractItemModel::modelReset, this, refit);
+    connect(m_tableProxy, &QAbstractItemModel::layoutChanged, this, refit);
+    connect(m_tableProxy, &QAbstractItemModel::rowsInserted, this, refit);
+    connect(m_tableProxy, &QAbstractItemModel::dataChanged, this, refit);
 
     auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(m_table);
@@ -97,9 +112,57 @@ FailoversView::FailoversView(FailoverTableModel* model, QWidget* parent)
 void FailoversView::setNetwork(const QString& network)
 {
     m_tableProxy->setNetwork(network);
-    m_table->setColumnHidden(FailoverTableModel::Network, !network.isEmpty());
+    m_fit->start();
     m_chart->setNetworkInLabels(network.isEmpty());
     updateSummary();
+}
+
+bool FailoversView::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_table->viewport() && event->type() == QEvent::Resize)
+        m_fit->start();
+    return QWidget::eventFilter(watched, event);
+}
+
+void FailoversView::fitColumns()
+{
+    const QFontMetrics metrics(m_table->font());
+    QHeaderView* header = m_table->horizontalHeader();
+    const int padding = 2 * cellPadding + 4;
+    QList<columns::Need> needs(FailoverTableModel::ColumnCount);
+    // A title's width, with room for the sort arrow: any column may become the sorted one.
+    const QFontMetrics titleMetrics(header->font());
+    const int margin = header->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header);
+    const int titleRoom = 2 * cellPadding + 3 * margin +
+                          header->style()->pixelMetric(QStyle::PM_HeaderMarkSize, nullptr, header);
+    for (int column = 0; column < FailoverTableModel::ColumnCount; ++column) {
+        int wanted =
+            titleMetrics.horizontalAdvance(m_model->headerData(column, Qt::Horizontal).toString()) +
+            titleRoom;
+        bool allZero = true;
+        for (int row = 0; row < m_tableProxy->rowCount(); ++row) {
+            const QModelIndex index = m_tableProxy->index(row, column);
+            wanted = std::max(wanted, metrics.horizontalAdvance(index.data().toString()) + padding);
+            allZero = allZero && index.data().toInt() == 0;
+        }
+        needs[column] = {wanted, wanted, -1};
+        // On a laptop screen a cause no call failed with in the window gives way first (the
+        // rarer causes, to the right, before the others): its zeros say nothing that the
+        // summary line and the chart's legend do not.
+        if (column >= FailoverTableModel::firstCauseColumn &&
+            column <= FailoverTableModel::lastCauseColumn && allZero)
+            needs[column] = {wanted, 0, FailoverTableModel::lastCauseColumn - column};
+    }
+    needs[FailoverTableModel::Network].floor =
+        std::min(needs[FailoverTableModel::Network].wanted,
+                 metrics.horizontalAdvance(QStringLiteral("solana-m…")) + padding);
+    needs[FailoverTableModel::Network].yieldRank = FailoverTableModel::ColumnCount;
+    // One network shown: its name on every row is no news.
+    if (!m_tableProxy->network().isEmpty())
+        needs[FailoverTableModel::Network] = {};
+    // The method is what a row is about: it is never cut, and takes the spare width.
+    columns::apply(header,
+                   columns::share(needs, m_table->viewport()->width(), FailoverTableModel::Method));
 }
 
 void FailoversView::setWindowMs(qint64 ms)

@@ -6,6 +6,7 @@ class QButtonGroup;
 class QLabel;
 class QStackedWidget;
 class QTableView;
+class QTimer;
 
 namespace switchyard {
 class FailoverTableModel;
@@ -38,7 +39,11 @@ public:
 Q_SIGNALS:
     void windowChanged(qint64 ms);
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
+    void fitColumns();
     void updateSummary();
 
     FailoverTableModel* m_model;
@@ -49,6 +54,7 @@ private:
     EmptyState* m_empty;
     QTableView* m_table;
     charts::FailoverChart* m_chart;
+    QTimer* m_fit; // one refit for a burst of resizes and changes
 };
 
 } // namespace switchyard::ui

@@ -1,6 +1,7 @@
 #include "poolview.h"
 
 #include "appearance.h"
+#include "columnroom.h"
 #include "models/nodestatecounts.h"
 #include "models/pooltablemodel.h"
 #include "pool/networkpool.h"
@@ -146,8 +147,7 @@ PoolView::PoolView(PoolManager* manager, PoolTableModel* model, QWidget* parent)
     m_table->setSortingEnabled(true);
     // The last error's class is the one text that varies in length: it takes the spare width.
     m_table->horizontalHeader()->setStretchLastSection(false);
-    m_table->horizontalHeader()->setSectionResizeMode(PoolTableModel::LastError,
-                                                      QHeaderView::Stretch);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_table->horizontalHeader()->setSectionsMovable(true);
     connect(m_table, &QWidget::customContextMenuRequested, this, &PoolView::showContextMenu);
     connect(m_model, &QAbstractItemModel::rowsInserted, this, &PoolView::scheduleFit);
@@ -208,7 +208,6 @@ QString PoolView::summaryText() const
 void PoolView::setNetwork(const QString& network)
 {
     m_proxy->setNetwork(network);
-    m_table->setColumnHidden(PoolTableModel::Network, !network.isEmpty());
     updateSummary();
     scheduleFit();
 }
@@ -226,6 +225,8 @@ void PoolView::fitColumns()
         int usualTotal = 0;
         int nowTotal = 0;
     };
+    // One network shown: its name on every row is no news.
+    const bool networkShown = m_proxy->network().isEmpty();
     const auto measure = [&](const QFont& font, int padding) {
         const QFontMetrics body(font);
         QFont boldFont = font;
@@ -248,7 +249,7 @@ void PoolView::fitColumns()
                     ? widths.now[column]
                     : std::max(current, cell.horizontalAdvance(widestSample(column))) + icon +
                           padding;
-            if (!m_table->isColumnHidden(column)) {
+            if (column != PoolTableModel::Network || networkShown) {
                 widths.usualTotal += widths.usual[column];
                 widths.nowTotal += widths.now[column];
             }
@@ -270,8 +271,32 @@ void PoolView::fitColumns()
     }
     if (m_table->font() != font)
         m_table->setFont(font);
-    for (int column = 0; column < PoolTableModel::ColumnCount; ++column)
-        m_table->setColumnWidth(column, usual ? widths.usual[column] : widths.now[column]);
+    QList<columns::Need> needs;
+    for (int column = 0; column < PoolTableModel::ColumnCount; ++column) {
+        const int wanted = usual ? widths.usual[column] : widths.now[column];
+        needs.append({wanted, wanted, -1});
+    }
+    // Still too narrow: the details give way, each to a width that still says something (its
+    // tooltip holds the rest); the node, its state, height, lag and p95 stay whole. p50 and the
+    // time since the last probe go whole rather than in part: an elided number would mislead.
+    const QFontMetrics cell(font);
+    const auto giveWay = [&](PoolTableModel::Column column, const QString& floorSample, int rank) {
+        columns::Need& need = needs[column];
+        need.floor = floorSample.isEmpty()
+                         ? 0
+                         : std::min(need.wanted, cell.horizontalAdvance(floorSample) + padding);
+        need.yieldRank = rank;
+    };
+    giveWay(PoolTableModel::LatencyP50, QString(), 0);
+    giveWay(PoolTableModel::SinceLastProbe, QString(), 1);
+    giveWay(PoolTableModel::Roles, QStringLiteral("read, s…"), 2);
+    giveWay(PoolTableModel::Network, QStringLiteral("solana-m…"), 3);
+    giveWay(PoolTableModel::Protocol, QStringLiteral("HTTP/…"), 4);
+    giveWay(PoolTableModel::LastError, QStringLiteral("TLS: wro…"), 5);
+    if (!networkShown)
+        needs[PoolTableModel::Network] = {};
+    columns::apply(m_table->horizontalHeader(),
+                   columns::share(needs, room, PoolTableModel::LastError));
 }
 
 void PoolView::scheduleFit()

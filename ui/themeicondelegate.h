@@ -9,13 +9,16 @@ namespace switchyard::ui {
 class ThemeIconDelegate : public QStyledItemDelegate
 {
 public:
-    ThemeIconDelegate(int iconNameRole, QObject* parent);
+    // `widestText`: when the column is too narrow for it, every row shows its icon alone (rather
+    // than elided words, some whole and some not); without it, text elides as usual.
+    ThemeIconDelegate(int iconNameRole, QObject* parent, QString widestText = {});
 
 protected:
     void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override;
 
 private:
     int m_iconNameRole;
+    QString m_widestText;
 };
 
 } // namespace switchyard::ui

@@ -1,6 +1,7 @@
 #include "timelineview.h"
 
 #include "appearance.h"
+#include "columnroom.h"
 #include "emptystate.h"
 #include "eventdetaildialog.h"
 #include "models/displaytext.h"
@@ -13,6 +14,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
+#include <QEvent>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -41,9 +43,9 @@ constexpr IncidentEvent::Severity severityOrder[] = {IncidentEvent::Severity::Cr
 
 constexpr int textSettleMs = 300;
 
-// "21:05:03.120 UTC · 12 s ago": the absolute time for the record, the relative one for the
-// operator reading it from across the room. The date only when it is not today's (UTC): the
-// message, not the date, is what needs the width.
+// "21:05:03.120 · 12 s ago" (the header says UTC): the absolute time for the record, the relative
+// one for the operator reading it from across the room. The date only when it is not today's (UTC):
+// the message, not the date, is what needs the width.
 class TimeDelegate : public QStyledItemDelegate
 {
 public:
@@ -61,8 +63,8 @@ protected:
         if (absolute.startsWith(today))
             absolute.remove(0, today.size());
         absolute.replace(QLatin1Char('T'), QLatin1Char(' '));
-        absolute.replace(QLatin1Char('Z'), QStringLiteral(" UTC"));
-        option->text = absolute + QStringLiteral("  ·  ") + index.data().toString();
+        absolute.remove(QLatin1Char('Z'));
+        option->text = absolute + QStringLiteral(" · ") + index.data().toString();
     }
 
 private:
@@ -104,6 +106,7 @@ TimelineView::TimelineView(TimelineModel* model, QString databasePath, QWidget* 
     , m_empty(new EmptyState(QString(), QString(), this))
     , m_table(new QTableView(this))
     , m_follow(new QCheckBox(tr("Follow newest"), this))
+    , m_fit(new QTimer(this))
 {
     const QFont barFont = withPointSize(font(), headerPointSize);
     auto* bar = new QHBoxLayout;
@@ -168,31 +171,21 @@ TimelineView::TimelineView(TimelineModel* model, QString databasePath, QWidget* 
     m_table->setFont(withPointSize(m_table->font(), headerPointSize));
     m_table->setItemDelegateForColumn(TimelineModel::Time,
                                       new TimeDelegate(m_model->clock(), m_table));
-    m_table->setItemDelegateForColumn(
-        TimelineModel::Severity, new ThemeIconDelegate(TimelineModel::SeverityIconRole, m_table));
-    // Widths from what a column holds at most, not from the rows loaded so far: sized to
-    // contents, long method names and node names left the message (the point of a row) a few
-    // characters wide. Each stays resizable by hand; the message takes the rest.
+    m_table->setItemDelegateForColumn(TimelineModel::Severity,
+                                      new ThemeIconDelegate(TimelineModel::SeverityIconRole,
+                                                            m_table, QStringLiteral("Critical")));
     QHeaderView* header = m_table->horizontalHeader();
-    header->setSectionResizeMode(QHeaderView::Interactive);
-    header->setSectionResizeMode(TimelineModel::Message, QHeaderView::Stretch);
+    header->setSectionResizeMode(QHeaderView::Fixed);
     header->setStretchLastSection(false);
-    const QFontMetrics metrics(m_table->font());
-    const auto fit = [&](TimelineModel::Column column, const QString& widest, int extra = 0) {
-        const QString title = m_model->headerData(column, Qt::Horizontal).toString();
-        const int width = std::max(metrics.horizontalAdvance(widest),
-                                   header->fontMetrics().horizontalAdvance(title));
-        header->resizeSection(column, width + extra + 24);
-    };
-    // Today's times are short, older ones carry their date: as wide as the rows on screen.
-    header->setSectionResizeMode(TimelineModel::Time, QHeaderView::ResizeToContents);
-    fit(TimelineModel::Severity, QStringLiteral("Critical"), tableIconSize + 8);
-    fit(TimelineModel::Kind, QStringLiteral("Transaction state"));
-    fit(TimelineModel::Network, QStringLiteral("solana-mainnet"));
-    fit(TimelineModel::Node, QStringLiteral("sol-rate-limited"));
-    fit(TimelineModel::Method, QStringLiteral("getSignatureSt…"));
-    fit(TimelineModel::TxId, QStringLiteral("0xd7b3…721e"));
-    fit(TimelineModel::Height, QStringLiteral("300,000,000"));
+    header->setTextElideMode(Qt::ElideRight);
+    m_table->viewport()->installEventFilter(this);
+    m_fit->setSingleShot(true);
+    m_fit->setInterval(0);
+    connect(m_fit, &QTimer::timeout, this, &TimelineView::fitColumns);
+    connect(m_model, &QAbstractItemModel::modelReset, m_fit, qOverload<>(&QTimer::start));
+    connect(m_model, &QAbstractItemModel::rowsInserted, m_fit, qOverload<>(&QTimer::start));
+    connect(m_table->verticalScrollBar(), &QScrollBar::valueChanged, m_fit,
+            qOverload<>(&QTimer::start));
     // What happened, next to when and how bad; where it happened after.
     header->moveSection(header->visualIndex(TimelineModel::Message), TimelineModel::Network);
     // Newest first is the order the store pages in; sorting a lazily fetched table by another
@@ -304,6 +297,78 @@ void TimelineView::applyFilter()
     updatePages();
 }
 
+bool TimelineView::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_table->viewport() && event->type() == QEvent::Resize)
+        m_fit->start();
+    return QWidget::eventFilter(watched, event);
+}
+
+void TimelineView::fitColumns()
+{
+    // Widths from what a column usually holds at most, not from the rows loaded so far: sized
+    // to contents, long method and node names left the message (the point of a row) a few
+    // characters wide. On a laptop screen the where-columns give way before the message does,
+    // and severity keeps only its icon (the word moves to the tooltip).
+    const QFontMetrics metrics(m_table->font());
+    const QFontMetrics headerMetrics(m_table->horizontalHeader()->font());
+    constexpr int padding = 24;
+    const auto text = [&](const QString& sample) {
+        return metrics.horizontalAdvance(sample);
+    };
+    QList<columns::Need> needs(TimelineModel::ColumnCount);
+    for (int column = 0; column < TimelineModel::ColumnCount; ++column) {
+        const int title =
+            headerMetrics.horizontalAdvance(m_model->headerData(column, Qt::Horizontal).toString());
+        needs[column].wanted = title + padding;
+        needs[column].floor = needs[column].wanted;
+    }
+    const auto want = [&](TimelineModel::Column column, int width, int floor, int rank) {
+        columns::Need& need = needs[column];
+        need.wanted = std::max(need.wanted, width + padding);
+        need.floor = std::min(need.wanted, floor + padding);
+        need.yieldRank = rank;
+    };
+    // Rows before today carry their date: the oldest row on screen says which form to fit.
+    const int lastRow = m_table->rowAt(m_table->viewport()->height() - 1);
+    const QString oldestShown =
+        m_model->index(lastRow >= 0 ? lastRow : m_model->rowCount() - 1, TimelineModel::Time)
+            .data(TimelineModel::AbsoluteTimeRole)
+            .toString();
+    const bool datesShown =
+        !oldestShown.isEmpty() &&
+        !oldestShown.startsWith(m_model->clock()->utcNow().toString(QStringLiteral("yyyy-MM-dd")));
+    want(TimelineModel::Time,
+         text(datesShown ? QStringLiteral("2026-12-31 23:59:59.999 · 23 h ago")
+                         : QStringLiteral("23:59:59.999 · 59 min ago")),
+         0, -1);
+    needs[TimelineModel::Time].floor = needs[TimelineModel::Time].wanted;
+    // Under its header, the icon alone.
+    want(TimelineModel::Severity, text(QStringLiteral("Critical")) + tableIconSize + 8,
+         needs[TimelineModel::Severity].floor - padding, 1);
+    want(TimelineModel::Method, text(QStringLiteral("getSignatureSt…")),
+         text(QStringLiteral("getSign…")), 2);
+    want(TimelineModel::Node, text(QStringLiteral("sol-rate-limited")),
+         text(QStringLiteral("sol-rate…")), 3);
+    want(TimelineModel::Network, text(QStringLiteral("solana-mainnet")),
+         text(QStringLiteral("solana-m…")), 4);
+    want(TimelineModel::Kind, text(QStringLiteral("Transaction state")),
+         text(QStringLiteral("Transac…")), 5);
+    want(TimelineModel::TxId, text(QStringLiteral("0xd7b3…721e")),
+         text(QStringLiteral("0xd7b3…721e")), -1);
+    // The height is in the event's detail; an elided number would mislead, so it goes whole.
+    want(TimelineModel::Height, text(QStringLiteral("300,000,000")), -padding, 0);
+    // The message is what a row is for: it keeps room for a sentence and takes all that is left.
+    want(TimelineModel::Message, text(QStringLiteral("getBlockHeight moved off sol-rate-limited")),
+         0, -1);
+    needs[TimelineModel::Message].floor = needs[TimelineModel::Message].wanted;
+    // One network shown: its name on every row is no news, and the message takes the room.
+    if (!m_network.isEmpty())
+        needs[TimelineModel::Network] = {};
+    columns::apply(m_table->horizontalHeader(),
+                   columns::share(needs, m_table->viewport()->width(), TimelineModel::Message));
+}
+
 void TimelineView::updatePages()
 {
     if (!m_model->lastError().isEmpty()) {
@@ -387,8 +452,7 @@ void TimelineView::setNetwork(const QString& network)
     if (network == m_network)
         return;
     m_network = network;
-    // One network shown: its name on every row is no news, and the message takes the room.
-    m_table->setColumnHidden(TimelineModel::Network, !network.isEmpty());
+    m_fit->start();
     applyFilter();
 }
 

@@ -78,7 +78,11 @@ public Q_SLOTS:
 Q_SIGNALS:
     void exportFinished(const switchyard::CsvExportResult& result, const QString& path);
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
+    void fitColumns();
     void applyFilter();
     void updatePages();
     QToolButton* severityButton(IncidentEvent::Severity severity);
@@ -103,6 +107,7 @@ private:
     EmptyState* m_empty;
     QTableView* m_table;
     QCheckBox* m_follow;
+    QTimer* m_fit;     // one refit for a burst of resizes and arrivals
     int m_topRow = -1; // the row at the top of the table before rows arrive, and where it was
     int m_topRowY = 0;
     bool m_scrolling = false; // the view moves itself: not the operator scrolling away

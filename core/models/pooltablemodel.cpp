@@ -424,8 +424,21 @@ QVariant PoolTableModel::toolTip(const Row& row, int column) const
         return text.trimmed().isEmpty() ? QVariant() : QVariant(text.trimmed());
     }
     case Roles:
-        return QStringLiteral("read: reads · build: recent blockhash/nonce, simulation · send: "
-                              "sending · status: transaction status lookups");
+        return QString(
+            display(row, Roles).toString() +
+            QStringLiteral("\n\nread: reads · build: recent blockhash/nonce, simulation · "
+                           "send: sending · status: transaction status lookups"));
+    // On a laptop screen the network's name may be elided and p50 and the last probe's age
+    // give way: their cells' neighbours say them.
+    case Network:
+        return row.network;
+    case LatencyP50:
+    case LatencyP95:
+        return QStringLiteral("p50 %1 · p95 %2")
+            .arg(display(row, LatencyP50).toString(), display(row, LatencyP95).toString());
+    case Height:
+    case SinceLastProbe:
+        return QStringLiteral("Last probe: %1").arg(display(row, SinceLastProbe).toString());
     default:
         return {};
     }

@@ -327,7 +327,8 @@ QVariant TimelineModel::toolTip(const TimelineRow& row, int column) const
     case Message:
         return row.message.isEmpty() ? QVariant() : QVariant(row.message);
     default:
-        return {};
+        // A narrow window elides these (and shows severity by its icon alone).
+        return display(row, column);
     }
 }
 
@@ -338,7 +339,7 @@ QVariant TimelineModel::headerData(int section, Qt::Orientation orientation, int
     if (role == Qt::DisplayRole) {
         switch (section) {
         case Time:
-            return QStringLiteral("Time");
+            return QStringLiteral("Time (UTC)");
         case Severity:
             return QStringLiteral("Severity");
         case Kind:

@@ -92,8 +92,11 @@ Config editorSample()
     return config;
 }
 
+void settle(int ms);
+
 bool save(QWidget* widget, const QDir& directory, const QString& name)
 {
+    settle(200); // a view just switched to lays itself out from the event loop
     const QString path = directory.filePath(name);
     if (!widget->grab().save(path)) {
         std::fprintf(stderr, "render_views: cannot write %s\n", qPrintable(path));
