@@ -26,6 +26,10 @@ QVariant PoolProxyModel::data(const QModelIndex& index, int role) const
         if (column == PoolTableModel::Lag &&
             NetworkFilterProxy::data(index, PoolTableModel::LagExcludedRole).toBool())
             return stateColor(NodeState::Unhealthy);
+        // A node whose WebSocket is down still serves (polled): attention, not failure.
+        if (column == PoolTableModel::Protocol &&
+            NetworkFilterProxy::data(index, PoolTableModel::PushDownRole).toBool())
+            return stateColor(NodeState::Lagging);
         break;
     case Qt::FontRole:
         if (column == PoolTableModel::State || column == PoolTableModel::Node) {

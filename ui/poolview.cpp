@@ -40,7 +40,7 @@ QString widestSample(int column)
     case PoolTableModel::LatencyP95:
         return QStringLiteral("999 ms");
     case PoolTableModel::Protocol:
-        return QStringLiteral("HTTP/1.1");
+        return QStringLiteral("h1 · push ✕");
     case PoolTableModel::ErrorRate:
         return QStringLiteral("100 %");
     case PoolTableModel::ConsecutiveFailures:
@@ -291,7 +291,7 @@ void PoolView::fitColumns()
     giveWay(PoolTableModel::SinceLastProbe, QString(), 1);
     giveWay(PoolTableModel::Roles, QStringLiteral("read, s…"), 2);
     giveWay(PoolTableModel::Network, QStringLiteral("solana-m…"), 3);
-    giveWay(PoolTableModel::Protocol, QStringLiteral("HTTP/…"), 4);
+    giveWay(PoolTableModel::Protocol, QStringLiteral("h2 · push"), 4);
     giveWay(PoolTableModel::LastError, QStringLiteral("TLS: wro…"), 5);
     if (!networkShown)
         needs[PoolTableModel::Network] = {};

@@ -98,13 +98,20 @@ QString tlsProblem(TlsProblem problem)
     Q_UNREACHABLE();
 }
 
-QString protocol(const QString& key)
+QString transport(const QString& protocolKey, PushState push)
 {
-    if (key == u"h2")
-        return QStringLiteral("HTTP/2");
-    if (key == u"http/1.1")
-        return QStringLiteral("HTTP/1.1");
-    return dash();
+    const QString protocol = protocolKey == u"h2"         ? QStringLiteral("h2")
+                             : protocolKey == u"http/1.1" ? QStringLiteral("h1")
+                                                          : dash();
+    switch (push) {
+    case PushState::Off:
+        return protocol;
+    case PushState::Subscribed:
+        return protocol + QStringLiteral(" · push");
+    case PushState::Down:
+        return protocol + QStringLiteral(" · push ✕");
+    }
+    Q_UNREACHABLE();
 }
 
 QString failureCause(FailureCause cause)

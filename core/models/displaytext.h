@@ -2,6 +2,7 @@
 
 #include "chain/family.h"
 #include "config/config.h"
+#include "pool/pushsubscription.h"
 #include "pool/routingrules.h"
 
 #include <QString>
@@ -24,6 +25,9 @@ QString age(qint64 ms);                      // duration() + " ago"
 QString roles(NodeRoles roles);              // "all", "read, status"
 QString failureCause(FailureCause cause);    // "Timeout", "HTTP 429", ...
 QString tlsProblem(TlsProblem problem);      // "TLS: unknown CA", "TLS: wrong host", ...
-QString protocol(const QString& key);        // "HTTP/2" for "h2", "HTTP/1.1"; a dash for none
+// How a node is spoken to, short enough for one table cell: "h2" (HTTP/2) or "h1" (HTTP/1.1),
+// a dash before any answer; then " · push" while its WebSocket is subscribed and " · push ✕"
+// while it is down. Nothing more without a wsUrl.
+QString transport(const QString& protocolKey, PushState push);
 
 } // namespace switchyard::display

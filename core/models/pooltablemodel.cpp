@@ -62,6 +62,23 @@ QString stateExplanation(NodeState state)
     Q_UNREACHABLE();
 }
 
+QString transportExplanation(const QString& protocol, PushState push, const QString& pushError)
+{
+    QString text = protocol == u"h2"         ? QStringLiteral("Last answer over HTTP/2.")
+                   : protocol == u"http/1.1" ? QStringLiteral("Last answer over HTTP/1.1.")
+                                             : QStringLiteral("No answer yet.");
+    switch (push) {
+    case PushState::Off:
+        return text + QStringLiteral("\nPolled only (no wsUrl).");
+    case PushState::Subscribed:
+        return text + QStringLiteral("\nWebSocket subscribed: heights are pushed between probes.");
+    case PushState::Down:
+        text += QStringLiteral("\nWebSocket down, polling carries on; it is opened again.");
+        return pushError.isEmpty() ? text : text + u'\n' + pushError;
+    }
+    Q_UNREACHABLE();
+}
+
 // Numbers line up on the right, like a ledger.
 QVariant alignment(int column)
 {
@@ -175,6 +192,9 @@ PoolTableModel::Row PoolTableModel::snapshot(const NetworkPool& pool, int poolIn
     row.tlsProblem = node.tlsProblem;
     row.lastError = health.lastError();
     row.protocol = node.protocol;
+    row.push = node.pushState();
+    if (row.push == PushState::Down)
+        row.pushError = pool.scrubber().scrub(node.push->lastError());
     row.lastProbeMs = health.lastProbeMs();
     row.cooldownUntilMs = node.cooldownUntilMs;
     row.warnLag = pool.config().warnLag;
@@ -209,7 +229,9 @@ quint64 PoolTableModel::changedColumns(const Row& before, const Row& after)
             Lag);
     compare(before.latencyP50 != after.latencyP50, LatencyP50);
     compare(before.latencyP95 != after.latencyP95, LatencyP95);
-    compare(before.protocol != after.protocol, Protocol);
+    compare(before.protocol != after.protocol || before.push != after.push ||
+                before.pushError != after.pushError,
+            Protocol);
     compare(before.errorRate != after.errorRate, ErrorRate);
     compare(before.consecutiveFailures != after.consecutiveFailures, ConsecutiveFailures);
     compare(before.lastCause != after.lastCause || before.tlsProblem != after.tlsProblem ||
@@ -310,6 +332,8 @@ QVariant PoolTableModel::data(const QModelIndex& index, int role) const
         return row.lagExcluded;
     case DisabledRole:
         return row.state == NodeState::Disabled;
+    case PushDownRole:
+        return row.push == PushState::Down;
     default:
         return {};
     }
@@ -342,7 +366,7 @@ QVariant PoolTableModel::display(const Row& row, int column) const
     case ConsecutiveFailures:
         return row.consecutiveFailures;
     case Protocol:
-        return display::protocol(row.protocol);
+        return display::transport(row.protocol, row.push);
     case LastError:
         if (row.tlsProblem)
             return display::tlsProblem(*row.tlsProblem);
@@ -384,7 +408,7 @@ QVariant PoolTableModel::sortValue(const Row& row, int column) const
     case ConsecutiveFailures:
         return row.consecutiveFailures;
     case Protocol:
-        return row.protocol;
+        return QStringLiteral("%1 %2").arg(row.protocol).arg(int(row.push));
     case LastError:
         return row.lastCause ? failureCauseKey(*row.lastCause) : QString();
     case SinceLastProbe: {
@@ -439,6 +463,8 @@ QVariant PoolTableModel::toolTip(const Row& row, int column) const
     case Height:
     case SinceLastProbe:
         return QStringLiteral("Last probe: %1").arg(display(row, SinceLastProbe).toString());
+    case Protocol:
+        return transportExplanation(row.protocol, row.push, row.pushError);
     default:
         return {};
     }
@@ -493,8 +519,10 @@ QVariant PoolTableModel::headerData(int section, Qt::Orientation orientation, in
         case ConsecutiveFailures:
             return QStringLiteral("Probes and calls that failed in a row");
         case Protocol:
-            return QStringLiteral("HTTP version of the node's last answer (HTTP/2 is agreed in the "
-                                  "TLS handshake, or set with cleartextHttp2)");
+            return QStringLiteral("HTTP version of the node's last answer: h2 (HTTP/2, agreed in "
+                                  "the TLS handshake or set with cleartextHttp2) or h1 (HTTP/1.1). "
+                                  "Then its WebSocket (wsUrl): push while subscribed, push ✕ "
+                                  "while down (polling carries on); nothing without a wsUrl");
         case LastError:
             return QStringLiteral("Class of the most recent failure");
         case SinceLastProbe:

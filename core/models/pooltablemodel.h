@@ -5,6 +5,7 @@
 #include "models/keyedtablemodel.h"
 #include "models/modelroles.h"
 #include "pool/nodestate.h"
+#include "pool/pushsubscription.h"
 #include "pool/routingrules.h"
 
 #include <QTimer>
@@ -47,6 +48,7 @@ public:
         DisplayUrlRole,                     // the redacted URL: the only form that may be shown
         LagExcludedRole,                    // past maxLag: kept out of build and send
         DisabledRole,                       // switched off by the operator
+        PushDownRole, // has a wsUrl but is not subscribed now: polling carries the node
     };
 
     explicit PoolTableModel(PoolManager* manager, QObject* parent = nullptr);
@@ -92,6 +94,8 @@ private:
         std::optional<TlsProblem> tlsProblem;
         QString lastError;
         QString protocol;
+        PushState push = PushState::Off;
+        QString pushError; // redacted
         std::optional<qint64> lastProbeMs;
         qint64 cooldownUntilMs = 0;
         qint64 warnLag = 0;

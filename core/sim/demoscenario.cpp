@@ -2,7 +2,9 @@
 
 #include "pool/poolmanager.h"
 #include "pool/router.h"
+#include "sim/demotls.h"
 #include "sim/demotransactions.h"
+#include "sim/http2frontend.h"
 #include "sim/simulatedcluster.h"
 #include "sim/simulatednode.h"
 #include "tracking/transactiontracker.h"
@@ -66,6 +68,26 @@ NodeConfig nodeConfig(const SimulatedNode* node, NodeRoles roles = allNodeRoles)
     return config;
 }
 
+// The node speaks TLS itself (the simulator's HTTP/1.1), with the demo's loopback certificate.
+NodeConfig overHttps(SimulatedNode* node)
+{
+    node->setTls(demotls::serverConfiguration());
+    return nodeConfig(node);
+}
+
+// Heights (and Solana signatures) pushed over the node's WebSocket, polling behind them.
+NodeConfig withPush(SimulatedNode* node, NodeConfig config)
+{
+    QString why;
+    if (!node->startPush(&why)) {
+        qWarning("demo: %s: polled only", qUtf8Printable(why));
+        return config;
+    }
+    config.wsUrl = node->pushUrl();
+    config.wsUrlTemplate = config.wsUrl.toString();
+    return config;
+}
+
 } // namespace
 
 DemoScenario::DemoScenario(QObject* parent)
@@ -102,7 +124,9 @@ DemoScenario::DemoScenario(DemoPace pace, QObject* parent)
     tooMany.retryAfterSeconds = 5;
     tooMany.methods = {QStringLiteral("getBlockHeight")};
     limited->setFault(tooMany);
-    solana.nodes = {nodeConfig(steady), nodeConfig(flapping), nodeConfig(lagging),
+    solana.caFile = demotls::caFile();
+    solana.nodes = {withPush(steady, overHttp2(steady)), withPush(flapping, nodeConfig(flapping)),
+                    overHttps(lagging),
                     nodeConfig(limited, NodeRoles{NodeRole::Read, NodeRole::Status})};
     m_solana->setAutoAdvanceInterval(m_pace.solanaSlotMs);
 
@@ -121,13 +145,34 @@ DemoScenario::DemoScenario(DemoPace pace, QObject* parent)
     dropSends.kind = FaultKind::DropAfterRequest;
     dropSends.methods = {QStringLiteral("eth_sendRawTransaction")};
     dropping->setFault(dropSends);
-    evm.nodes = {nodeConfig(primary), nodeConfig(behind), nodeConfig(dropping)};
+    evm.caFile = demotls::caFile();
+    evm.nodes = {withPush(primary, overHttp2(primary)), withPush(behind, overHttps(behind)),
+                 nodeConfig(dropping)};
     m_evm->setAutoAdvanceInterval(m_pace.evmBlockMs);
 
     m_config.networks = {solana, evm};
     m_config.probe.intervalMs = 2000;
     m_config.probe.timeoutMs = 1500;
     m_config.probe.recoveryIntervalMs = 10'000;
+    // Three of the demo's EVM blocks; the families' defaults are paced for mainnet.
+    m_config.probe.pushSilentMs = 6000;
+}
+
+NodeConfig DemoScenario::overHttp2(SimulatedNode* node)
+{
+    QString why;
+    std::unique_ptr<Http2Frontend> frontend = Http2Frontend::start(node->port(), &why);
+    if (!frontend) {
+        // Nothing then claims HTTP/2: the node shows the HTTP/1.1 it speaks.
+        qInfo("demo: %s is served over HTTPS/1.1: %s", qUtf8Printable(node->name()),
+              qUtf8Printable(why));
+        return overHttps(node);
+    }
+    NodeConfig config = nodeConfig(node);
+    config.url = frontend->url();
+    config.urlTemplate = config.url.toString();
+    m_frontends.push_back(std::move(frontend));
+    return config;
 }
 
 DemoScenario::~DemoScenario()

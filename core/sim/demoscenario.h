@@ -6,6 +6,7 @@
 #include <QPointer>
 #include <QTimer>
 #include <memory>
+#include <vector>
 
 namespace switchyard {
 class PoolManager;
@@ -18,7 +19,9 @@ class TransactionTracker;
 namespace switchyard::sim {
 
 class DemoTransactions;
+class Http2Frontend;
 class SimulatedCluster;
+class SimulatedNode;
 
 // How fast the demo runs. The defaults are what `switchyard --demo` shows; tests run the same
 // scenario faster.
@@ -33,6 +36,11 @@ struct DemoPace
 // each with a healthy node and nodes with scripted faults (one flaps, one lags, one answers
 // 429, one drops the response after accepting a send), and the configuration that points at
 // them. Lives as long as the window.
+//
+// They speak what providers speak: each chain's healthy node over HTTPS and HTTP/2 (nghttpx in
+// front of it when nghttpx is on PATH, HTTPS/1.1 otherwise), a lagging node over HTTPS/1.1, the
+// others over cleartext HTTP/1.1; the healthy, flapping and EVM lagging nodes push heights over
+// WebSockets. TLS uses the demo's own CA (demotls.h), named as the networks' caFile.
 class DemoScenario : public QObject
 {
     Q_OBJECT
@@ -61,6 +69,9 @@ public:
     SimulatedCluster* evm() const { return m_evm.get(); }
 
 private:
+    // `node` behind nghttpx (http2frontend.h), or over HTTPS/1.1 without it.
+    NodeConfig overHttp2(SimulatedNode* node);
+
     std::unique_ptr<SimulatedCluster> m_solana;
     std::unique_ptr<SimulatedCluster> m_evm;
     DemoPace m_pace;
@@ -68,6 +79,7 @@ private:
     QPointer<DemoTransactions> m_transactions;
     QTimer m_traffic;
     int m_trafficStep = 0;
+    std::vector<std::unique_ptr<Http2Frontend>> m_frontends; // stopped before the nodes behind them
 };
 
 } // namespace switchyard::sim

@@ -57,19 +57,29 @@ void PushServer::setFault(PushFaultKind fault)
     m_fault = fault;
     if (fault != PushFaultKind::Drop)
         return;
+    dropAll();
+    m_fault = PushFaultKind::None; // a drop happens once; the next connection is served
+}
+
+void PushServer::dropAll()
+{
     const QList<Client> clients = m_clients;
     m_clients.clear();
     for (const Client& dropped : clients) {
         dropped.socket->abort();
         dropped.socket->deleteLater();
     }
-    m_fault = PushFaultKind::None; // a drop happens once; the next connection is served
 }
 
 void PushServer::accept()
 {
     while (QWebSocket* socket = m_server->nextPendingConnection()) {
         socket->setParent(this);
+        if (m_node->isDown()) { // a node that is down is down on every port
+            connect(socket, &QWebSocket::disconnected, socket, &QObject::deleteLater);
+            socket->close(QWebSocketProtocol::CloseCodeGoingAway, QStringLiteral("node down"));
+            continue;
+        }
         m_clients.append({socket, {}, {}});
         connect(socket, &QWebSocket::textMessageReceived, this,
                 [this, socket](const QString& text) { onMessage(socket, text); });
@@ -153,7 +163,11 @@ QJsonValue PushServer::headResult(qint64 height) const
 
 void PushServer::onHead()
 {
-    if (m_fault == PushFaultKind::Stall || m_node->isDown())
+    if (m_node->isDown()) {
+        dropAll();
+        return;
+    }
+    if (m_fault == PushFaultKind::Stall)
         return;
     const bool solana = m_node->cluster()->family() == ChainFamily::Solana;
     const QString method =

@@ -20,6 +20,8 @@ class SimulatedNode;
 // Heads are pushed when the cluster's head moves, as the node sees it (staleBy included);
 // a signature is notified once, when getSignatureStatuses on this node shows it at the asked
 // commitment, and its subscription then ends, as on Solana. setFault() makes it misbehave.
+// While its node is down (SimulatedNode::isDown) its sockets close at the next head and new
+// ones are turned away.
 class PushServer : public QObject
 {
     Q_OBJECT
@@ -49,6 +51,7 @@ private:
         QHash<qint64, SignatureWatch> signatures;
     };
 
+    void dropAll();
     void accept();
     void onMessage(QWebSocket* socket, const QString& text);
     void onHead();

@@ -1,11 +1,15 @@
 // The node table's model against a real pool manager probing simulated nodes: one row per node,
 // states as words, merges without resets, ranged updates, raw-value sorting.
 #include "models/pooltablemodel.h"
+#include "pool/poolcheck.h"
+#include "sim/fault.h"
 #include "twonetworks.h"
 
 #include <QAbstractItemModelTester>
 #include <QItemSelectionModel>
+#include <QJsonArray>
 #include <QSortFilterProxyModel>
+#include <QTcpServer>
 
 using namespace switchyard;
 using namespace switchyard::sim;
@@ -351,6 +355,56 @@ private Q_SLOTS:
         QCOMPARE(cell(model, 1, PoolTableModel::Node, Qt::ToolTipRole), shown);
         for (int column = 0; column < model.columnCount(); ++column)
             QVERIFY(!cell(model, 1, column).contains(QStringLiteral("0123456789abcdef")));
+    }
+
+    // Next to the HTTP version, whether the node's WebSocket pushes: the same state that
+    // `check --json` reports as "push" (subscribed, down, off).
+    void protocolColumnShowsPushState()
+    {
+        PoolFixture fixture(ChainFamily::Solana, {a, b, c});
+        QVERIFY(fixture.simNode(a)->startPush());
+        fixture.network.nodes[0].wsUrl = fixture.simNode(a)->pushUrl();
+        QTcpServer closed; // b's WebSocket endpoint refuses: a port nobody listens on any more
+        QVERIFY(closed.listen(QHostAddress::LocalHost));
+        fixture.network.nodes[1].wsUrl =
+            QUrl(QStringLiteral("ws://127.0.0.1:%1/").arg(closed.serverPort()));
+        closed.close();
+        fixture.apply();
+        fixture.pool()->startPush();
+        PoolTableModel model(&fixture.manager);
+        for (const QString& node : {a, b, c})
+            waitForProbe(fixture.manager, fixture.network.name, node);
+
+        QTRY_COMPARE_WITH_TIMEOUT(cell(model, 0, PoolTableModel::Protocol),
+                                  QStringLiteral("h1 · push"), kWaitMs);
+        QCOMPARE(cell(model, 1, PoolTableModel::Protocol), QStringLiteral("h1 · push ✕"));
+        QCOMPARE(cell(model, 2, PoolTableModel::Protocol), QStringLiteral("h1"));
+        QCOMPARE(model.index(0, PoolTableModel::Protocol).data(PoolTableModel::PushDownRole),
+                 QVariant(false));
+        QCOMPARE(model.index(1, PoolTableModel::Protocol).data(PoolTableModel::PushDownRole),
+                 QVariant(true));
+        QVERIFY(cell(model, 0, PoolTableModel::Protocol, Qt::ToolTipRole)
+                    .contains(QStringLiteral("WebSocket subscribed")));
+        const QString down = cell(model, 1, PoolTableModel::Protocol, Qt::ToolTipRole);
+        QVERIFY2(down.contains(QStringLiteral("WebSocket down")) &&
+                     down.contains(QStringLiteral("polling carries on")),
+                 qPrintable(down));
+        QVERIFY(cell(model, 2, PoolTableModel::Protocol, Qt::ToolTipRole)
+                    .contains(QStringLiteral("Polled only (no wsUrl)")));
+
+        const QJsonArray checked =
+            checkNetwork(*fixture.pool()).json.value(QStringLiteral("nodes")).toArray();
+        const QStringList pushKeys{QStringLiteral("subscribed"), QStringLiteral("down"),
+                                   QStringLiteral("off")};
+        for (int row = 0; row < 3; ++row)
+            QCOMPARE(checked.at(row)[QStringLiteral("push")].toString(), pushKeys.at(row));
+
+        // The socket coming back is merged into its row like any other change.
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        fixture.simNode(a)->setPushFault(PushFaultKind::Drop);
+        QTRY_COMPARE_WITH_TIMEOUT(cell(model, 0, PoolTableModel::Protocol),
+                                  QStringLiteral("h1 · push ✕"), kWaitMs);
+        QVERIFY(!changed.isEmpty());
     }
 
     void headersAndAlignment()

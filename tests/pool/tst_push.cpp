@@ -139,6 +139,31 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(f.height(a), f.probedHead(), kWaitMs);
     }
 
+    // A node that is down (refusing connections, or in the down half of a flap) keeps no
+    // socket that looks subscribed: its open sockets close at the next head and new ones are
+    // turned away until it is up, so no view shows a node that answers nothing as pushing.
+    void aDownNodeHoldsNoSubscription()
+    {
+        PushFixture f(ChainFamily::Solana);
+        QTRY_COMPARE_WITH_TIMEOUT(f.push().state(), PushState::Subscribed, kWaitMs);
+        QVERIFY(f.simNode(a)->setFault(faultOf(FaultKind::RefuseConnections)));
+        f.cluster.advance(1);
+        QTRY_COMPARE_WITH_TIMEOUT(f.push().state(), PushState::Down, kWaitMs);
+
+        QList<PushState> seen;
+        connect(&f.push(), &PushSubscription::stateChanged, this,
+                [&] { seen.append(f.push().state()); });
+        const int connects = f.push().connectCount();
+        // Two more attempts, each after its backoff by the clock: both turned away.
+        QTRY_VERIFY_WITH_TIMEOUT((f.clock.advance(500), f.push().connectCount() >= connects + 2),
+                                 kWaitMs);
+        QVERIFY2(!seen.contains(PushState::Subscribed), "subscribed while the node was down");
+        QCOMPARE(f.push().state(), PushState::Down);
+
+        f.simNode(a)->clearFault();
+        QTRY_VERIFY_WITH_TIMEOUT(f.reconnected(), kWaitMs);
+    }
+
     void stalledSocketIsNoticed()
     {
         PushFixture f(ChainFamily::Evm);
