@@ -5,6 +5,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace switchyard::ui {
 
@@ -30,6 +31,10 @@ EmptyState::EmptyState(const QString& headline, const QString& explanation, QWid
     m_explanation->setFont(explanationFont);
     m_explanation->setAlignment(Qt::AlignCenter);
     m_explanation->setWordWrap(true);
+    // A wrapped label left to its own size hint wraps at a few words a line (seen under X at
+    // 1366 px: six lines of a sentence); a paragraph's measure reads better.
+    m_explanation->setMinimumWidth(
+        std::min(720, QFontMetrics(explanationFont).averageCharWidth() * 40));
     m_explanation->setMaximumWidth(720);
 
     auto* layout = new QVBoxLayout(this);

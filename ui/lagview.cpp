@@ -96,6 +96,7 @@ void LagView::setRangeMs(qint64 rangeMs)
             button->setChecked(true);
     for (charts::LagChart* chart : std::as_const(m_charts))
         chart->setRangeMs(m_rangeMs);
+    Q_EMIT rangeChanged(m_rangeMs);
 }
 
 void LagView::rebuild()

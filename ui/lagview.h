@@ -32,6 +32,9 @@ public:
     qint64 rangeMs() const { return m_rangeMs; }
     static QList<qint64> rangesMs();
 
+Q_SIGNALS:
+    void rangeChanged(qint64 rangeMs);
+
 protected:
     void showEvent(QShowEvent* event) override;
 

@@ -37,11 +37,14 @@
 #include <QAction>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QGuiApplication>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScreen>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
@@ -126,7 +129,7 @@ void MainWindow::buildToolbar()
 
     m_search = new QLineEdit(toolbar);
     m_search->setObjectName(QStringLiteral("searchBox"));
-    m_search->setPlaceholderText(tr("Signature, hash, intent or node  (Ctrl+K)"));
+    m_search->setPlaceholderText(tr("Signature, hash, intent or node  (Ctrl+F)"));
     m_search->setClearButtonEnabled(true);
     m_search->addAction(themeIcon(QStringLiteral("search")), QLineEdit::LeadingPosition);
     m_search->setFont(withPointSize(font(), headerPointSize));
@@ -135,7 +138,6 @@ void MainWindow::buildToolbar()
     m_search->setMinimumWidth(m_search->fontMetrics().averageCharWidth() * 22);
     m_search->setMaximumWidth(m_search->fontMetrics().averageCharWidth() * 44);
     m_search->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
-    m_search->setToolTip(m_search->placeholderText());
     m_search->setMinimumHeight(m_search->fontMetrics().height() * 2);
     toolbar->addWidget(m_search);
     connect(m_search, &QLineEdit::returnPressed, this, [this] { search(m_search->text()); });
@@ -194,6 +196,9 @@ void MainWindow::buildViews()
     m_views->addTab(m_failoversView, tr("Failovers"));
 
     m_lagView = new LagView(m_pools, m_lagRecorder, m_views);
+    if (const qint64 range = m_settings->lagRangeMs(); LagView::rangesMs().contains(range))
+        m_lagView->setRangeMs(range);
+    connect(m_lagView, &LagView::rangeChanged, m_settings, &Settings::setLagRangeMs);
     m_views->addTab(m_lagView, tr("Lag"));
 
     m_views->addTab(new EmptyState(tr("No tracked transactions"),
@@ -459,8 +464,14 @@ void MainWindow::lookUpTransaction(const QString& id, ChainFamily family)
 
 void MainWindow::restoreLayout()
 {
-    if (!restoreGeometry(m_settings->windowGeometry()))
-        resize(1600, 960);
+    if (!restoreGeometry(m_settings->windowGeometry())) {
+        // A first start: 1600×960, or the screen it opens on when that is smaller (a 1366×768
+        // laptop), so that no toolbar button starts off screen.
+        const QScreen* screen = QGuiApplication::primaryScreen();
+        const QRect available = screen ? screen->availableGeometry() : QRect(0, 0, 1600, 960);
+        const QSize size = QSize(1600, 960).boundedTo(available.size());
+        setGeometry(QStyle::alignedRect(Qt::LeftToRight, Qt::AlignCenter, size, available));
+    }
     restoreState(m_settings->windowState());
     m_views->setCurrentIndex(qBound(0, m_settings->currentView(), m_views->count() - 1));
 }

@@ -289,8 +289,8 @@ void PoolView::fitColumns()
     };
     giveWay(PoolTableModel::LatencyP50, QString(), 0);
     giveWay(PoolTableModel::SinceLastProbe, QString(), 1);
-    giveWay(PoolTableModel::Roles, QStringLiteral("read, s…"), 2);
-    giveWay(PoolTableModel::Network, QStringLiteral("solana-m…"), 3);
+    giveWay(PoolTableModel::Roles, QStringLiteral("read…"), 2);
+    giveWay(PoolTableModel::Network, QStringLiteral("solana…"), 3);
     giveWay(PoolTableModel::Protocol, QStringLiteral("h2 · push"), 4);
     giveWay(PoolTableModel::LastError, QStringLiteral("TLS: wro…"), 5);
     if (!networkShown)

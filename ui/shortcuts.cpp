@@ -110,7 +110,8 @@ QList<ShortcutEntry> shortcutTable()
     table.append({{QKeySequence(Qt::CTRL | Qt::Key_F), QKeySequence(Qt::CTRL | Qt::Key_L),
                    QKeySequence(Qt::CTRL | Qt::Key_K)},
                   MainWindow::tr("Search: a signature, hash, intent or node name"),
-                  focusSearch});
+                  focusSearch,
+                  true});
     table.append(
         {{QKeySequence(Qt::CTRL | Qt::Key_T)}, MainWindow::tr("Track transactions…"), openTrack});
     table.append({{QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C)},
@@ -128,6 +129,13 @@ void installShortcuts(MainWindow* window)
             shortcut->setObjectName(QStringLiteral("tableShortcut"));
             QObject::connect(shortcut, &QShortcut::activated, window,
                              [window, run = entry.run] { run(window); });
+        }
+        if (entry.focusesSearch) {
+            QStringList keys;
+            for (const QKeySequence& sequence : entry.keys)
+                keys.append(sequence.toString(QKeySequence::NativeText));
+            window->searchBox()->setToolTip(
+                MainWindow::tr("%1\nKeys: %2").arg(entry.description, keys.join(u", ")));
         }
     }
     window->menuBar()->setFont(withPointSize(window->menuBar()->font(), headerPointSize));

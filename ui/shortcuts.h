@@ -16,6 +16,7 @@ struct ShortcutEntry
     QList<QKeySequence> keys;
     QString description;
     std::function<void(MainWindow*)> run;
+    bool focusesSearch = false; // its keys are also named in the search box's tooltip
 };
 
 // Every shortcut of the main window. The same table installs them and lists them on the Help

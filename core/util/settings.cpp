@@ -8,6 +8,7 @@ const QString stateKey = QStringLiteral("window/state");
 const QString viewKey = QStringLiteral("window/currentView");
 const QString networkKey = QStringLiteral("views/network");
 const QString failoverWindowKey = QStringLiteral("views/failoverWindowMs");
+const QString lagRangeKey = QStringLiteral("views/lagRangeMs");
 const QString poolHeaderKey = QStringLiteral("views/poolTableHeader");
 const QString keepRunningKey = QStringLiteral("attention/keepRunningInTray");
 } // namespace
@@ -71,6 +72,16 @@ qint64 Settings::failoverWindowMs() const
 void Settings::setFailoverWindowMs(qint64 ms)
 {
     setValue(failoverWindowKey, ms);
+}
+
+qint64 Settings::lagRangeMs() const
+{
+    return value(lagRangeKey).toLongLong();
+}
+
+void Settings::setLagRangeMs(qint64 ms)
+{
+    setValue(lagRangeKey, ms);
 }
 
 QByteArray Settings::poolTableHeader() const

@@ -33,6 +33,10 @@ public:
     qint64 failoverWindowMs() const;
     void setFailoverWindowMs(qint64 ms);
 
+    // The lag charts' range (0: never chosen).
+    qint64 lagRangeMs() const;
+    void setLagRangeMs(qint64 ms);
+
     // Column widths and order of the node table.
     QByteArray poolTableHeader() const;
     void setPoolTableHeader(const QByteArray& state);

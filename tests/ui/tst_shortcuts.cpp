@@ -125,6 +125,9 @@ private Q_SLOTS:
         QVERIFY(!m_window->searchBox()->hasFocus());
         press(keys);
         QTRY_VERIFY(m_window->searchBox()->hasFocus());
+        // The box names every key that leads to it, not one of them.
+        QVERIFY2(m_window->searchBox()->toolTip().contains(keys.toString(QKeySequence::NativeText)),
+                 qPrintable(m_window->searchBox()->toolTip()));
     }
 
     void trackAndWizard()
