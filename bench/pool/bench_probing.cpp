@@ -1,14 +1,19 @@
 // 200 nodes probed every second for a minute: the prober's CPU (share of one core) and memory
 // over time. The nodes run in a separate simulator process (simnodes), so its CPU is not ours.
-//   bench_probing [SECONDS=60] [NODES=200] [--bare] [--transport=http|https|h2]
+//   bench_probing [SECONDS=60] [NODES=200] [--bare] [--transport=http|https|h2|ws]
 // --transport: http (cleartext HTTP/1.1, the default); https (HTTP/1.1 over TLS: the simulator
 // serves TLS with a certificate of a CA made for the run, trusted through caFile); h2 (HTTP/2
 // over TLS: nghttpx in a process of its own in front of the simulator, one frontend port per
-// node, so each node has its own connection as separate providers do).
+// node, so each node has its own connection as separate providers do); ws (heights pushed over
+// each node's WebSocket, a slot every 400 ms, with the identity/health probe over cleartext
+// HTTP/1.1 every 30 s instead of every second).
 // --bare replaces the prober with the least a QNetworkAccessManager client can do on the same
-// schedule (the same batch posted to every node each second, at most 32 at once, the answer
-// read and dropped): the floor under the prober on this machine.
+// schedule (the same batch posted to every node each round, at most 32 at once, the answer
+// read and dropped): the floor under the prober on this machine. With ws, the floor also holds
+// one QWebSocket per node that sends slotSubscribe once and drops every frame it receives.
 #include "benchcontext.h"
+#include "chain/pushmessage.h"
+#include "chain/solana/solanapush.h"
 #include "config/cafile.h"
 #include "config/configloader.h"
 #include "pool/networkpool.h"
@@ -27,6 +32,7 @@
 #include <QTemporaryDir>
 #include <QThread>
 #include <QTimer>
+#include <QWebSocket>
 #include <cstdio>
 #include <sys/resource.h>
 #include <testca.h>
@@ -58,10 +64,13 @@ double residentMiB()
 class BareProber : public QObject
 {
 public:
-    explicit BareProber(const NetworkConfig& network)
+    BareProber(const NetworkConfig& network, int intervalMs)
     {
-        for (const NodeConfig& node : network.nodes)
+        for (const NodeConfig& node : network.nodes) {
             m_urls.append(node.url);
+            if (node.wsUrl.isValid())
+                m_wsUrls.append(node.wsUrl);
+        }
         if (!network.caFile.isEmpty()) {
             QString why;
             m_tls = QSslConfiguration::defaultConfiguration();
@@ -69,14 +78,24 @@ public:
                 readCaFile(network.caFile, &why).value_or(QList<QSslCertificate>{}));
         }
         connect(&m_round, &QTimer::timeout, this, &BareProber::startRound);
-        m_round.setInterval(1000);
+        m_round.setInterval(intervalMs);
     }
     void start()
     {
+        for (const QUrl& url : std::as_const(m_wsUrls)) {
+            auto* socket = new QWebSocket(QString(), QWebSocketProtocol::VersionLatest, this);
+            connect(socket, &QWebSocket::connected, socket, [socket] {
+                socket->sendTextMessage(QString::fromUtf8(
+                    chain::pushRequestFrame(chain::solana::slotSubscribeRequest(), 1)));
+            });
+            connect(socket, &QWebSocket::textMessageReceived, this, [this] { ++pushes; });
+            socket->open(url);
+        }
         m_round.start();
         startRound();
     }
     qint64 probes = 0;
+    qint64 pushes = 0;
     qint64 http2Answers = 0;
 
 private:
@@ -110,6 +129,7 @@ private:
 
     QNetworkAccessManager m_manager;
     QList<QUrl> m_urls;
+    QList<QUrl> m_wsUrls;
     std::optional<QSslConfiguration> m_tls;
     QList<int> m_queue;
     int m_inFlight = 0;
@@ -183,19 +203,22 @@ int main(int argc, char* argv[])
         else if (argument.startsWith("--transport="))
             transport = QString::fromLocal8Bit(argument.mid(12));
     }
-    if (transport != u"http" && transport != u"https" && transport != u"h2") {
-        std::fprintf(stderr, "--transport: expected http, https or h2\n");
+    if (transport != u"http" && transport != u"https" && transport != u"h2" && transport != u"ws") {
+        std::fprintf(stderr, "--transport: expected http, https, h2 or ws\n");
         return 2;
     }
     bench::printContext();
 
     testing::TestCa ca;
     const testing::TestCa::Leaf leaf = ca.goodLeaf();
-    if (transport != u"http" && !ca.isValid()) {
+    const bool tls = transport == u"https" || transport == u"h2";
+    if (tls && !ca.isValid()) {
         std::fprintf(stderr, "%s\n", qPrintable(ca.error()));
         return 1;
     }
     QStringList simulatorArguments{nodes};
+    if (transport == u"ws")
+        simulatorArguments << QStringLiteral("--push");
     if (transport == u"https")
         simulatorArguments << leaf.certificateFile << leaf.keyFile;
     QProcess simulator;
@@ -214,11 +237,13 @@ int main(int argc, char* argv[])
         return 1;
     }
     Config config = loaded.config();
-    config.probe.intervalMs = 1000;
+    // Pushed heights stand in for the probe's; it still asks who and how the node is.
+    const int intervalMs = transport == u"ws" ? 30'000 : 1000;
+    config.probe.intervalMs = intervalMs;
     config.probe.timeoutMs = 1000;
     QProcess nghttpx;
     QTemporaryDir nghttpxDir;
-    if (transport != u"http")
+    if (tls)
         config.networks.first().caFile = ca.caFile();
     if (transport == u"h2") {
         const QString confFile = nghttpxDir.filePath(QStringLiteral("nghttpx.conf"));
@@ -230,20 +255,24 @@ int main(int argc, char* argv[])
     }
 
     PoolManager manager(Clock::system());
-    BareProber bareProber(config.networks.first());
+    BareProber bareProber(config.networks.first(), intervalMs);
     qint64 managerProbes = 0;
+    qint64 managerPushes = 0;
     QObject::connect(&manager, &PoolManager::probeFinished, [&] { ++managerProbes; });
     const qint64& probes = bare ? bareProber.probes : managerProbes;
+    const qint64& pushes = bare ? bareProber.pushes : managerPushes;
 
-    std::printf("%d nodes, probe interval 1 s, %d s, %s, transport %s\n",
-                int(config.networks.first().nodes.size()), seconds,
+    std::printf("%d nodes, probe interval %d s, %d s, %s, transport %s\n",
+                int(config.networks.first().nodes.size()), intervalMs / 1000, seconds,
                 bare ? "bare QNetworkAccessManager posts" : "the prober", qPrintable(transport));
-    std::printf("%8s %10s %12s %10s\n", "second", "probes/s", "CPU % core", "RSS MiB");
+    std::printf("%8s %10s %10s %12s %10s\n", "second", "probes/s", "pushes/s", "CPU % core",
+                "RSS MiB");
     QElapsedTimer wall;
     wall.start();
     double lastCpu = cpuSeconds();
     qint64 lastWall = 0;
     qint64 lastProbes = 0;
+    qint64 lastPushes = 0;
     double firstRss = 0;
     double peakRss = 0;
     double totalCpu = 0;
@@ -259,12 +288,15 @@ int main(int argc, char* argv[])
             firstRss = rss;
         peakRss = std::max(peakRss, rss);
         totalCpu += cpu - lastCpu;
-        std::printf("%8lld %10.1f %12.2f %10.1f\n", (now + 500) / 1000,
-                    double(probes - lastProbes) / (double(now - lastWall) / 1000.0), share, rss);
+        const double span = double(now - lastWall) / 1000.0;
+        std::printf("%8lld %10.1f %10.1f %12.2f %10.1f\n", (now + 500) / 1000,
+                    double(probes - lastProbes) / span, double(pushes - lastPushes) / span, share,
+                    rss);
         std::fflush(stdout);
         lastCpu = cpu;
         lastWall = now;
         lastProbes = probes;
+        lastPushes = pushes;
         // Counted, not read from the clock: a sample a few ms early would add ten seconds.
         if (++samples * 10 >= seconds)
             QCoreApplication::quit();
@@ -273,6 +305,10 @@ int main(int argc, char* argv[])
         bareProber.start();
     } else {
         manager.applyConfig(config);
+        const std::shared_ptr<NetworkPool> pool = manager.pools().first();
+        for (int i = 0; i < pool->nodeCount(); ++i)
+            if (PushSubscription* push = pool->node(i).push.get())
+                QObject::connect(push, &PushSubscription::heightPushed, [&] { ++managerPushes; });
         manager.start();
     }
     sample.start();
@@ -282,8 +318,9 @@ int main(int argc, char* argv[])
     if (bare)
         std::printf("answers over HTTP/2: %lld of %lld\n", bareProber.http2Answers, probes);
     else
-        std::printf("protocol of the first node's last answer: %s\n",
-                    qPrintable(manager.pools().first()->node(0).protocol));
+        std::printf("protocol of the first node's last answer: %s, push %s\n",
+                    qPrintable(manager.pools().first()->node(0).protocol),
+                    qPrintable(pushStateKey(manager.pools().first()->node(0).pushState())));
     manager.stop();
     if (nghttpx.state() != QProcess::NotRunning) {
         nghttpx.terminate();

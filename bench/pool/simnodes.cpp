@@ -1,7 +1,8 @@
 // Serves N simulated nodes of one Solana-like cluster on 127.0.0.1 in a process of its own, so
 // a benchmark can measure the prober without the simulator's CPU in its figures. Prints the
 // configuration that points at the nodes as one JSON line, then serves until stdin closes.
-//   simnodes [N=200] [CERTIFICATE_FILE KEY_FILE]: with a certificate, every node serves HTTPS.
+//   simnodes [--push] [N=200] [CERTIFICATE_FILE KEY_FILE]: with a certificate, every node serves
+//   HTTPS; with --push, every node also serves WebSocket subscriptions (its wsUrl).
 #include "sim/simulatedcluster.h"
 #include "sim/simulatednode.h"
 #include "util/clock.h"
@@ -22,17 +23,18 @@ using namespace switchyard;
 int main(int argc, char* argv[])
 {
     QCoreApplication app(argc, argv);
-    const int count = argc > 1 ? QString::fromLocal8Bit(argv[1]).toInt() : 200;
+    QStringList arguments = QCoreApplication::arguments().mid(1);
+    const bool push = arguments.removeAll(QStringLiteral("--push")) > 0;
+    const int count = arguments.size() > 0 ? arguments.at(0).toInt() : 200;
     sim::SimulatedCluster cluster(ChainFamily::Solana, QStringLiteral("bench"), Clock::system());
     cluster.setAutoAdvanceInterval(400);
     std::optional<QSslConfiguration> tls;
-    if (argc > 3) {
-        QFile key(QString::fromLocal8Bit(argv[3]));
+    if (arguments.size() > 2) {
+        QFile key(arguments.at(2));
         if (!key.open(QIODevice::ReadOnly))
             return 1;
         tls = QSslConfiguration::defaultConfiguration();
-        tls->setLocalCertificate(
-            QSslCertificate::fromPath(QString::fromLocal8Bit(argv[2])).value(0));
+        tls->setLocalCertificate(QSslCertificate::fromPath(arguments.at(1)).value(0));
         tls->setPrivateKey(QSslKey(key.readAll(), QSsl::Ec));
         tls->setPeerVerifyMode(QSslSocket::VerifyNone);
     }
@@ -42,8 +44,17 @@ int main(int argc, char* argv[])
         if (!node)
             return 1;
         node->setTls(tls);
-        nodes.append(QJsonObject{{QStringLiteral("name"), node->name()},
-                                 {QStringLiteral("url"), node->url().toString()}});
+        QJsonObject entry{{QStringLiteral("name"), node->name()},
+                          {QStringLiteral("url"), node->url().toString()}};
+        if (push) {
+            QString why;
+            if (!node->startPush(&why)) {
+                std::fprintf(stderr, "%s\n", qPrintable(why));
+                return 1;
+            }
+            entry.insert(QStringLiteral("wsUrl"), node->pushUrl().toString());
+        }
+        nodes.append(entry);
     }
     const QJsonObject network{{QStringLiteral("name"), QStringLiteral("bench")},
                               {QStringLiteral("family"), QStringLiteral("solana")},

@@ -14,10 +14,13 @@ namespace solana = chain::solana;
 
 namespace {
 
-// getSignatureStatuses takes up to 256, but a request body over 16 KiB (about 170 signatures)
-// stalled ~45 ms per call in bench/tracking (likely Nagle meeting a delayed ACK behind Qt's
-// 16 KiB upload chunks): at 128 a call, 10,000 ids were asked in 0.2 s instead of 1.8 s.
-constexpr qsizetype kMaxSignaturesPerCall = 128;
+// The most getSignatureStatuses takes. Qt 6.4 leaves Nagle on its sockets, so a request whose
+// body goes out in a second write waits for the server's delayed ACK of the first, about 44 ms
+// (bench/pool/bench_bodysize; gone with TCP_NODELAY). Over HTTP/2, which providers speak, the
+// body always is a second write (DATA after HEADERS): every call waits, 1 KiB to 32 KiB alike,
+// so fewer calls are faster. Over HTTP/1.1 only bodies past Qt's 16 KiB upload chunk (about 170
+// signatures) wait; there 128 a call would be faster.
+constexpr qsizetype kMaxSignaturesPerCall = 256;
 
 template <typename T>
 QList<QList<T>> chunked(const QList<T>& items, qsizetype size)

@@ -69,6 +69,29 @@ private Q_SLOTS:
         QCOMPARE(fixture.manager.msUntilNextDue(), std::optional<qint64>(30'000));
     }
 
+    // A probe due within a tenth of its interval (at most 100 ms) of one due now goes out with it:
+    // every wakeup polls every socket, so 200 nodes drifting apart must not each cost their own
+    // (bench_probing: the network thread woke 5 times as often as the bare floor's and used twice
+    // its CPU). Nodes that went out together stay together, each still probed once per interval.
+    void probesFallingDueTogetherShareAWakeup()
+    {
+        PoolFixture fixture(ChainFamily::Solana, {a, b});
+        fixture.apply();
+        fixture.probeAll();
+        fixture.clock.advance(60);
+        QSignalSpy finished(&fixture.manager, &PoolManager::probeFinished);
+        fixture.manager.probeNow(fixture.network.name, b);
+        QVERIFY(finished.wait(kWaitMs));
+        fixture.simNode(a)->resetCounters();
+        fixture.simNode(b)->resetCounters();
+
+        QCOMPARE(fixture.advanceAndTick(fixture.config.probe.intervalMs - 60), 2);
+        QCOMPARE(fixture.advanceAndTick(fixture.config.probe.intervalMs - 1), 0);
+        QCOMPARE(fixture.advanceAndTick(1), 2);
+        QCOMPARE(fixture.simNode(a)->requestCount(), 2);
+        QCOMPARE(fixture.simNode(b)->requestCount(), 2);
+    }
+
     void unhealthyNodeRecoversOnlyThroughProbation()
     {
         PoolFixture fixture(ChainFamily::Solana, {a, b});

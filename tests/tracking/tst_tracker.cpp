@@ -593,8 +593,8 @@ private Q_SLOTS:
         a->resetCounters();
         const PollReport report = f.poll();
         QCOMPARE(report.transactions, 600);
-        QCOMPARE(a->methodCount(QStringLiteral("getSignatureStatuses")), 5); // 4 x 128 + 88
-        QCOMPARE(report.requests, 6);                                        // and the height
+        QCOMPARE(a->methodCount(QStringLiteral("getSignatureStatuses")), 3); // 2 x 256 + 88
+        QCOMPARE(report.requests, 4);                                        // and the height
     }
 
     void evmReceiptsInOneBatch()
