@@ -1,6 +1,8 @@
 #include "columnroom.h"
 
+#include <QEvent>
 #include <QHeaderView>
+#include <QTableView>
 #include <algorithm>
 #include <numeric>
 
@@ -48,6 +50,22 @@ void apply(QHeaderView* header, const QList<int>& widths)
         if (widths[column] > 0 && header->sectionSize(column) != widths[column])
             header->resizeSection(column, widths[column]);
     }
+}
+
+Refitter::Refitter(QTableView* table, std::function<void()> fit)
+    : QObject(table)
+{
+    m_timer.setSingleShot(true);
+    m_timer.setInterval(0);
+    connect(&m_timer, &QTimer::timeout, this, std::move(fit));
+    table->viewport()->installEventFilter(this);
+}
+
+bool Refitter::eventFilter(QObject* watched, QEvent* event)
+{
+    if (event->type() == QEvent::Resize)
+        schedule();
+    return QObject::eventFilter(watched, event);
 }
 
 } // namespace switchyard::columns

@@ -1,8 +1,12 @@
 #pragma once
 
 #include <QList>
+#include <QObject>
+#include <QTimer>
+#include <functional>
 
 class QHeaderView;
+class QTableView;
 
 namespace switchyard::columns {
 
@@ -23,5 +27,21 @@ QList<int> share(const QList<Need>& needs, int room, int flexible);
 // Applies `widths` to `header`'s sections in logical order; a width of 0 hides its section (a
 // column given way entirely, or one its view leaves out).
 void apply(QHeaderView* header, const QList<int>& widths);
+
+// Runs a view's `fit` from the event loop, once for a burst of reasons: its table's viewport
+// was resized (a window, a splitter, a scroll bar coming or going), or schedule() was called
+// (rows arrived, a filter changed).
+class Refitter : public QObject
+{
+public:
+    Refitter(QTableView* table, std::function<void()> fit);
+    void schedule() { m_timer.start(); }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    QTimer m_timer;
+};
 
 } // namespace switchyard::columns

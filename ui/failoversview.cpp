@@ -8,7 +8,6 @@
 #include "networkfilterproxy.h"
 
 #include <QButtonGroup>
-#include <QEvent>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -17,7 +16,6 @@
 #include <QStackedWidget>
 #include <QStyle>
 #include <QTableView>
-#include <QTimer>
 #include <QVBoxLayout>
 
 namespace switchyard::ui {
@@ -38,7 +36,6 @@ FailoversView::FailoversView(FailoverTableModel* model, QWidget* parent)
     , m_pages(new QStackedWidget(this))
     , m_empty(new EmptyState(QString(), QString(), this))
     , m_table(new QTableView(this))
-    , m_fit(new QTimer(this))
 {
     m_tableProxy->setSourceModel(m_model);
     m_chart = new charts::FailoverChart(m_tableProxy, this);
@@ -75,12 +72,9 @@ FailoversView::FailoversView(FailoverTableModel* model, QWidget* parent)
     m_table->sortByColumn(FailoverTableModel::Failovers, Qt::DescendingOrder);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_table->horizontalHeader()->setStretchLastSection(false);
-    m_table->viewport()->installEventFilter(this);
-    m_fit->setSingleShot(true);
-    m_fit->setInterval(0);
-    connect(m_fit, &QTimer::timeout, this, &FailoversView::fitColumns);
+    m_fit = new columns::Refitter(m_table, [this] { fitColumns(); });
     const auto refit = [this] {
-        m_fit->start();
+        m_fit->schedule();
     };
     connect(m_tableProxy, &QAbstractItemModel::modelReset, this, refit);
     connect(m_tableProxy, &QAbstractItemModel::layoutChanged, this, refit);
@@ -112,16 +106,9 @@ FailoversView::FailoversView(FailoverTableModel* model, QWidget* parent)
 void FailoversView::setNetwork(const QString& network)
 {
     m_tableProxy->setNetwork(network);
-    m_fit->start();
+    m_fit->schedule();
     m_chart->setNetworkInLabels(network.isEmpty());
     updateSummary();
-}
-
-bool FailoversView::eventFilter(QObject* watched, QEvent* event)
-{
-    if (watched == m_table->viewport() && event->type() == QEvent::Resize)
-        m_fit->start();
-    return QWidget::eventFilter(watched, event);
 }
 
 void FailoversView::fitColumns()

@@ -6,10 +6,13 @@ class QButtonGroup;
 class QLabel;
 class QStackedWidget;
 class QTableView;
-class QTimer;
 
 namespace switchyard {
 class FailoverTableModel;
+}
+
+namespace switchyard::columns {
+class Refitter;
 }
 
 namespace switchyard::ui {
@@ -39,9 +42,6 @@ public:
 Q_SIGNALS:
     void windowChanged(qint64 ms);
 
-protected:
-    bool eventFilter(QObject* watched, QEvent* event) override;
-
 private:
     void fitColumns();
     void updateSummary();
@@ -54,7 +54,7 @@ private:
     EmptyState* m_empty;
     QTableView* m_table;
     charts::FailoverChart* m_chart;
-    QTimer* m_fit; // one refit for a burst of resizes and changes
+    columns::Refitter* m_fit = nullptr;
 };
 
 } // namespace switchyard::ui

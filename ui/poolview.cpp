@@ -150,9 +150,13 @@ PoolView::PoolView(PoolManager* manager, PoolTableModel* model, QWidget* parent)
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_table->horizontalHeader()->setSectionsMovable(true);
     connect(m_table, &QWidget::customContextMenuRequested, this, &PoolView::showContextMenu);
-    connect(m_model, &QAbstractItemModel::rowsInserted, this, &PoolView::scheduleFit);
-    connect(m_model, &QAbstractItemModel::modelReset, this, &PoolView::scheduleFit);
-    connect(m_model, &QAbstractItemModel::dataChanged, this, &PoolView::scheduleFit);
+    m_fit = new columns::Refitter(m_table, [this] { fitColumns(); });
+    const auto refit = [this] {
+        m_fit->schedule();
+    };
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, refit);
+    connect(m_model, &QAbstractItemModel::modelReset, this, refit);
+    connect(m_model, &QAbstractItemModel::dataChanged, this, refit);
 
     // Every node counts, shown or hidden by the network selector: the source model, not the
     // proxy, says when one changed.
@@ -209,12 +213,11 @@ void PoolView::setNetwork(const QString& network)
 {
     m_proxy->setNetwork(network);
     updateSummary();
-    scheduleFit();
+    m_fit->schedule();
 }
 
 void PoolView::fitColumns()
 {
-    m_fitPending = false;
     const QFontMetrics header(m_table->horizontalHeader()->font());
     // The widths columns need in `font`: for the widest value each usually holds (so widths do
     // not jump as values change), or for the values held now.
@@ -297,19 +300,6 @@ void PoolView::fitColumns()
         needs[PoolTableModel::Network] = {};
     columns::apply(m_table->horizontalHeader(),
                    columns::share(needs, room, PoolTableModel::LastError));
-}
-
-void PoolView::scheduleFit()
-{
-    if (std::exchange(m_fitPending, true))
-        return;
-    QTimer::singleShot(0, this, &PoolView::fitColumns);
-}
-
-void PoolView::resizeEvent(QResizeEvent* event)
-{
-    QWidget::resizeEvent(event);
-    scheduleFit();
 }
 
 QByteArray PoolView::headerState() const

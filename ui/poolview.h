@@ -11,6 +11,10 @@ class PoolManager;
 class PoolTableModel;
 } // namespace switchyard
 
+namespace switchyard::columns {
+class Refitter;
+}
+
 namespace switchyard::ui {
 
 class PoolProxyModel;
@@ -42,13 +46,9 @@ public:
     QByteArray headerState() const;
     void restoreHeaderState(const QByteArray& state);
 
-protected:
-    void resizeEvent(QResizeEvent* event) override;
-
 private:
     void showContextMenu(const QPoint& position);
     void fitColumns();
-    void scheduleFit();
     void scheduleSummary();
     void updateSummary();
 
@@ -63,7 +63,7 @@ private:
     QLabel* m_hiddenTitle;
     QList<QLabel*> m_hiddenItems;
     bool m_summaryPending = false;
-    bool m_fitPending = false;
+    columns::Refitter* m_fit = nullptr;
 };
 
 } // namespace switchyard::ui

@@ -14,7 +14,6 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
-#include <QEvent>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -106,7 +105,6 @@ TimelineView::TimelineView(TimelineModel* model, QString databasePath, QWidget* 
     , m_empty(new EmptyState(QString(), QString(), this))
     , m_table(new QTableView(this))
     , m_follow(new QCheckBox(tr("Follow newest"), this))
-    , m_fit(new QTimer(this))
 {
     const QFont barFont = withPointSize(font(), headerPointSize);
     auto* bar = new QHBoxLayout;
@@ -177,15 +175,14 @@ TimelineView::TimelineView(TimelineModel* model, QString databasePath, QWidget* 
     QHeaderView* header = m_table->horizontalHeader();
     header->setSectionResizeMode(QHeaderView::Fixed);
     header->setStretchLastSection(false);
-    header->setTextElideMode(Qt::ElideRight);
-    m_table->viewport()->installEventFilter(this);
-    m_fit->setSingleShot(true);
-    m_fit->setInterval(0);
-    connect(m_fit, &QTimer::timeout, this, &TimelineView::fitColumns);
-    connect(m_model, &QAbstractItemModel::modelReset, m_fit, qOverload<>(&QTimer::start));
-    connect(m_model, &QAbstractItemModel::rowsInserted, m_fit, qOverload<>(&QTimer::start));
-    connect(m_table->verticalScrollBar(), &QScrollBar::valueChanged, m_fit,
-            qOverload<>(&QTimer::start));
+    m_fit = new columns::Refitter(m_table, [this] { fitColumns(); });
+    const auto refit = [this] {
+        m_fit->schedule();
+    };
+    connect(m_model, &QAbstractItemModel::modelReset, this, refit);
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, refit);
+    // The oldest row on screen decides whether times carry their date.
+    connect(m_table->verticalScrollBar(), &QScrollBar::valueChanged, this, refit);
     // What happened, next to when and how bad; where it happened after.
     header->moveSection(header->visualIndex(TimelineModel::Message), TimelineModel::Network);
     // Newest first is the order the store pages in; sorting a lazily fetched table by another
@@ -297,13 +294,6 @@ void TimelineView::applyFilter()
     updatePages();
 }
 
-bool TimelineView::eventFilter(QObject* watched, QEvent* event)
-{
-    if (watched == m_table->viewport() && event->type() == QEvent::Resize)
-        m_fit->start();
-    return QWidget::eventFilter(watched, event);
-}
-
 void TimelineView::fitColumns()
 {
     // Widths from what a column usually holds at most, not from the rows loaded so far: sized
@@ -312,7 +302,7 @@ void TimelineView::fitColumns()
     // and severity keeps only its icon (the word moves to the tooltip).
     const QFontMetrics metrics(m_table->font());
     const QFontMetrics headerMetrics(m_table->horizontalHeader()->font());
-    constexpr int padding = 24;
+    constexpr int padding = 2 * cellPadding + 4;
     const auto text = [&](const QString& sample) {
         return metrics.horizontalAdvance(sample);
     };
@@ -452,7 +442,7 @@ void TimelineView::setNetwork(const QString& network)
     if (network == m_network)
         return;
     m_network = network;
-    m_fit->start();
+    m_fit->schedule();
     applyFilter();
 }
 

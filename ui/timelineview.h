@@ -20,6 +20,10 @@ namespace switchyard {
 class TimelineModel;
 } // namespace switchyard
 
+namespace switchyard::columns {
+class Refitter;
+}
+
 namespace switchyard::ui {
 
 class EmptyState;
@@ -78,9 +82,6 @@ public Q_SLOTS:
 Q_SIGNALS:
     void exportFinished(const switchyard::CsvExportResult& result, const QString& path);
 
-protected:
-    bool eventFilter(QObject* watched, QEvent* event) override;
-
 private:
     void fitColumns();
     void applyFilter();
@@ -107,7 +108,7 @@ private:
     EmptyState* m_empty;
     QTableView* m_table;
     QCheckBox* m_follow;
-    QTimer* m_fit;     // one refit for a burst of resizes and arrivals
+    columns::Refitter* m_fit = nullptr;
     int m_topRow = -1; // the row at the top of the table before rows arrive, and where it was
     int m_topRowY = 0;
     bool m_scrolling = false; // the view moves itself: not the operator scrolling away
