@@ -70,20 +70,24 @@ void FallbackIndicator::refresh()
     // The calm check means "every first choice serves": with nothing watched it would say
     // all is well about nothing.
     const bool watching = !m_manager->pools().isEmpty();
-    m_iconName = status.active ? QStringLiteral("fallback-active")
-                 : watching    ? QStringLiteral("fallback-calm")
-                               : QStringLiteral("state-not-probed");
+    m_iconName = status.down()   ? QStringLiteral("severity-critical")
+                 : status.active ? QStringLiteral("fallback-active")
+                 : watching      ? QStringLiteral("fallback-calm")
+                                 : QStringLiteral("state-not-probed");
     m_icon->setPixmap(themeIcon(m_iconName).pixmap(iconSize, iconSize));
     m_text->setText(status.headline);
     setToolTip(status.explanation);
     setStyleSheet(
-        status.active ? QStringLiteral("#fallbackIndicator { background: #fff3e0; border: 2px "
-                                       "solid #b35f00; border-radius: 6px; } QLabel { color: "
-                                       "#6d3a00; }")
-        : watching    ? QStringLiteral("#fallbackIndicator { border: 2px solid transparent; } "
-                                          "QLabel { color: #1f3b2a; }")
-                      : QStringLiteral("#fallbackIndicator { border: 2px solid transparent; } "
-                                          "QLabel { color: #444444; }"));
+        status.down()   ? QStringLiteral("#fallbackIndicator { background: #fdecea; border: 2px "
+                                           "solid #b3261e; border-radius: 6px; } QLabel { color: "
+                                           "#8c1d18; }")
+        : status.active ? QStringLiteral("#fallbackIndicator { background: #fff3e0; border: 2px "
+                                         "solid #b35f00; border-radius: 6px; } QLabel { color: "
+                                         "#6d3a00; }")
+        : watching      ? QStringLiteral("#fallbackIndicator { border: 2px solid transparent; } "
+                                              "QLabel { color: #1f3b2a; }")
+                        : QStringLiteral("#fallbackIndicator { border: 2px solid transparent; } "
+                                              "QLabel { color: #444444; }"));
 }
 
 } // namespace switchyard::ui

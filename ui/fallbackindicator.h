@@ -11,10 +11,11 @@ class PoolManager;
 
 namespace switchyard::ui {
 
-// The toolbar's answer to "is anything served by other than its first-choice node?":
-// "Fallback active: <networks>" with a warning icon and the reasons in the tooltip, or a calm
-// "All first-choice nodes serving". Always about every network, whatever the network selector
-// shows; the selected network only adds its own words to the tooltip.
+// The toolbar's verdict over every network, worst first: "<network> down" in red with the
+// critical icon while a role of a network has no node left, else "Fallback active: <networks>"
+// with a warning icon, else a calm "All first-choice nodes serving"; the reasons are in the
+// tooltip. Always about every network, whatever the network selector shows; the selected
+// network only adds its own words to the tooltip.
 class FallbackIndicator : public QFrame
 {
     Q_OBJECT

@@ -86,6 +86,7 @@ MainWindow::MainWindow(PoolManager* pools, ConfigSource source, Settings* settin
     statusBar()->setFont(withPointSize(statusBar()->font(), headerPointSize - 1));
 
     connect(m_pools, &PoolManager::poolsReplaced, this, &MainWindow::poolsReplaced);
+    watchNodeStates();
     rebuildNetworkSelector();
     selectNetwork(m_settings->selectedNetwork());
     updateNodesPage();
@@ -544,6 +545,15 @@ void MainWindow::poolsReplaced()
     networkSelected();
     updateNodesPage();
     updateStatus();
+    watchNodeStates();
+}
+
+void MainWindow::watchNodeStates()
+{
+    // A node switched off or on changes how many are probed; a state change is an incident.
+    for (const std::shared_ptr<NetworkPool>& pool : m_pools->pools())
+        connect(pool.get(), &NetworkPool::incident, this, &MainWindow::updateProbingLabel,
+                Qt::UniqueConnection);
 }
 
 void MainWindow::updateNodesPage()
@@ -582,18 +592,36 @@ void MainWindow::updateStatus()
     else
         m_sourceLabel->setText(tr("Configuration: %1").arg(m_source.path));
 
+    updateProbingLabel();
+}
+
+QString MainWindow::probingText() const
+{
+    return m_probingLabel->text();
+}
+
+void MainWindow::updateProbingLabel()
+{
     int nodes = 0;
-    for (const std::shared_ptr<NetworkPool>& pool : m_pools->pools())
+    int disabled = 0;
+    for (const std::shared_ptr<NetworkPool>& pool : m_pools->pools()) {
         nodes += pool->nodeCount();
+        for (int i = 0; i < pool->nodeCount(); ++i)
+            disabled += pool->node(i).health.state() == NodeState::Disabled ? 1 : 0;
+    }
+    const QString switchedOff =
+        disabled > 0 ? tr(" (%1 disabled, not probed)").arg(display::count(disabled)) : QString();
     if (m_pause->isChecked())
         m_probingLabel->setText(tr("Paused: no probes are sent"));
     else if (nodes == 0)
         m_probingLabel->setText(QString());
     else
-        m_probingLabel->setText(tr("Probing %1 in %2 every %3 s")
-                                    .arg(tr("%n node(s)", nullptr, nodes))
-                                    .arg(tr("%n network(s)", nullptr, int(m_pools->pools().size())))
-                                    .arg(m_pools->config().probe.intervalMs / 1000.0));
+        m_probingLabel->setText(
+            tr("Probing %1 in %2 every %3 s%4")
+                .arg(display::counted(nodes - disabled, tr("node"), tr("nodes")))
+                .arg(display::counted(m_pools->pools().size(), tr("network"), tr("networks")))
+                .arg(m_pools->config().probe.intervalMs / 1000.0)
+                .arg(switchedOff));
 }
 
 void MainWindow::setPaused(bool paused)

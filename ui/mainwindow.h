@@ -80,6 +80,7 @@ public:
     TimelineView* timelineView() const { return m_timelineView; } // null until setStore()
     PendingPage* pendingPage() const { return m_pendingPage; }    // null until setStore()
     FallbackIndicator* fallbackIndicator() const { return m_fallback; }
+    QString probingText() const; // the status bar's "Probing N nodes …"
     QAction* pauseAction() const { return m_pause; }
     QLineEdit* searchBox() const { return m_search; }
     LookupDialog* lookupDialog() const { return m_lookup; } // null until a first id lookup
@@ -129,6 +130,8 @@ private:
     void replaceTab(int index, QWidget* view, const QString& title);
     void updateNodesPage();
     void updateStatus();
+    void updateProbingLabel(); // how many nodes are probed, in the status bar
+    void watchNodeStates();
     void openNetwork(const QString& network);
     void updateTabCounts();
     void applyEdited(const Config& config);

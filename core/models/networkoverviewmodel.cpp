@@ -30,8 +30,7 @@ void judgeNodes(const NetworkPool& pool, NetworkOverview* overview)
             overview->problems.append(
                 QStringLiteral("%1 lagging %2 behind")
                     .arg(node.config.name)
-                    .arg(display::counted(node.health.lag().value_or(0), QStringLiteral("block"),
-                                          QStringLiteral("blocks"))));
+                    .arg(display::lag(pool.config().family, node.health.lag().value_or(0))));
             break;
         case NodeState::Unhealthy:
         case NodeState::Probation:
@@ -104,6 +103,21 @@ void countTransactions(const tracking::TransactionTracker& tracker, NetworkOverv
 }
 
 } // namespace
+
+NetworkOverview judgeNetwork(const NetworkPool& pool)
+{
+    NetworkOverview overview;
+    overview.network = pool.config().name;
+    overview.family = pool.config().family;
+    overview.nodes = pool.nodeCount();
+    judgeNodes(pool, &overview);
+    const QStringList fallbackReasons = pool.fallbackReasons();
+    overview.fallback = !fallbackReasons.isEmpty();
+    overview.problems.append(fallbackReasons);
+    if (overview.fallback && overview.verdict == NetworkVerdict::Healthy)
+        overview.verdict = NetworkVerdict::Degraded;
+    return overview;
+}
 
 QString networkVerdictWord(NetworkVerdict verdict)
 {
@@ -251,16 +265,7 @@ QList<NetworkOverview> NetworkOverviewModel::compute() const
 {
     QList<NetworkOverview> rows;
     for (const std::shared_ptr<NetworkPool>& pool : m_pools->pools()) {
-        NetworkOverview overview;
-        overview.network = pool->config().name;
-        overview.family = pool->config().family;
-        overview.nodes = pool->nodeCount();
-        judgeNodes(*pool, &overview);
-        const QStringList fallbackReasons = pool->fallbackReasons();
-        overview.fallback = !fallbackReasons.isEmpty();
-        overview.problems.append(fallbackReasons);
-        if (overview.fallback && overview.verdict == NetworkVerdict::Healthy)
-            overview.verdict = NetworkVerdict::Degraded;
+        NetworkOverview overview = judgeNetwork(*pool);
         if (const tracking::TransactionTracker* tracker = m_tracker)
             countTransactions(*tracker, &overview);
         rows.append(std::move(overview));

@@ -9,6 +9,7 @@
 
 namespace switchyard {
 
+class NetworkPool;
 class PoolManager;
 
 namespace tracking {
@@ -56,6 +57,10 @@ struct NetworkOverview
     QString explanation() const;
     bool operator==(const NetworkOverview&) const = default;
 };
+
+// A network's verdict, node counts, problems and fallback from its pool alone (no transaction
+// counts): what its tile and the toolbar's verdict both say.
+NetworkOverview judgeNetwork(const NetworkPool& pool);
 
 // One row per configured network, in configuration order, with its NetworkOverview: node counts
 // and fallback from the PoolManager, transaction counts from the tracker (when one is given).

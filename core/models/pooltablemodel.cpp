@@ -12,6 +12,24 @@ namespace switchyard {
 
 namespace {
 
+// A node that is not answering has no lag now: its last one would read as current (DESIGN.md, "A
+// number on screen is the provider's"). Probation answers probes, so its lag is live.
+std::optional<qint64> currentLag(const NodeHealth& health)
+{
+    switch (health.state()) {
+    case NodeState::Healthy:
+    case NodeState::Lagging:
+    case NodeState::Probation:
+        return health.lag();
+    case NodeState::NotProbed:
+    case NodeState::Unhealthy:
+    case NodeState::Disabled:
+    case NodeState::WrongNetwork:
+        return std::nullopt;
+    }
+    Q_UNREACHABLE();
+}
+
 constexpr int defaultAgeRefreshMs = 1000;
 
 quint64 bit(int column)
@@ -182,7 +200,7 @@ PoolTableModel::Row PoolTableModel::snapshot(const NetworkPool& pool, int poolIn
     row.displayUrl = node.displayUrl;
     row.state = health.state();
     row.height = health.height();
-    row.lag = health.lag();
+    row.lag = currentLag(health);
     row.lagExcluded = pool.isLagExcluded(nodeIndex);
     row.latencyP50 = health.latencyPercentileMs(50);
     row.latencyP95 = health.latencyPercentileMs(95);
@@ -206,7 +224,7 @@ void PoolTableModel::refreshReferenceFields(Row& row, const NetworkPool& pool)
 {
     const NodeHealth& health = pool.node(row.nodeIndex).health;
     row.state = health.state();
-    row.lag = health.lag();
+    row.lag = currentLag(health);
     row.lagExcluded = pool.isLagExcluded(row.nodeIndex);
     row.lastCause = health.lastFailureCause();
     row.lastError = health.lastError();

@@ -91,6 +91,49 @@ private Q_SLOTS:
         QVERIFY(!status.active);
     }
 
+    // Down is worse than fallback: a network with no node left for a role is the headline,
+    // whichever other network is in fallback and whichever is selected.
+    void aNetworkThatIsDownIsTheHeadline_data()
+    {
+        QTest::addColumn<QString>("selected");
+        QTest::newRow("every network") << QString();
+        QTest::newRow("the network that is down") << QStringLiteral("evmnet");
+        QTest::newRow("the other network") << QStringLiteral("solnet");
+    }
+
+    void aNetworkThatIsDownIsTheHeadline()
+    {
+        QFETCH(QString, selected);
+        TwoNetworks networks;
+        networks.apply();
+        networks.solana.probeAll();
+        networks.pool(QStringLiteral("solnet"))->setDisabled(0, true);
+        const std::shared_ptr<NetworkPool> evm = networks.pool(QStringLiteral("evmnet"));
+        for (int i = 0; i < evm->nodeCount(); ++i)
+            evm->setDisabled(i, true);
+        const FallbackStatus status = fallbackStatus(networks.manager(), selected);
+        QVERIFY(status.down());
+        QCOMPARE(status.downNetworks, QStringList{QStringLiteral("evmnet")});
+        QCOMPARE(status.headline, QStringLiteral("evmnet down"));
+        QVERIFY2(status.explanation.contains(QStringLiteral("evmnet: no node for read")),
+                 qPrintable(status.explanation));
+        QVERIFY2(status.explanation.contains(QStringLiteral("solnet: read: a is not serving")),
+                 qPrintable(status.explanation));
+    }
+
+    void severalNetworksDownAreCounted()
+    {
+        TwoNetworks networks;
+        networks.apply();
+        for (const QString& name : {QStringLiteral("solnet"), QStringLiteral("evmnet")}) {
+            const std::shared_ptr<NetworkPool> pool = networks.pool(name);
+            for (int i = 0; i < pool->nodeCount(); ++i)
+                pool->setDisabled(i, true);
+        }
+        QCOMPARE(fallbackStatus(networks.manager()).headline,
+                 QStringLiteral("solnet, evmnet down"));
+    }
+
     void networkFilter()
     {
         QVERIFY(networkMatches(QString(), QStringLiteral("any")));

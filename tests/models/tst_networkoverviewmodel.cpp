@@ -150,6 +150,10 @@ private Q_SLOTS:
                 QVERIFY2(solana.explanation().contains(node), qPrintable(solana.explanation()));
         if (verdict == NetworkVerdict::Down)
             QVERIFY(solana.explanation().contains(QStringLiteral("no node for read")));
+        // A Solana node lags in slots, the unit its height is counted in.
+        if (fault == Fault::Lagging)
+            QVERIFY2(solana.explanation().contains(QStringLiteral("lagging 20 slots behind")),
+                     qPrintable(solana.explanation()));
 
         const NetworkOverview& evm = model.overview(model.rowOf(QStringLiteral("evmnet")));
         QCOMPARE(evm.verdict, NetworkVerdict::Healthy);

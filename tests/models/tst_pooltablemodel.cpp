@@ -157,6 +157,28 @@ private Q_SLOTS:
         QVERIFY(!model.index(0, 0).data(PoolTableModel::LagExcludedRole).toBool());
     }
 
+    // A node that stopped answering has no lag now: its last one ("20 slots") would read as
+    // current. Probation answers again, so it shows its lag.
+    void aNodeThatDoesNotAnswerShowsNoLag()
+    {
+        PoolFixture fixture(ChainFamily::Solana, {a, b, c});
+        fixture.apply();
+        PoolTableModel model(&fixture.manager);
+        fixture.simNode(b)->setStaleBy(20);
+        fixture.probeAll();
+        QCOMPARE(cell(model, 1, PoolTableModel::Lag), QStringLiteral("20 slots"));
+        QVERIFY(fixture.simNode(b)->setFault(faultOf(FaultKind::ServiceUnavailable)));
+        // A lagging node's state carries hysteresis: it takes a few failed probes to fall.
+        for (int probe = 0;
+             probe < 10 && fixture.pool()->node(1).health.state() != NodeState::Unhealthy; ++probe)
+            fixture.probeAll();
+        QCOMPARE(cell(model, 1, PoolTableModel::State), QStringLiteral("Unhealthy"));
+        QCOMPARE(cell(model, 1, PoolTableModel::Lag), QStringLiteral("—"));
+        fixture.pool()->setDisabled(2, true);
+        QTRY_COMPARE(cell(model, 2, PoolTableModel::State), QStringLiteral("Disabled"));
+        QCOMPARE(cell(model, 2, PoolTableModel::Lag), QStringLiteral("—"));
+    }
+
     void pollsMergeWithoutReset()
     {
         TwoNetworks networks;

@@ -353,6 +353,14 @@ int main(int argc, char* argv[])
     ok = renderDecodedLookup(&window, output) && ok;
     ok = renderShortcuts(&window, output) && ok;
 
+    // Last, since it changes the demo: every EVM node switched off, the toolbar names the outage.
+    const std::shared_ptr<NetworkPool> evm = pools.pool(QStringLiteral("demo-evm"));
+    for (int i = 0; evm && i < evm->nodeCount(); ++i)
+        evm->setDisabled(i, true);
+    window.views()->setCurrentIndex(ui::MainWindow::NodesView);
+    settle(500);
+    ok = save(&window, output, QStringLiteral("network-down.png")) && ok;
+
     pools.stop();
     return ok ? 0 : 1;
 }

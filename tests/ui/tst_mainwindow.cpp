@@ -338,6 +338,44 @@ private Q_SLOTS:
             QStringLiteral("demo-solana: read: sol-steady is not serving")));
     }
 
+    // A network with no node left to serve is named in red, before the other network's
+    // fallback: "Fallback active" in amber would understate the outage.
+    void toolbarNamesANetworkThatIsDown()
+    {
+        Demo demo;
+        Settings settings(settingsFile());
+        MainWindow window(&demo.pools, ConfigSource{QString(), true}, &settings);
+        window.show();
+        QTRY_COMPARE_WITH_TIMEOUT(
+            stateOf(window.poolView()->table(), QStringLiteral("evm-primary")),
+            QStringLiteral("Healthy"), probeTimeoutMs);
+        demo.pools.pool(QStringLiteral("demo-solana"))->setDisabled(0, true);
+        const std::shared_ptr<NetworkPool> evm = demo.pools.pool(QStringLiteral("demo-evm"));
+        for (int i = 0; i < evm->nodeCount(); ++i)
+            evm->setDisabled(i, true);
+        QTRY_COMPARE(window.fallbackIndicator()->text(), QStringLiteral("demo-evm down"));
+        QCOMPARE(window.fallbackIndicator()->iconName(), QStringLiteral("severity-critical"));
+        const QString tooltip = window.fallbackIndicator()->toolTip();
+        QVERIFY2(tooltip.contains(QStringLiteral("demo-evm: no node for read")),
+                 qPrintable(tooltip));
+        QVERIFY2(tooltip.contains(QStringLiteral("demo-solana: read: sol-steady is not serving")),
+                 qPrintable(tooltip));
+        // The network selector narrows the views, never the verdict.
+        window.selectNetwork(QStringLiteral("demo-solana"));
+        QCOMPARE(window.fallbackIndicator()->text(), QStringLiteral("demo-evm down"));
+        // Disabled nodes are not probed, and the status bar does not count them as probed.
+        int nodes = 0;
+        for (const std::shared_ptr<NetworkPool>& pool : demo.pools.pools())
+            nodes += pool->nodeCount();
+        const int disabled = evm->nodeCount() + 1;
+        QVERIFY2(window.probingText().startsWith(
+                     QStringLiteral("Probing %1 nodes in 2 networks").arg(nodes - disabled)),
+                 qPrintable(window.probingText()));
+        QVERIFY2(window.probingText().endsWith(
+                     QStringLiteral("(%1 disabled, not probed)").arg(disabled)),
+                 qPrintable(window.probingText()));
+    }
+
     // With one network selected, the strip over the node table counts it, and says what the
     // hidden networks' nodes are doing.
     void nodeCountsSayWhatTheSelectorHides()
