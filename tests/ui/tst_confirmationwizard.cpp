@@ -108,6 +108,59 @@ private Q_SLOTS:
         QCOMPARE(f.totalSends(id), 1);
     }
 
+    // Back after a send shows the gate looked up again: what it said before the send ("may be
+    // sent") is no longer true, and Next never leads to a send the gate would refuse. The
+    // outcome says what this run did.
+    void backAfterASendLooksAgain()
+    {
+        TrackingFixture f(ChainFamily::Solana, {QStringLiteral("a"), QStringLiteral("b")});
+        QVERIFY(f.start());
+        const QString id = f.trackSolana(f.signSolana(3)).id;
+        ConfirmationWizard wizard(f.tracker.get(), &f.pools.manager, id);
+        wizard.show();
+        wizard.next();
+        QTRY_VERIFY_WITH_TIMEOUT(nextEnabled(wizard), kWaitMs);
+        wizard.next();
+        QTRY_VERIFY_WITH_TIMEOUT(nextEnabled(wizard), kWaitMs);
+        QVERIFY(textOf(&wizard, "confirmGateHeadline").contains(QStringLiteral("may be sent")));
+        wizard.next();
+        QCOMPARE(wizard.currentId(), int(ConfirmationWizard::SendPage));
+        auto* page = qobject_cast<ui::SendPage*>(wizard.currentPage());
+        page->confirmBox()->setChecked(true);
+        page->sendButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(page->sent(), kWaitMs);
+        QCOMPARE(f.totalSends(id), 1);
+        // It lands while the send page is still shown (the tracker's own poll sees it).
+        for (int block = 0; block < 40 && !isLanded(f.state(id)); ++block) {
+            f.pools.cluster.advance(1);
+            f.poll();
+        }
+        QVERIFY(isLanded(f.state(id)));
+
+        wizard.back();
+        QCOMPARE(wizard.currentId(), int(ConfirmationWizard::GatePage));
+        QTRY_VERIFY_WITH_TIMEOUT(nextEnabled(wizard), kWaitMs);
+        const QString headline = textOf(&wizard, "confirmGateHeadline");
+        QVERIFY2(!headline.contains(QStringLiteral("may be sent")), qPrintable(headline));
+        QVERIFY2(!headline.contains(QStringLiteral("not sent yet")), qPrintable(headline));
+        wizard.next();
+        QVERIFY2(wizard.currentId() != int(ConfirmationWizard::SendPage),
+                 "Next after a send offered the send page again");
+        QCOMPARE(f.totalSends(id), 1);
+        QCOMPARE(wizard.currentId(), int(ConfirmationWizard::OutcomePage));
+        const QString explanation = textOf(&wizard, "confirmExplanation");
+        QVERIFY2(explanation.startsWith(QStringLiteral("Sent once to ")), qPrintable(explanation));
+        QVERIFY2(explanation.contains(QStringLiteral(", then ")), qPrintable(explanation));
+        QVERIFY2(!explanation.contains(QStringLiteral("nothing to send")), qPrintable(explanation));
+        QTRY_COMPARE_WITH_TIMEOUT(textOf(&wizard, "confirmWritten"),
+                                  QStringLiteral("Written to the timeline."), kWaitMs);
+        const QStringList written = f.storedEvents(id, QStringLiteral("confirmation"));
+        QCOMPARE(written.size(), 1);
+        QVERIFY2(!written[0].contains(QStringLiteral("not sent: not sent")),
+                 qPrintable(written[0]));
+        QCOMPARE(f.totalSends(id), 1);
+    }
+
     // Page 1 shows the transaction as it is now, not as it was when the page opened.
     void pickPageFollowsTheLiveState()
     {

@@ -2,12 +2,14 @@
 
 #include "appearance.h"
 #include "confirmationwizard.h"
+#include "models/displaytext.h"
 #include "models/lookupanswermodel.h"
 #include "themeicondelegate.h"
 #include "tracking/confirmation.h"
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QFontDatabase>
 #include <QHeaderView>
 #include <QLabel>
@@ -22,6 +24,24 @@ namespace switchyard::ui {
 namespace {
 
 using namespace tracking;
+
+// "Sent once to evm-primary (accepted), then Confirmed at block 20,000,021": what this run
+// did and where that left the transaction, never a headline meant for before a send.
+QString whatThisRunDid(const AttemptRecord& send, const std::optional<TrackedTransaction>& record)
+{
+    const QString sent =
+        QCoreApplication::translate("switchyard::ui::OutcomePage", "Sent once to %1 (%2)")
+            .arg(send.node, send.outcome);
+    if (!record)
+        return sent + u'.';
+    const QString state = txStateWord(record->state);
+    if (isLanded(record->state) && record->confirmedHeight)
+        return QCoreApplication::translate("switchyard::ui::OutcomePage", "%1, then %2 at %3 %4.")
+            .arg(sent, state, display::heightUnit(record->family, 1),
+                 display::count(*record->confirmedHeight));
+    return QCoreApplication::translate("switchyard::ui::OutcomePage", "%1; now %2.")
+        .arg(sent, state);
+}
 
 QLabel* bodyLabel(QWidget* parent, qreal pointSize = tablePointSize, bool bold = false)
 {
@@ -255,6 +275,7 @@ void NodeStatusPage::initializePage()
             .arg(record ? record->shortId() : run->id(), record ? record->network : QString()));
     m_answers->clear();
     m_done = false;
+    Q_EMIT completeChanged();
     m_summary->setText(tr("Asking…"));
     connect(run, &ConfirmationRun::answered, m_answers, &LookupAnswerModel::add,
             Qt::UniqueConnection);
@@ -301,6 +322,7 @@ void GatePage::initializePage()
                    "wall-clock time.")
                     .arg(whichTransaction(m_wizard->run())));
     m_done = false;
+    Q_EMIT completeChanged(); // shown again by Back: Next waits for the new look
     m_icon->clear();
     m_headline->setText(tr("Looking it up…"));
     m_evidence->clear();
@@ -413,11 +435,17 @@ void SendPage::send()
                  self->m_attempts->setText(asLines(lines));
                  self->m_sending = false;
                  self->m_sent = !report.attempts.isEmpty();
+                 if (self->m_sent)
+                     self->m_wizard->noteSend(report.attempts.constLast());
+                 // A refusal's message already says "not sent: …" where it is one.
+                 const QString refusal = report.message.startsWith(QLatin1String("not sent"))
+                                             ? report.message
+                                             : tr("not sent: %1").arg(report.message);
                  self->m_wizard->noteStep(
                      self->m_sent ? tr("%1 once, last answer %2")
                                         .arg(self->m_firstSend ? tr("sent") : tr("rebroadcast"),
                                              report.attempts.constLast().outcome)
-                                  : tr("not sent: %1").arg(report.message));
+                                  : refusal);
                  self->updateButton();
                  Q_EMIT self->completeChanged();
              });
@@ -544,7 +572,8 @@ void OutcomePage::initializePage()
         m_outcome->setText(tr("Not tracked"));
         break;
     }
-    m_explanation->setText(run->lastDecision().headline);
+    m_explanation->setText(m_wizard->send() ? whatThisRunDid(*m_wizard->send(), record)
+                                            : run->lastDecision().headline);
     if (m_recorded)
         return;
     m_recorded = true;

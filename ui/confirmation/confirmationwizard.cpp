@@ -26,6 +26,19 @@ ConfirmationWizard::ConfirmationWizard(tracking::TransactionTracker* tracker, Po
     setPage(OutcomePage, new ui::OutcomePage(this));
     setStartId(PickPage);
     resize(1400, 900);
+    connect(this, &QWizard::currentIdChanged, this, &ConfirmationWizard::lookAgainWhenBackOn);
+}
+
+void ConfirmationWizard::lookAgainWhenBackOn(int id)
+{
+    const bool back = id < m_shownId;
+    m_shownId = id;
+    if (!back)
+        return; // QWizard initializes a page that Next shows
+    if (id == StatusPage)
+        static_cast<NodeStatusPage*>(page(id))->initializePage();
+    else if (id == GatePage)
+        static_cast<ui::GatePage*>(page(id))->initializePage();
 }
 
 ConfirmationWizard::~ConfirmationWizard() = default;
@@ -38,6 +51,7 @@ tracking::ConfirmationRun* ConfirmationWizard::startRun(const QString& id)
         m_run->deleteLater(); // a step still running ends quietly
     m_run = new tracking::ConfirmationRun(m_tracker, m_pools, id, this);
     m_steps.clear();
+    m_send.reset();
     return m_run;
 }
 

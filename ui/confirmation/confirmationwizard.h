@@ -1,7 +1,10 @@
 #pragma once
 
+#include "tracking/trackingstore.h"
+
 #include <QString>
 #include <QWizard>
+#include <optional>
 
 namespace switchyard {
 class PoolManager;
@@ -44,6 +47,10 @@ public:
     // What was done, for the outcome written to the timeline.
     void noteStep(const QString& step);
     QString steps() const;
+    // The last attempt of the send this run made, if it made one: the outcome says what this
+    // run did, not only where the transaction stands.
+    void noteSend(const tracking::AttemptRecord& attempt) { m_send = attempt; }
+    const std::optional<tracking::AttemptRecord>& send() const { return m_send; }
 
     int nextId() const override;
 
@@ -51,10 +58,16 @@ Q_SIGNALS:
     void showInTimelineRequested(const QString& id);
 
 private:
+    // A page that shows a state looks it up again when Back shows it again: what it said
+    // before a send of this run is no longer true, and Next must not offer a send on it.
+    void lookAgainWhenBackOn(int id);
+
     tracking::TransactionTracker* m_tracker;
     PoolManager* m_pools;
     tracking::ConfirmationRun* m_run = nullptr;
     QStringList m_steps;
+    std::optional<tracking::AttemptRecord> m_send;
+    int m_shownId = -1;
 };
 
 } // namespace switchyard::ui
