@@ -61,21 +61,6 @@ QLabel* sectionTitle(const QString& text, QWidget* parent)
     return label;
 }
 
-QString dateTime(qint64 ms)
-{
-    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC)
-        .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss 'UTC'"));
-}
-
-// The date only when it is not today's: short enough to stay on one line.
-QString timeAndAge(qint64 ms, qint64 nowMs)
-{
-    const QDateTime at = QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC);
-    const bool today = at.date() == QDateTime::fromMSecsSinceEpoch(nowMs, Qt::UTC).date();
-    const QString when = today ? at.toString(QStringLiteral("HH:mm:ss 'UTC'")) : dateTime(ms);
-    return QStringLiteral("%1 (%2)").arg(when, display::age(nowMs - ms));
-}
-
 // Long base58/hex values do not wrap: the ends are what people compare; the tooltip has it all.
 QString shortened(const QString& value)
 {
@@ -285,15 +270,15 @@ void BoardDetailPane::fill(const TrackedTransaction& record)
         m_fullId->setCursorPosition(0);
     }
 
-    setField(tr("State"),
-             tr("%1 since %2")
-                 .arg(tracking::txStateWord(record.state), timeAndAge(record.stateSinceMs, now)));
+    setField(tr("State"), tr("%1 since %2")
+                              .arg(tracking::txStateWord(record.state),
+                                   display::timeAndAge(record.stateSinceMs, now)));
     setField(tr("Network"),
              QStringLiteral("%1 (%2)").arg(record.network, solana ? QStringLiteral("Solana")
                                                                   : QStringLiteral("EVM")));
     setField(tr("Intent"),
              record.intentId.isEmpty() ? tr("none given by the sending system") : record.intentId);
-    setField(tr("Tracked"), timeAndAge(record.createdMs, now));
+    setField(tr("Tracked"), display::timeAndAge(record.createdMs, now));
     setField(
         tr("Signed bytes"),
         record.isWatchOnly()
@@ -304,8 +289,8 @@ void BoardDetailPane::fill(const TrackedTransaction& record)
                  ? tr("none by Switchyard")
                  : tr("%1 by Switchyard")
                        .arg(display::counted(record.attempts, tr("send"), tr("sends"))));
-    setField(tr("First sent"),
-             record.firstSentMs ? timeAndAge(*record.firstSentMs, now) : tr("not by Switchyard"));
+    setField(tr("First sent"), record.firstSentMs ? display::timeAndAge(*record.firstSentMs, now)
+                                                  : tr("not by Switchyard"));
     QString lastNode = record.lastNode.isEmpty() ? display::dash() : record.lastNode;
     if (!record.lastNode.isEmpty() && record.lastHeight)
         lastNode += tr(" at %1 %2").arg(solana ? tr("slot") : tr("block")).arg(*record.lastHeight);
@@ -342,7 +327,7 @@ void BoardDetailPane::fill(const TrackedTransaction& record)
         setField(tr("Nonce"), record.nonce ? QString::number(*record.nonce) : display::dash());
     }
     if (record.confirmedMs) {
-        QString landed = timeAndAge(*record.confirmedMs, now);
+        QString landed = display::timeAndAge(*record.confirmedMs, now);
         if (!record.confirmedBy.isEmpty())
             landed += tr(", per %1").arg(record.confirmedBy);
         if (record.confirmedHeight)
@@ -355,7 +340,7 @@ void BoardDetailPane::fill(const TrackedTransaction& record)
     }
     if (record.finalizedMs)
         setField(tr("Finalized"),
-                 timeAndAge(*record.finalizedMs, now) +
+                 display::timeAndAge(*record.finalizedMs, now) +
                      (record.finalizedBy.isEmpty() ? QString()
                                                    : tr(", per %1").arg(record.finalizedBy)));
     if (!record.error.isEmpty())

@@ -32,6 +32,7 @@ public:
 
     // Starts a live lookup on every status node of the id's family (a running one is dropped).
     void lookUp(const LookupQuery& query);
+    const LookupQuery& query() const { return m_query; } // the one shown
     // What this machine's store knows about the id.
     struct LocalRecord
     {

@@ -29,8 +29,9 @@
 #include "recording/storesession.h"
 #include "shortcuts.h"
 #include "store/database.h"
-#include "timeline/isotime.h"
+#include "timeline/eventtext.h"
 #include "timelineview.h"
+#include "tracking/txstate.h"
 #include "util/clock.h"
 #include "util/settings.h"
 
@@ -389,13 +390,16 @@ void MainWindow::showLocalRecord(const QString& id)
         return;
     }
     local.canTrack = m_pendingPage != nullptr;
+    const qint64 nowMs = QDateTime::currentMSecsSinceEpoch();
     QString& headline = local.headline;
     if (const std::optional<store::StoredTransaction>& record = tracked.value) {
         local.tracked = true;
         local.wire = record->wire;
         const auto attempts = db.attempts(id);
+        const std::optional<tracking::TxState> state = tracking::txStateFromKey(record->state);
         headline = tr("Tracked on %1: %2 since %3, %4%5")
-                       .arg(record->network, record->state, isoUtcMs(record->stateSinceMs),
+                       .arg(record->network, state ? tracking::txStateWord(*state) : record->state,
+                            display::timeAndAge(record->stateSinceMs, nowMs),
                             display::counted(attempts.ok() ? attempts.value.size() : 0,
                                              tr("send attempt"), tr("send attempts")),
                             record->intentId.isEmpty() ? QString()
@@ -406,9 +410,9 @@ void MainWindow::showLocalRecord(const QString& id)
         headline = tr("Not tracked on this machine.");
     }
     for (auto event = events.value.crbegin(); event != events.value.crend(); ++event)
-        local.events.append(
-            QStringLiteral("%1  ·  %2  ·  %3")
-                .arg(isoUtcMs(event->timeMs), severityKey(event->severity), event->message));
+        local.events.append(QStringLiteral("%1  ·  %2  ·  %3")
+                                .arg(display::timeAndAge(event->timeMs, nowMs),
+                                     eventtext::severityWord(event->severity), event->message));
     m_lookup->setLocalRecord(local);
 }
 
@@ -454,13 +458,23 @@ void MainWindow::lookUpTransaction(const QString& id, ChainFamily family)
         connect(m_lookup, &LookupDialog::refreshed, this, &MainWindow::showLocalRecord);
         connect(m_lookup, &LookupDialog::trackRequested, this, [this](const QString& txId) {
             m_views->setCurrentIndex(PendingTab);
-            m_pendingPage->openImport()->addText(txId);
+            ImportDialog* import = m_pendingPage->openImport();
+            connect(import, &ImportDialog::tracked, this, &MainWindow::lookupMayBeTracked,
+                    Qt::UniqueConnection);
+            import->addText(txId);
         });
     }
     m_lookup->lookUp({family, id});
     showLocalRecord(id);
     m_lookup->show();
     m_lookup->raise();
+}
+
+void MainWindow::lookupMayBeTracked(const QStringList& ids)
+{
+    // Once tracked, the lookup says so, and offers Track no more.
+    if (m_lookup && ids.contains(m_lookup->query().id))
+        showLocalRecord(m_lookup->query().id);
 }
 
 void MainWindow::restoreLayout()

@@ -130,7 +130,8 @@ private:
     void replaceTab(int index, QWidget* view, const QString& title);
     void updateNodesPage();
     void updateStatus();
-    void updateProbingLabel(); // how many nodes are probed, in the status bar
+    void lookupMayBeTracked(const QStringList& ids); // ids the Track dialog just tracked
+    void updateProbingLabel();                       // how many nodes are probed, in the status bar
     void watchNodeStates();
     void openNetwork(const QString& network);
     void updateTabCounts();

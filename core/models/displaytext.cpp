@@ -1,5 +1,6 @@
 #include "displaytext.h"
 
+#include <QDateTime>
 #include <QLocale>
 #include <QStringList>
 
@@ -66,6 +67,15 @@ QString duration(qint64 ms)
 QString age(qint64 ms)
 {
     return duration(ms) + QStringLiteral(" ago");
+}
+
+QString timeAndAge(qint64 ms, qint64 nowMs)
+{
+    const QDateTime at = QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC);
+    const bool today = at.date() == QDateTime::fromMSecsSinceEpoch(nowMs, Qt::UTC).date();
+    const QString when = at.toString(today ? QStringLiteral("HH:mm:ss 'UTC'")
+                                           : QStringLiteral("yyyy-MM-dd HH:mm:ss 'UTC'"));
+    return QStringLiteral("%1 (%2)").arg(when, age(nowMs - ms));
 }
 
 QString roles(NodeRoles roles)

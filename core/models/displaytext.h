@@ -22,9 +22,11 @@ QString milliseconds(qint64 ms);             // "42 ms"
 QString percent(double fraction);            // "12 %"
 QString duration(qint64 ms);                 // "42 s", "4 min", "1 h 5 min", "3 d 2 h"
 QString age(qint64 ms);                      // duration() + " ago"
-QString roles(NodeRoles roles);              // "all", "read, status"
-QString failureCause(FailureCause cause);    // "Timeout", "HTTP 429", ...
-QString tlsProblem(TlsProblem problem);      // "TLS: unknown CA", "TLS: wrong host", ...
+// "23:24:18 UTC (53 s ago)"; the date too when it is not today's (UTC).
+QString timeAndAge(qint64 ms, qint64 nowMs);
+QString roles(NodeRoles roles);           // "all", "read, status"
+QString failureCause(FailureCause cause); // "Timeout", "HTTP 429", ...
+QString tlsProblem(TlsProblem problem);   // "TLS: unknown CA", "TLS: wrong host", ...
 // How a node is spoken to, short enough for one table cell: "h2" (HTTP/2) or "h1" (HTTP/1.1),
 // a dash before any answer; then " · push" while its WebSocket is subscribed and " · push ✕"
 // while it is down. Nothing more without a wsUrl.

@@ -34,6 +34,16 @@ private Q_SLOTS:
         QCOMPARE(display::age(ms), text);
     }
 
+    // Today's times without the date, any other day's with it; always UTC, always the age.
+    void timeAndAge()
+    {
+        const qint64 now =
+            QDateTime(QDate(2026, 12, 2), QTime(23, 25, 11), Qt::UTC).toMSecsSinceEpoch();
+        QCOMPARE(display::timeAndAge(now - 53'000, now), QStringLiteral("23:24:18 UTC (53 s ago)"));
+        QCOMPARE(display::timeAndAge(now - 24 * 3600'000LL, now),
+                 QStringLiteral("2026-12-01 23:25:11 UTC (1 d ago)"));
+    }
+
     void lag_data()
     {
         QTest::addColumn<ChainFamily>("family");

@@ -119,6 +119,18 @@ private Q_SLOTS:
         auto* dialog = window.pendingPage()->findChild<ImportDialog*>();
         QVERIFY(dialog && dialog->isVisible());
         QCOMPARE(dialog->input()->toPlainText().trimmed(), unknown);
+        // Tracked from there: the open lookup says so at once, in the app's words, and offers
+        // Track no more.
+        QTRY_VERIFY_WITH_TIMEOUT(dialog->trackButton()->isEnabled(), kWaitMs);
+        dialog->trackButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            labelText(lookup, "lookupLocal").startsWith(QStringLiteral("Tracked on")), kWaitMs);
+        QVERIFY(track->isHidden());
+        const QString local = labelText(lookup, "lookupLocal");
+        QVERIFY2(local.contains(QStringLiteral(": Imported since ")), qPrintable(local));
+        QVERIFY2(local.contains(QStringLiteral(" UTC (")) &&
+                     local.contains(QStringLiteral(" ago)")),
+                 qPrintable(local));
         window.search(withBytes(ChainFamily::Evm));
         QVERIFY(track->isHidden());
     }
