@@ -1,7 +1,10 @@
 #include "appearance.h"
 
+#include <QGuiApplication>
 #include <QHeaderView>
 #include <QPalette>
+#include <QScreen>
+#include <QStyle>
 #include <QTableView>
 
 namespace switchyard::ui {
@@ -72,6 +75,20 @@ void makeReadable(QTableView* table)
     table->setStyleSheet(QStringLiteral("QTableView::item { padding-left: %1px; padding-right: "
                                         "%1px; }")
                              .arg(cellPadding));
+}
+
+void fitToScreen(QWidget* window, QSize wanted)
+{
+    const QScreen* screen = window->screen() ? window->screen() : QGuiApplication::primaryScreen();
+    if (!screen) {
+        window->resize(wanted);
+        return;
+    }
+    // Before the first show the frame is not known yet: room for a usual title bar and borders.
+    const QMargins frameAllowance(8, 40, 8, 8);
+    const QRect area = screen->availableGeometry().marginsRemoved(frameAllowance);
+    const QSize size = wanted.boundedTo(area.size()).expandedTo(window->minimumSize());
+    window->setGeometry(QStyle::alignedRect(Qt::LeftToRight, Qt::AlignCenter, size, area));
 }
 
 } // namespace switchyard::ui

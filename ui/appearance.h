@@ -28,6 +28,11 @@ QFont withPointSize(QFont font, qreal pointSize, bool bold = false);
 // (large) font.
 void setTextColor(QWidget* widget, const QColor& color);
 
+// Gives a top-level window `wanted`, or less: whatever fits the available area of the screen it
+// opens on with room for a window manager's frame (title bar included), and centres it there.
+// A 1366×768 laptop with a panel sees every button of every window and dialog.
+void fitToScreen(QWidget* window, QSize wanted);
+
 // Large type, rows tall enough for it and for the state icons, alternating rows, whole-row
 // selection, no grid noise.
 void makeReadable(QTableView* table);

@@ -146,7 +146,7 @@ ImportDialog::ImportDialog(tracking::TransactionTracker* tracker, PoolManager* p
     layout->addWidget(m_input, 1);
     layout->addLayout(fields);
     layout->addWidget(buttons);
-    resize(1200, 800);
+    fitToScreen(this, QSize(1200, 800));
     readInput();
 }
 

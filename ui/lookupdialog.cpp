@@ -140,7 +140,7 @@ LookupDialog::LookupDialog(PoolManager* pools, QWidget* parent)
     layout->addLayout(liveRow);
     layout->addWidget(m_summary);
     layout->addWidget(m_table, 1);
-    resize(1300, 800);
+    fitToScreen(this, QSize(1300, 800));
 }
 
 LookupDialog::~LookupDialog() = default;

@@ -38,14 +38,11 @@
 #include <QAction>
 #include <QCloseEvent>
 #include <QComboBox>
-#include <QGuiApplication>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
-#include <QScreen>
 #include <QStackedWidget>
 #include <QStatusBar>
-#include <QStyle>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
@@ -480,12 +477,9 @@ void MainWindow::lookupMayBeTracked(const QStringList& ids)
 void MainWindow::restoreLayout()
 {
     if (!restoreGeometry(m_settings->windowGeometry())) {
-        // A first start: 1600×960, or the screen it opens on when that is smaller (a 1366×768
-        // laptop), so that no toolbar button starts off screen.
-        const QScreen* screen = QGuiApplication::primaryScreen();
-        const QRect available = screen ? screen->availableGeometry() : QRect(0, 0, 1600, 960);
-        const QSize size = QSize(1600, 960).boundedTo(available.size());
-        setGeometry(QStyle::alignedRect(Qt::LeftToRight, Qt::AlignCenter, size, available));
+        // A first start: 1600×960, or what fits the screen it opens on, frame included (a
+        // 1366×768 laptop), so that no toolbar button and no title bar starts off screen.
+        fitToScreen(this, QSize(1600, 960));
     }
     restoreState(m_settings->windowState());
     m_views->setCurrentIndex(qBound(0, m_settings->currentView(), m_views->count() - 1));

@@ -182,7 +182,7 @@ ShortcutsDialog::ShortcutsDialog(QWidget* parent)
     layout->addWidget(list, 1);
     layout->addWidget(buttons);
     const int rowsHeight = list->verticalHeader()->length() + list->horizontalHeader()->height();
-    resize(list->horizontalHeader()->length() + 80, rowsHeight + 110);
+    fitToScreen(this, QSize(list->horizontalHeader()->length() + 80, rowsHeight + 110));
 }
 
 } // namespace switchyard::ui

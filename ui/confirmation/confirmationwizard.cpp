@@ -25,7 +25,7 @@ ConfirmationWizard::ConfirmationWizard(tracking::TransactionTracker* tracker, Po
     setPage(WatchPage, new ui::WatchPage(this));
     setPage(OutcomePage, new ui::OutcomePage(this));
     setStartId(PickPage);
-    resize(1400, 900);
+    fitToScreen(this, QSize(1400, 900));
     connect(this, &QWizard::currentIdChanged, this, &ConfirmationWizard::lookAgainWhenBackOn);
 }
 

@@ -17,7 +17,6 @@
 #include <QMenu>
 #include <QProcessEnvironment>
 #include <QPushButton>
-#include <QScreen>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTreeWidget>
@@ -169,11 +168,7 @@ NetworksEditorDialog::NetworksEditorDialog(Config config, QString path, Target t
     connect(m_networkForm, &NetworkForm::edited, this, &NetworksEditorDialog::formEdited);
     connect(m_nodeForm, &NodeForm::edited, this, &NetworksEditorDialog::formEdited);
 
-    // Within the screen it opens on (a 1366×768 laptop too).
-    QSize size(1280, 860);
-    if (const QScreen* shown = screen())
-        size = size.boundedTo(shown->availableGeometry().size() * 0.95);
-    resize(size);
+    fitToScreen(this, QSize(1280, 860));
     rebuildTree();
     if (!m_config.networks.isEmpty())
         select(0);
