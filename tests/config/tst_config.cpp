@@ -2,6 +2,7 @@
 #include "config/configwriter.h"
 #include "config/envtemplate.h"
 
+#include <QDir>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -15,6 +16,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <optional>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <thread>
@@ -130,9 +132,13 @@ private Q_SLOTS:
     void loadsFromFile();
     void missingFileIsAnError();
     void endlessDeviceIsReadOnlyToTheLimit();
+    void linkToDevZeroIsReadOnlyToTheLimit();
+    void fileOverTheLimitIsRefused();
     void namedPipeWithoutWriterIsRefusedInTime();
     void namedPipeIsReadToItsEnd();
     void directoryIsRefused();
+    void reloadReadsOnlyRegularFiles_data();
+    void reloadReadsOnlyRegularFiles();
     void defaultPathIsInAppConfigLocation();
 
     void saveAndLoadRoundTrip();
@@ -1005,6 +1011,8 @@ void TestConfig::missingFileIsAnError()
 // reading stops one byte past the limit, so memory stays near 4 MiB instead of growing forever.
 void TestConfig::endlessDeviceIsReadOnlyToTheLimit()
 {
+    if (::geteuid() != 0)
+        QSKIP("making a device node needs root (CI runs as root); linkToDevZero covers the rest");
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString path = dir.filePath("zero");
@@ -1015,6 +1023,55 @@ void TestConfig::endlessDeviceIsReadOnlyToTheLimit()
     QCOMPARE(result.errors().size(), 1);
     QCOMPARE(result.errorText(),
              path + ": expected a config file of at most 4 MiB, got more than 4194304 bytes");
+}
+
+// `--config` naming a link to /dev/zero: read to one byte past the limit, never further, so the
+// process stays near its own size (reading it whole reached 2 GB and died of bad_alloc).
+void TestConfig::linkToDevZeroIsReadOnlyToTheLimit()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath("config.json");
+    QVERIFY(QFile::link(QStringLiteral("/dev/zero"), path));
+    QByteArray contents = "untouched";
+    const ConfigResult result = loadConfigFile(path, {}, &contents);
+    QVERIFY(!result.ok());
+    QCOMPARE(result.errorText(),
+             path + ": expected a config file of at most 4 MiB, got more than 4194304 bytes");
+    QCOMPARE(contents, QByteArray("untouched"));
+    rusage usage = {};
+    QCOMPARE(::getrusage(RUSAGE_SELF, &usage), 0);
+    constexpr long boundKiB = 256 * 1024; // generous: the test process itself is about 30 MB
+    QVERIFY2(usage.ru_maxrss < boundKiB,
+             qPrintable(QStringLiteral("peak RSS %1 KiB").arg(usage.ru_maxrss)));
+}
+
+// A regular file over the limit is refused by its size, before a byte of it is read.
+void TestConfig::fileOverTheLimitIsRefused()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath("config.json");
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    // Valid JSON padded with spaces: only its size is wrong.
+    const qint64 size = 6 * 1024 * 1024;
+    QByteArray text = contractExample;
+    text.insert(text.lastIndexOf('}'), QByteArray(size - text.size(), ' '));
+    QCOMPARE(file.write(text), size);
+    file.close();
+    const ConfigResult result = loadConfigFile(path, exampleEnv());
+    QVERIFY(!result.ok());
+    QCOMPARE(result.errorText(),
+             path + ": expected a config file of at most 4 MiB, got 6291456 bytes");
+    // Exactly at the limit is still a config file.
+    QVERIFY(file.resize(maxConfigFileBytes));
+    QVERIFY(file.open(QIODevice::ReadWrite));
+    QVERIFY(file.seek(maxConfigFileBytes - 2));
+    file.write("}\n");
+    file.close();
+    const ConfigResult atLimit = loadConfigFile(path, exampleEnv());
+    QVERIFY2(atLimit.ok(), qPrintable(atLimit.errorText()));
 }
 
 void TestConfig::namedPipeWithoutWriterIsRefusedInTime()
@@ -1070,6 +1127,60 @@ void TestConfig::directoryIsRefused()
     const ConfigResult result = loadConfigFile(dir.path(), {});
     QVERIFY(!result.ok());
     QCOMPARE(result.errorText(), dir.path() + ": a directory; expected a JSON file");
+}
+
+// What a reload reads, inside a running event loop: nothing that could wait or never end. The
+// refusal comes from the kind of file, before any read: a pipe with no writer is not waited on.
+void TestConfig::reloadReadsOnlyRegularFiles_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("expected"); // after "PATH: "
+    const QString regularOnly =
+        QStringLiteral("; expected a regular file (a running process loads a changed config only "
+                       "from one: a pipe or device could hold it or never end)");
+    QTest::newRow("named pipe") << "fifo"
+                                << "a named pipe" + regularOnly;
+    QTest::newRow("link to /dev/zero") << "zero"
+                                       << "a device" + regularOnly;
+    QTest::newRow("directory") << "dir"
+                               << "a directory; expected a JSON file";
+    QTest::newRow("6 MiB file") << "big"
+                                << "expected a config file of at most 4 MiB, got 6291456 bytes";
+    QTest::newRow("missing") << "missing"
+                             << "cannot open: No such file or directory";
+}
+
+void TestConfig::reloadReadsOnlyRegularFiles()
+{
+    QFETCH(QString, kind);
+    QFETCH(QString, expected);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath("config.json");
+    if (kind == "fifo")
+        QVERIFY(::mkfifo(QFile::encodeName(path).constData(), 0600) == 0);
+    else if (kind == "zero")
+        QVERIFY(QFile::link(QStringLiteral("/dev/zero"), path));
+    else if (kind == "dir")
+        QVERIFY(QDir().mkdir(path));
+    else if (kind == "big") {
+        QFile big(path);
+        QVERIFY(big.open(QIODevice::WriteOnly) && big.resize(6 * 1024 * 1024));
+    }
+    const ConfigFileRead read = readConfigFile(path, NonRegularFiles::AreRefused);
+    QVERIFY(read.text.isEmpty());
+    QCOMPARE(read.error, expected);
+    QCOMPARE(read.missing, kind == "missing");
+
+    // A regular file is read as at start.
+    const QString good = dir.filePath("good.json");
+    QFile file(good);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(contractExample);
+    file.close();
+    const ConfigFileRead regular = readConfigFile(good, NonRegularFiles::AreRefused);
+    QCOMPARE(regular.error, QString());
+    QCOMPARE(regular.text, contractExample);
 }
 
 void TestConfig::defaultPathIsInAppConfigLocation()
