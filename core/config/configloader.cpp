@@ -457,6 +457,18 @@ std::optional<QString> Validator::name(const QJsonObject& object, const QString&
                          QString::number(layout - text->cbegin() + 1)));
         return std::nullopt;
     }
+    // Names are told apart by eye: "main" and "main\u200b" must not both be, nor be confused.
+    if (const auto invisible = firstInvisibleCharacter(*text)) {
+        errorAt(
+            jsonChildPath(path, QStringLiteral("name")),
+            QStringLiteral("expected a %1 name without invisible characters, got %2 (U+%3 at "
+                           "character %4; the name reads as %5)")
+                .arg(what, quoted(*text),
+                     QString::number(invisible->codePoint, 16).toUpper().rightJustified(4, u'0'),
+                     QString::number(invisible->position),
+                     quoted(withoutInvisibleCharacters(*text))));
+        return std::nullopt;
+    }
     if (text->trimmed().isEmpty() || text->trimmed() != *text) {
         error(jsonChildPath(path, QStringLiteral("name")),
               QStringLiteral("expected %1 without leading or trailing spaces, got %2")

@@ -121,6 +121,9 @@ private Q_SLOTS:
     void integersAreReadExactlyOrRefused();
     void controlCharactersInNamesAreRefused_data();
     void controlCharactersInNamesAreRefused();
+    void invisibleCharactersInNamesAreRefused_data();
+    void invisibleCharactersInNamesAreRefused();
+    void visibleNamesInAnyScriptAreKept();
     void reportsEveryError();
     void neverHalfLoads();
 
@@ -873,6 +876,131 @@ void TestConfig::controlCharactersInNamesAreRefused()
                                 .arg(what, shown, character)
                                 .arg(position));
     QCOMPARE(result.errorText().count(u'\n'), 0);
+}
+
+// Names are told apart by eye, on the desk and in alerts: "main" and "main" + ZWSP would be two
+// nodes no one can tell apart. The message escapes the character, names its code point and
+// position (in characters), and shows the name as it reads.
+void TestConfig::invisibleCharactersInNamesAreRefused_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QByteArray>("value"); // the name as written in the text
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("what");
+    QTest::addColumn<QString>("shown"); // how the message quotes it
+    QTest::addColumn<QString>("codePoint");
+    QTest::addColumn<int>("position"); // of the character in the name, from 1
+    QTest::addColumn<QString>("reads");
+
+    const auto secondNode = [](const QByteArray& name) {
+        return solana(R"("nodes": [{"name": "main", "url": "http://h"}, {"name": )" + name +
+                      R"(, "url": "http://h2"}])");
+    };
+    QTest::newRow("zero width space, escaped")
+        << secondNode(R"("main\u200b")") << QByteArray(R"("main\u200b")")
+        << "networks[0].nodes[1].name"
+        << "node"
+        << R"("main\u200b")"
+        << "200B" << 5 << R"("main")";
+    QTest::newRow("zero width space, as UTF-8")
+        << secondNode("\"ma\xE2\x80\x8Bin\"") << QByteArray("\"ma\xE2\x80\x8Bin\"")
+        << "networks[0].nodes[1].name"
+        << "node"
+        << R"("ma\u200bin")"
+        << "200B" << 3 << R"("main")";
+    QTest::newRow("right-to-left mark")
+        << secondNode(R"("\u200fmain")") << QByteArray(R"("\u200fmain")")
+        << "networks[0].nodes[1].name"
+        << "node"
+        << R"("\u200fmain")"
+        << "200F" << 1 << R"("main")";
+    QTest::newRow("Arabic letter mark")
+        << secondNode(R"("ma\u061cin")") << QByteArray(R"("ma\u061cin")")
+        << "networks[0].nodes[1].name"
+        << "node"
+        << R"("ma\u061cin")"
+        << "061C" << 3 << R"("main")";
+    QTest::newRow("byte order mark") << secondNode(R"("\ufeffmain")")
+                                     << QByteArray(R"("\ufeffmain")") << "networks[0].nodes[1].name"
+                                     << "node"
+                                     << R"("\ufeffmain")"
+                                     << "FEFF" << 1 << R"("main")";
+    QTest::newRow("soft hyphen") << secondNode(R"("ma\u00adin")") << QByteArray(R"("ma\u00adin")")
+                                 << "networks[0].nodes[1].name"
+                                 << "node"
+                                 << R"("ma\u00adin")"
+                                 << "00AD" << 3 << R"("main")";
+    QTest::newRow("word joiner") << secondNode(R"("main\u2060")") << QByteArray(R"("main\u2060")")
+                                 << "networks[0].nodes[1].name"
+                                 << "node"
+                                 << R"("main\u2060")"
+                                 << "2060" << 5 << R"("main")";
+    QTest::newRow("lone high surrogate")
+        << secondNode(R"("main\ud800")") << QByteArray(R"("main\ud800")")
+        << "networks[0].nodes[1].name"
+        << "node"
+        << R"("main\ud800")"
+        << "D800" << 5 << R"("main")";
+    // A tag character lies beyond U+FFFF: positions count characters, not UTF-16 units.
+    QTest::newRow("tag after an emoji")
+        << secondNode(R"("\ud83d\ude80main\udb40\udc41")")
+        << QByteArray(R"("\ud83d\ude80main\udb40\udc41")") << "networks[0].nodes[1].name"
+        << "node" << QStringLiteral("\"\U0001F680main\\udb40\\udc41\"") << "E0041" << 6
+        << QStringLiteral("\"\U0001F680main\"");
+    QTest::newRow("Hangul filler, the whole name")
+        << secondNode(R"("\u3164")") << QByteArray(R"("\u3164")") << "networks[0].nodes[1].name"
+        << "node"
+        << R"("\u3164")"
+        << "3164" << 1 << R"("")";
+    QTest::newRow("zero width joiner in a network name")
+        << withNetwork(R"("name": "eth\u200d", "family": "evm", "chainId": 1, )" + oneNode)
+        << QByteArray(R"("eth\u200d")") << "networks[0].name"
+        << "network"
+        << R"("eth\u200d")"
+        << "200D" << 4 << R"("eth")";
+}
+
+void TestConfig::invisibleCharactersInNamesAreRefused()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(QByteArray, value);
+    QFETCH(QString, path);
+    QFETCH(QString, what);
+    QFETCH(QString, shown);
+    QFETCH(QString, codePoint);
+    QFETCH(int, position);
+    QFETCH(QString, reads);
+
+    const ConfigResult result = loadConfigText(text, "config.json", {});
+    QVERIFY(!result.ok());
+    QCOMPARE(result.errors().size(), 1);
+    const ConfigError& error = result.errors().first();
+    QCOMPARE(error.jsonPath, path);
+    QCOMPARE(error.line, 1);
+    QCOMPARE(error.column, int(text.indexOf(value)) + 1);
+    QCOMPARE(error.message,
+             QStringLiteral("expected a %1 name without invisible characters, got %2 (U+%3 at "
+                            "character %4; the name reads as %5)")
+                 .arg(what, shown, codePoint)
+                 .arg(position)
+                 .arg(reads));
+}
+
+void TestConfig::visibleNamesInAnyScriptAreKept()
+{
+    // Accents, CJK, Arabic, emoji (a surrogate pair), a combining accent: all visible.
+    const QByteArray text = solana(
+        R"("nodes": [{"name": "Zürich", "url": "http://h1"}, {"name": "東京", "url": "http://h2"},)"
+        R"( {"name": "الرياض", "url": "http://h3"}, {"name": "\ud83d\ude80 main", "url": "http://h4"},)"
+        R"( {"name": "cafe\u0301", "url": "http://h5"}])");
+    const ConfigResult result = loadConfigText(text, "config.json", {});
+    QVERIFY2(result.ok(), qPrintable(result.errorText()));
+    QStringList names;
+    for (const NodeConfig& node : result.config().networks.first().nodes)
+        names << node.name;
+    QCOMPARE(names, QStringList({QStringLiteral("Zürich"), QStringLiteral("東京"),
+                                 QStringLiteral("الرياض"), QStringLiteral("\U0001F680 main"),
+                                 QStringLiteral("cafe\u0301")}));
 }
 
 void TestConfig::reportsEveryError()
