@@ -1057,10 +1057,9 @@ QString systemError(const QString& what, int error)
     return what + QString::fromLocal8Bit(std::strerror(error));
 }
 
+// What a file that is neither regular nor a directory is, for a message.
 QString kindOf(const struct stat& status)
 {
-    if (S_ISDIR(status.st_mode))
-        return QStringLiteral("a directory");
     if (S_ISFIFO(status.st_mode))
         return QStringLiteral("a named pipe");
     if (S_ISSOCK(status.st_mode))
@@ -1093,14 +1092,17 @@ ConfigFileRead readConfigFile(const QString& path, NonRegularFiles nonRegular)
     const QByteArray name = QFile::encodeName(path);
     // Judged before opening, and again on what was opened: the path may change in between.
     struct stat status = {};
+    const auto cannotOpen = [](int error) -> ConfigFileRead {
+        return {{}, systemError(QStringLiteral("cannot open: "), error), error == ENOENT};
+    };
     if (::stat(name.constData(), &status) != 0)
-        return {{}, systemError(QStringLiteral("cannot open: "), errno), errno == ENOENT};
+        return cannotOpen(errno);
     if (auto refused = refusal(status, nonRegular))
         return {{}, *refused};
     // Without O_NONBLOCK, opening a named pipe waits for a writer, with no way to give up.
     const int fd = ::open(name.constData(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
     if (fd < 0)
-        return {{}, systemError(QStringLiteral("cannot open: "), errno), errno == ENOENT};
+        return cannotOpen(errno);
     const auto closer = qScopeGuard([fd] { ::close(fd); });
     if (::fstat(fd, &status) != 0)
         return {{}, systemError(QStringLiteral("cannot read: "), errno)};
