@@ -15,7 +15,6 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QFile>
 #include <QFileInfo>
 #include <csignal>
 #include <cstdio>
@@ -111,13 +110,8 @@ int runWindow(int argc, char* argv[])
         source.path = parser.isSet(configOption) ? parser.value(configOption) : defaultConfigPath();
         const bool explicitPath = parser.isSet(configOption);
         if (explicitPath || QFileInfo::exists(source.path)) {
-            QFile file(source.path);
-            if (!file.open(QIODevice::ReadOnly))
-                return cli::fail(
-                    cli::ExitConfigError,
-                    QStringLiteral("%1: cannot open: %2").arg(source.path, file.errorString()));
-            configContents = file.readAll();
-            const ConfigResult loaded = loadConfigText(configContents, source.path);
+            const ConfigResult loaded = loadConfigFile(
+                source.path, QProcessEnvironment::systemEnvironment(), &configContents);
             if (!loaded.ok())
                 return cli::fail(cli::ExitConfigError, loaded.errorText());
             config = loaded.config();

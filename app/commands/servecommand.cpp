@@ -121,13 +121,9 @@ int runServe(const QStringList& arguments)
     // Everything that can refuse is tried before anything starts: nothing half-started.
     const QString configPath =
         parser.isSet(configOption) ? parser.value(configOption) : defaultConfigPath();
-    QFile configFile(configPath);
-    if (!configFile.open(QIODevice::ReadOnly))
-        return fail(
-            ExitConfigError,
-            QStringLiteral("%1: cannot open: %2").arg(configPath, configFile.errorString()));
-    const QByteArray configContents = configFile.readAll();
-    const ConfigResult loaded = loadConfigText(configContents, configPath);
+    QByteArray configContents;
+    const ConfigResult loaded =
+        loadConfigFile(configPath, QProcessEnvironment::systemEnvironment(), &configContents);
     if (!loaded.ok())
         return fail(ExitConfigError, loaded.errorText());
 

@@ -5,6 +5,7 @@
 #include "config/envtemplate.h"
 #include "config/jsonsourcemap.h"
 #include "config/redaction.h"
+#include "util/readtoend.h"
 
 #include <QDeadlineTimer>
 #include <QDir>
@@ -25,7 +26,6 @@
 #include <fcntl.h>
 #include <limits>
 #include <optional>
-#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -33,8 +33,6 @@ namespace switchyard {
 
 namespace {
 
-constexpr qint64 maxFileSize = 4 * 1024 * 1024;
-constexpr qint64 readChunkBytes = 64 * 1024;
 constexpr int pipeTimeoutMs = 5000;
 // JSON numbers are doubles: integers above 2^53 would silently change on the way in.
 constexpr qint64 maxExactInteger = (qint64(1) << 53) - 1;
@@ -266,7 +264,7 @@ LiteralInteger integerOfLiteral(const QByteArray& literal)
             ++i;
         qint64 written = 0;
         for (; i < literal.size() && isDigit(literal.at(i)); ++i)
-            written = std::min<qint64>(written * 10 + (literal.at(i) - '0'), maxFileSize);
+            written = std::min<qint64>(written * 10 + (literal.at(i) - '0'), maxConfigFileBytes);
         exponent += negativeExponent ? -written : written;
     }
     while (digits.startsWith('0'))
@@ -457,6 +455,18 @@ std::optional<QString> Validator::name(const QJsonObject& object, const QString&
                                "character %4)")
                     .arg(what, quoted(*text), escapedForMessage(QString(*layout)),
                          QString::number(layout - text->cbegin() + 1)));
+        return std::nullopt;
+    }
+    // Names are told apart by eye: "main" and "main\u200b" must not both be, nor be confused.
+    if (const auto invisible = firstInvisibleCharacter(*text)) {
+        errorAt(
+            jsonChildPath(path, QStringLiteral("name")),
+            QStringLiteral("expected a %1 name without invisible characters, got %2 (U+%3 at "
+                           "character %4; the name reads as %5)")
+                .arg(what, quoted(*text),
+                     QString::number(invisible->codePoint, 16).toUpper().rightJustified(4, u'0'),
+                     QString::number(invisible->position),
+                     quoted(withoutInvisibleCharacters(*text))));
         return std::nullopt;
     }
     if (text->trimmed().isEmpty() || text->trimmed() != *text) {
@@ -1035,16 +1045,10 @@ void Validator::headers(const QJsonObject& object, const QString& path, NodeConf
     }
 }
 
-struct ConfigFileRead
-{
-    QByteArray text;
-    QString error; // why there is no text
-};
-
 QString tooLarge(const QString& got)
 {
     return QStringLiteral("expected a config file of at most %1 MiB, got %2")
-        .arg(maxFileSize / (1024 * 1024))
+        .arg(maxConfigFileBytes / (1024 * 1024))
         .arg(got);
 }
 
@@ -1053,69 +1057,76 @@ QString systemError(const QString& what, int error)
     return what + QString::fromLocal8Bit(std::strerror(error));
 }
 
-// What `fd` gives until its end, at most maxFileSize + 1 bytes whatever it is. A pipe or device
-// ends when its writer closes it: it gets pipeTimeoutMs for the whole of it, so a named pipe
-// nobody writes to or a device that never ends cannot hold the command forever. `kind` names
-// it for the error ("a named pipe"); empty for a regular file, which never makes us wait.
-ConfigFileRead readBounded(int fd, const QString& kind)
+// What a file that is neither regular nor a directory is, for a message.
+QString kindOf(const struct stat& status)
 {
-    ConfigFileRead read;
-    const QDeadlineTimer deadline(kind.isEmpty() ? QDeadlineTimer(QDeadlineTimer::Forever)
-                                                 : QDeadlineTimer(pipeTimeoutMs));
-    for (;;) {
-        pollfd ready{fd, POLLIN, 0};
-        const int polled =
-            ::poll(&ready, 1, deadline.isForever() ? -1 : int(deadline.remainingTime()));
-        if (polled < 0 && errno == EINTR)
-            continue;
-        if (polled < 0)
-            return {{}, systemError(QStringLiteral("cannot read: "), errno)};
-        if (polled == 0) {
-            return {{},
-                    QStringLiteral("%1 that did not end within %2 s; expected a file that can "
-                                   "be read to its end")
-                        .arg(kind)
-                        .arg(pipeTimeoutMs / 1000)};
-        }
-        const qsizetype at = read.text.size();
-        const qint64 want = std::min<qint64>(readChunkBytes, maxFileSize + 1 - at);
-        read.text.resize(at + want);
-        const ssize_t got = ::read(fd, read.text.data() + at, size_t(want));
-        const int readError = errno;
-        read.text.resize(at + std::max<ssize_t>(got, 0));
-        if (got < 0 && (readError == EINTR || readError == EAGAIN))
-            continue;
-        if (got < 0)
-            return {{}, systemError(QStringLiteral("cannot read: "), readError)};
-        if (got == 0)
-            return read;
-        if (read.text.size() > maxFileSize)
-            return {{}, tooLarge(QStringLiteral("more than %1 bytes").arg(maxFileSize))};
-    }
+    if (S_ISFIFO(status.st_mode))
+        return QStringLiteral("a named pipe");
+    if (S_ISSOCK(status.st_mode))
+        return QStringLiteral("a socket");
+    return QStringLiteral("a device");
 }
 
-ConfigFileRead readConfigFile(const QString& path)
+// Why a file of this kind is not read at all; nullopt when it is.
+std::optional<QString> refusal(const struct stat& status, NonRegularFiles nonRegular)
 {
-    // Without O_NONBLOCK, opening a named pipe waits for a writer, with no way to give up.
-    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
-        return {{}, systemError(QStringLiteral("cannot open: "), errno)};
-    const auto closer = qScopeGuard([fd] { ::close(fd); });
-    struct stat status = {};
-    if (::fstat(fd, &status) != 0)
-        return {{}, systemError(QStringLiteral("cannot read: "), errno)};
-    if (S_ISDIR(status.st_mode))
-        return {{}, QStringLiteral("a directory; expected a JSON file")};
     if (S_ISREG(status.st_mode)) {
-        if (status.st_size > maxFileSize)
-            return {{}, tooLarge(QStringLiteral("%1 bytes").arg(status.st_size))};
-        return readBounded(fd, QString());
+        if (status.st_size > maxConfigFileBytes)
+            return tooLarge(QStringLiteral("%1 bytes").arg(status.st_size));
+        return std::nullopt;
     }
-    return readBounded(fd, S_ISFIFO(status.st_mode) ? QStringLiteral("a named pipe")
-                                                    : QStringLiteral("a device"));
+    if (S_ISDIR(status.st_mode))
+        return QStringLiteral("a directory; expected a JSON file");
+    if (nonRegular == NonRegularFiles::AreRefused)
+        return QStringLiteral("%1; expected a regular file (a running process loads a changed "
+                              "config only from one: a pipe or device could hold it or never "
+                              "end)")
+            .arg(kindOf(status));
+    return std::nullopt;
 }
 
 } // namespace
+
+ConfigFileRead readConfigFile(const QString& path, NonRegularFiles nonRegular)
+{
+    const QByteArray name = QFile::encodeName(path);
+    // Judged before opening, and again on what was opened: the path may change in between.
+    struct stat status = {};
+    const auto cannotOpen = [](int error) -> ConfigFileRead {
+        return {{}, systemError(QStringLiteral("cannot open: "), error), error == ENOENT};
+    };
+    if (::stat(name.constData(), &status) != 0)
+        return cannotOpen(errno);
+    if (auto refused = refusal(status, nonRegular))
+        return {{}, *refused};
+    // Without O_NONBLOCK, opening a named pipe waits for a writer, with no way to give up.
+    const int fd = ::open(name.constData(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        return cannotOpen(errno);
+    const auto closer = qScopeGuard([fd] { ::close(fd); });
+    if (::fstat(fd, &status) != 0)
+        return {{}, systemError(QStringLiteral("cannot read: "), errno)};
+    if (auto refused = refusal(status, nonRegular))
+        return {{}, *refused};
+    // A pipe or device ends when its writer closes it: it gets pipeTimeoutMs for the whole of
+    // it, so a named pipe nobody writes to or a device that never ends cannot hold us forever.
+    const bool regular = S_ISREG(status.st_mode);
+    const ReadToEnd read = readToEnd(fd, path, maxConfigFileBytes,
+                                     regular ? QDeadlineTimer(QDeadlineTimer::Forever)
+                                             : QDeadlineTimer(pipeTimeoutMs));
+    if (read.tooLarge)
+        return {{}, tooLarge(QStringLiteral("more than %1 bytes").arg(maxConfigFileBytes))};
+    if (read.timedOut) {
+        return {{},
+                QStringLiteral("%1 that did not end within %2 s; expected a file that can be read "
+                               "to its end")
+                    .arg(kindOf(status))
+                    .arg(pipeTimeoutMs / 1000)};
+    }
+    if (!read.ok())
+        return {{}, systemError(QStringLiteral("cannot read: "), read.systemError)};
+    return {read.data, {}};
+}
 
 ConfigResult loadConfigText(const QByteArray& text, const QString& sourceName,
                             const QProcessEnvironment& env, MissingVariables missingVariables)
@@ -1163,11 +1174,14 @@ ConfigResult loadConfigText(const QByteArray& text, const QString& sourceName,
     return ConfigResult::success(std::move(config));
 }
 
-ConfigResult loadConfigFile(const QString& path, const QProcessEnvironment& env)
+ConfigResult loadConfigFile(const QString& path, const QProcessEnvironment& env,
+                            QByteArray* contents)
 {
-    const ConfigFileRead read = readConfigFile(path);
+    const ConfigFileRead read = readConfigFile(path, NonRegularFiles::AreReadWithinLimits);
     if (!read.error.isEmpty())
         return ConfigResult::failure({{path, 0, 0, QString(), read.error}});
+    if (contents)
+        *contents = read.text;
     return loadConfigText(read.text, path, env);
 }
 

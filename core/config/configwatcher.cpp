@@ -1,8 +1,8 @@
 #include "configwatcher.h"
 
+#include "config/configerror.h"
 #include "config/configloader.h"
 
-#include <QFile>
 #include <QFileInfo>
 
 namespace switchyard {
@@ -39,10 +39,19 @@ void ConfigWatcher::reload()
     if (QFileInfo::exists(m_path) && !m_watcher.files().contains(m_path))
         m_watcher.addPath(m_path);
 
-    QFile file(m_path);
-    if (!file.open(QIODevice::ReadOnly))
+    const ConfigFileRead read = readConfigFile(m_path, NonRegularFiles::AreRefused);
+    if (read.missing)
         return; // removed, or mid-rename: the next event brings it back
-    const QByteArray contents = file.readAll();
+    if (!read.error.isEmpty()) {
+        // The running configuration stays; a file that keeps changing is refused once.
+        const QString why = formatConfigErrors({{m_path, 0, 0, QString(), read.error}});
+        if (why != m_refusal)
+            Q_EMIT rejected(why);
+        m_refusal = why;
+        return;
+    }
+    m_refusal.clear();
+    const QByteArray& contents = read.text;
     if (contents == m_contents)
         return;
     m_contents = contents;

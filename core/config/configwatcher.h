@@ -11,7 +11,8 @@ namespace switchyard {
 
 // Watches the configuration file and loads it again when its contents change. Editors often
 // save by writing a new file and renaming it over the old one, which a watch on the file alone
-// loses, so the folder is watched too.
+// loses, so the folder is watched too. Only a regular file of at most maxConfigFileBytes is read
+// again (readConfigFile): a pipe or a device put in its place is refused, not waited on.
 class ConfigWatcher : public QObject
 {
     Q_OBJECT
@@ -32,6 +33,7 @@ private:
 
     QString m_path;
     QByteArray m_contents;
+    QString m_refusal; // why the file as it is now cannot be read; empty when it can
     QFileSystemWatcher m_watcher;
     QTimer m_settle;
 };

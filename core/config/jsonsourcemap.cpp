@@ -26,11 +26,70 @@ bool isLayoutCharacter(QChar c)
            (unit >= 0x2066 && unit <= 0x2069);
 }
 
+namespace {
+
+// The code point that starts at `at`, and how many UTF-16 units it takes: a surrogate without
+// its other half is a code point of its own, as it stands.
+std::pair<char32_t, qsizetype> codePointAt(const QString& text, qsizetype at)
+{
+    const QChar first = text.at(at);
+    if (first.isHighSurrogate() && at + 1 < text.size() && text.at(at + 1).isLowSurrogate())
+        return {QChar::surrogateToUcs4(first, text.at(at + 1)), 2};
+    return {first.unicode(), 1};
+}
+
+} // namespace
+
+bool isInvisibleCharacter(char32_t codePoint)
+{
+    switch (codePoint) {
+    case 0x034F: // combining grapheme joiner
+    case 0x115F: // Hangul choseong filler
+    case 0x1160: // Hangul jungseong filler
+    case 0x17B4: // Khmer vowel inherent aq
+    case 0x17B5: // Khmer vowel inherent aa
+    case 0x3164: // Hangul filler
+    case 0xFFA0: // halfwidth Hangul filler
+        return true;
+    default:
+        break;
+    }
+    const QChar::Category category = QChar::category(codePoint);
+    return category == QChar::Other_Format || category == QChar::Other_Surrogate;
+}
+
+std::optional<InvisibleCharacter> firstInvisibleCharacter(const QString& text)
+{
+    qsizetype position = 1;
+    for (qsizetype at = 0; at < text.size(); ++position) {
+        const auto [codePoint, units] = codePointAt(text, at);
+        if (isInvisibleCharacter(codePoint))
+            return InvisibleCharacter{codePoint, position};
+        at += units;
+    }
+    return std::nullopt;
+}
+
+QString withoutInvisibleCharacters(const QString& text)
+{
+    QString visible;
+    visible.reserve(text.size());
+    for (qsizetype at = 0; at < text.size();) {
+        const auto [codePoint, units] = codePointAt(text, at);
+        if (!isInvisibleCharacter(codePoint))
+            visible += QStringView(text).mid(at, units);
+        at += units;
+    }
+    return visible;
+}
+
 QString escapedForMessage(const QString& text)
 {
     QString escaped;
     escaped.reserve(text.size());
-    for (const QChar c : text) {
+    for (qsizetype at = 0; at < text.size();) {
+        const QChar c = text.at(at);
+        const auto [codePoint, units] = codePointAt(text, at);
         switch (c.unicode()) {
         case u'\\':
             escaped += QStringLiteral("\\\\");
@@ -48,11 +107,15 @@ QString escapedForMessage(const QString& text)
             escaped += QStringLiteral("\\t");
             break;
         default:
-            if (isLayoutCharacter(c))
-                escaped += QStringLiteral("\\u%1").arg(c.unicode(), 4, 16, QLatin1Char('0'));
-            else
-                escaped += c;
+            if (isLayoutCharacter(c) || isInvisibleCharacter(codePoint)) {
+                for (qsizetype unit = at; unit < at + units; ++unit)
+                    escaped += QStringLiteral("\\u%1").arg(text.at(unit).unicode(), 4, 16,
+                                                           QLatin1Char('0'));
+            } else {
+                escaped += QStringView(text).mid(at, units);
+            }
         }
+        at += units;
     }
     return escaped;
 }

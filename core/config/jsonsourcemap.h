@@ -16,7 +16,22 @@ QString jsonItemPath(const QString& path, qsizetype index);
 // Characters that change how a line reads rather than what it says: control characters (line
 // breaks, tab, NUL), line and paragraph separators, bidirectional overrides and isolates.
 bool isLayoutCharacter(QChar c);
-// The text with backslash, double quote and layout characters written as JSON escapes.
+// Code points that show as nothing: format characters (ZWSP U+200B, RLM U+200F, ALM U+061C, BOM
+// U+FEFF, SHY U+00AD, bidirectional controls, tags), the combining grapheme joiner, the Hangul
+// fillers, and half of a surrogate pair standing alone. Names differing only in them look alike.
+bool isInvisibleCharacter(char32_t codePoint);
+// Where `text` has its first invisible character: the code point and its position in code
+// points from 1; nullopt when it has none.
+struct InvisibleCharacter
+{
+    char32_t codePoint;
+    qsizetype position;
+};
+std::optional<InvisibleCharacter> firstInvisibleCharacter(const QString& text);
+// The text as it reads: without its invisible characters.
+QString withoutInvisibleCharacters(const QString& text);
+// The text with backslash, double quote, layout and invisible characters written as JSON
+// escapes.
 QString escapedForMessage(const QString& text);
 
 // Where each value of a JSON text is, by the JSON path a config error names it with, and what

@@ -35,6 +35,11 @@ void Collector::watchConfig(const QString& path, const QByteArray& loadedContent
     connect(m_watcher.get(), &ConfigWatcher::reloaded, m_pools.get(), &PoolManager::applyConfig);
     connect(m_watcher.get(), &ConfigWatcher::rejected, m_pools.get(),
             &PoolManager::reportRejectedConfig);
+    // On the timeline, and on stderr for serve, which has no timeline on screen.
+    connect(m_watcher.get(), &ConfigWatcher::rejected, this, [](const QString& errors) {
+        std::fprintf(stderr, "switchyard: changed configuration not taken: %s\n",
+                     qPrintable(errors));
+    });
 }
 
 bool Collector::openStore(const QString& path, QString* error)

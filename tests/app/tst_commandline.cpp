@@ -12,6 +12,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <sys/stat.h>
 
 using namespace switchyard;
 using namespace switchyard::testing;
@@ -130,6 +131,49 @@ private Q_SLOTS:
             {QStringLiteral("--config"), m_dir.filePath(QStringLiteral("none.json"))});
         QCOMPARE(missing.exitCode, 3);
         QVERIFY(missing.err.contains("none.json"));
+    }
+
+    // The window reads its config as check does (one reader, one limit): a named pipe nobody
+    // writes to, a link to /dev/zero and a 6 MiB file are one line and exit 3 for both, where
+    // the window once waited forever, grew to bad_alloc, or took the file.
+    void windowRefusesWhatCheckRefuses_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("expected"); // after "PATH: "
+        QTest::newRow("named pipe without writer")
+            << QStringLiteral("fifo")
+            << "a named pipe that did not end within 5 s; expected a file that can be read to "
+               "its end";
+        QTest::newRow("link to /dev/zero")
+            << "zero"
+            << "expected a config file of at most 4 MiB, got more than 4194304 bytes";
+        QTest::newRow("6 MiB file") << "big"
+                                    << "expected a config file of at most 4 MiB, got 6291456 "
+                                       "bytes";
+    }
+
+    void windowRefusesWhatCheckRefuses()
+    {
+        QFETCH(QString, kind);
+        QFETCH(QString, expected);
+        const QString path = m_dir.filePath(kind + QStringLiteral(".json"));
+        QFile::remove(path);
+        if (kind == u"fifo") {
+            QVERIFY(::mkfifo(QFile::encodeName(path).constData(), 0600) == 0);
+        } else if (kind == u"zero") {
+            QVERIFY(QFile::link(QStringLiteral("/dev/zero"), path));
+        } else {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly) && file.resize(6 * 1024 * 1024));
+        }
+        for (const QStringList& arguments :
+             {QStringList{QStringLiteral("--config"), path},
+              QStringList{QStringLiteral("check"), QStringLiteral("--config"), path}}) {
+            const CommandRun run = runSwitchyard(arguments);
+            QCOMPARE(run.exitCode, 3);
+            QCOMPARE(QString::fromUtf8(run.err),
+                     QStringLiteral("switchyard: %1: %2\n").arg(path, expected));
+        }
     }
 
     // A store named with --db must work: one that is not a Switchyard store stops the start with

@@ -2,6 +2,7 @@
 #include "config/configwriter.h"
 #include "config/envtemplate.h"
 
+#include <QDir>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -15,6 +16,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <optional>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <thread>
@@ -119,6 +121,9 @@ private Q_SLOTS:
     void integersAreReadExactlyOrRefused();
     void controlCharactersInNamesAreRefused_data();
     void controlCharactersInNamesAreRefused();
+    void invisibleCharactersInNamesAreRefused_data();
+    void invisibleCharactersInNamesAreRefused();
+    void visibleNamesInAnyScriptAreKept();
     void reportsEveryError();
     void neverHalfLoads();
 
@@ -130,9 +135,13 @@ private Q_SLOTS:
     void loadsFromFile();
     void missingFileIsAnError();
     void endlessDeviceIsReadOnlyToTheLimit();
+    void linkToDevZeroIsReadOnlyToTheLimit();
+    void fileOverTheLimitIsRefused();
     void namedPipeWithoutWriterIsRefusedInTime();
     void namedPipeIsReadToItsEnd();
     void directoryIsRefused();
+    void reloadReadsOnlyRegularFiles_data();
+    void reloadReadsOnlyRegularFiles();
     void defaultPathIsInAppConfigLocation();
 
     void saveAndLoadRoundTrip();
@@ -869,6 +878,131 @@ void TestConfig::controlCharactersInNamesAreRefused()
     QCOMPARE(result.errorText().count(u'\n'), 0);
 }
 
+// Names are told apart by eye, on the desk and in alerts: "main" and "main" + ZWSP would be two
+// nodes no one can tell apart. The message escapes the character, names its code point and
+// position (in characters), and shows the name as it reads.
+void TestConfig::invisibleCharactersInNamesAreRefused_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QByteArray>("value"); // the name as written in the text
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("what");
+    QTest::addColumn<QString>("shown"); // how the message quotes it
+    QTest::addColumn<QString>("codePoint");
+    QTest::addColumn<int>("position"); // of the character in the name, from 1
+    QTest::addColumn<QString>("reads");
+
+    const auto secondNode = [](const QByteArray& name) {
+        return solana(R"("nodes": [{"name": "main", "url": "http://h"}, {"name": )" + name +
+                      R"(, "url": "http://h2"}])");
+    };
+    QTest::newRow("zero width space, escaped")
+        << secondNode(R"("main\u200b")") << QByteArray(R"("main\u200b")")
+        << "networks[0].nodes[1].name"
+        << "node"
+        << R"("main\u200b")"
+        << "200B" << 5 << R"("main")";
+    QTest::newRow("zero width space, as UTF-8")
+        << secondNode("\"ma\xE2\x80\x8Bin\"") << QByteArray("\"ma\xE2\x80\x8Bin\"")
+        << "networks[0].nodes[1].name"
+        << "node"
+        << R"("ma\u200bin")"
+        << "200B" << 3 << R"("main")";
+    QTest::newRow("right-to-left mark")
+        << secondNode(R"("\u200fmain")") << QByteArray(R"("\u200fmain")")
+        << "networks[0].nodes[1].name"
+        << "node"
+        << R"("\u200fmain")"
+        << "200F" << 1 << R"("main")";
+    QTest::newRow("Arabic letter mark")
+        << secondNode(R"("ma\u061cin")") << QByteArray(R"("ma\u061cin")")
+        << "networks[0].nodes[1].name"
+        << "node"
+        << R"("ma\u061cin")"
+        << "061C" << 3 << R"("main")";
+    QTest::newRow("byte order mark") << secondNode(R"("\ufeffmain")")
+                                     << QByteArray(R"("\ufeffmain")") << "networks[0].nodes[1].name"
+                                     << "node"
+                                     << R"("\ufeffmain")"
+                                     << "FEFF" << 1 << R"("main")";
+    QTest::newRow("soft hyphen") << secondNode(R"("ma\u00adin")") << QByteArray(R"("ma\u00adin")")
+                                 << "networks[0].nodes[1].name"
+                                 << "node"
+                                 << R"("ma\u00adin")"
+                                 << "00AD" << 3 << R"("main")";
+    QTest::newRow("word joiner") << secondNode(R"("main\u2060")") << QByteArray(R"("main\u2060")")
+                                 << "networks[0].nodes[1].name"
+                                 << "node"
+                                 << R"("main\u2060")"
+                                 << "2060" << 5 << R"("main")";
+    QTest::newRow("lone high surrogate")
+        << secondNode(R"("main\ud800")") << QByteArray(R"("main\ud800")")
+        << "networks[0].nodes[1].name"
+        << "node"
+        << R"("main\ud800")"
+        << "D800" << 5 << R"("main")";
+    // A tag character lies beyond U+FFFF: positions count characters, not UTF-16 units.
+    QTest::newRow("tag after an emoji")
+        << secondNode(R"("\ud83d\ude80main\udb40\udc41")")
+        << QByteArray(R"("\ud83d\ude80main\udb40\udc41")") << "networks[0].nodes[1].name"
+        << "node" << QStringLiteral("\"\U0001F680main\\udb40\\udc41\"") << "E0041" << 6
+        << QStringLiteral("\"\U0001F680main\"");
+    QTest::newRow("Hangul filler, the whole name")
+        << secondNode(R"("\u3164")") << QByteArray(R"("\u3164")") << "networks[0].nodes[1].name"
+        << "node"
+        << R"("\u3164")"
+        << "3164" << 1 << R"("")";
+    QTest::newRow("zero width joiner in a network name")
+        << withNetwork(R"("name": "eth\u200d", "family": "evm", "chainId": 1, )" + oneNode)
+        << QByteArray(R"("eth\u200d")") << "networks[0].name"
+        << "network"
+        << R"("eth\u200d")"
+        << "200D" << 4 << R"("eth")";
+}
+
+void TestConfig::invisibleCharactersInNamesAreRefused()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(QByteArray, value);
+    QFETCH(QString, path);
+    QFETCH(QString, what);
+    QFETCH(QString, shown);
+    QFETCH(QString, codePoint);
+    QFETCH(int, position);
+    QFETCH(QString, reads);
+
+    const ConfigResult result = loadConfigText(text, "config.json", {});
+    QVERIFY(!result.ok());
+    QCOMPARE(result.errors().size(), 1);
+    const ConfigError& error = result.errors().first();
+    QCOMPARE(error.jsonPath, path);
+    QCOMPARE(error.line, 1);
+    QCOMPARE(error.column, int(text.indexOf(value)) + 1);
+    QCOMPARE(error.message,
+             QStringLiteral("expected a %1 name without invisible characters, got %2 (U+%3 at "
+                            "character %4; the name reads as %5)")
+                 .arg(what, shown, codePoint)
+                 .arg(position)
+                 .arg(reads));
+}
+
+void TestConfig::visibleNamesInAnyScriptAreKept()
+{
+    // Accents, CJK, Arabic, emoji (a surrogate pair), a combining accent: all visible.
+    const QByteArray text = solana(
+        R"("nodes": [{"name": "Zürich", "url": "http://h1"}, {"name": "東京", "url": "http://h2"},)"
+        R"( {"name": "الرياض", "url": "http://h3"}, {"name": "\ud83d\ude80 main", "url": "http://h4"},)"
+        R"( {"name": "cafe\u0301", "url": "http://h5"}])");
+    const ConfigResult result = loadConfigText(text, "config.json", {});
+    QVERIFY2(result.ok(), qPrintable(result.errorText()));
+    QStringList names;
+    for (const NodeConfig& node : result.config().networks.first().nodes)
+        names << node.name;
+    QCOMPARE(names, QStringList({QStringLiteral("Zürich"), QStringLiteral("東京"),
+                                 QStringLiteral("الرياض"), QStringLiteral("\U0001F680 main"),
+                                 QStringLiteral("cafe\u0301")}));
+}
+
 void TestConfig::reportsEveryError()
 {
     const QByteArray text = R"({"networks": [
@@ -1005,6 +1139,8 @@ void TestConfig::missingFileIsAnError()
 // reading stops one byte past the limit, so memory stays near 4 MiB instead of growing forever.
 void TestConfig::endlessDeviceIsReadOnlyToTheLimit()
 {
+    if (::geteuid() != 0)
+        QSKIP("making a device node needs root (CI runs as root); linkToDevZero covers the rest");
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString path = dir.filePath("zero");
@@ -1015,6 +1151,55 @@ void TestConfig::endlessDeviceIsReadOnlyToTheLimit()
     QCOMPARE(result.errors().size(), 1);
     QCOMPARE(result.errorText(),
              path + ": expected a config file of at most 4 MiB, got more than 4194304 bytes");
+}
+
+// `--config` naming a link to /dev/zero: read to one byte past the limit, never further, so the
+// process stays near its own size (reading it whole reached 2 GB and died of bad_alloc).
+void TestConfig::linkToDevZeroIsReadOnlyToTheLimit()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath("config.json");
+    QVERIFY(QFile::link(QStringLiteral("/dev/zero"), path));
+    QByteArray contents = "untouched";
+    const ConfigResult result = loadConfigFile(path, {}, &contents);
+    QVERIFY(!result.ok());
+    QCOMPARE(result.errorText(),
+             path + ": expected a config file of at most 4 MiB, got more than 4194304 bytes");
+    QCOMPARE(contents, QByteArray("untouched"));
+    rusage usage = {};
+    QCOMPARE(::getrusage(RUSAGE_SELF, &usage), 0);
+    constexpr long boundKiB = 256 * 1024; // generous: the test process itself is about 30 MB
+    QVERIFY2(usage.ru_maxrss < boundKiB,
+             qPrintable(QStringLiteral("peak RSS %1 KiB").arg(usage.ru_maxrss)));
+}
+
+// A regular file over the limit is refused by its size, before a byte of it is read.
+void TestConfig::fileOverTheLimitIsRefused()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath("config.json");
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    // Valid JSON padded with spaces: only its size is wrong.
+    const qint64 size = 6 * 1024 * 1024;
+    QByteArray text = contractExample;
+    text.insert(text.lastIndexOf('}'), QByteArray(size - text.size(), ' '));
+    QCOMPARE(file.write(text), size);
+    file.close();
+    const ConfigResult result = loadConfigFile(path, exampleEnv());
+    QVERIFY(!result.ok());
+    QCOMPARE(result.errorText(),
+             path + ": expected a config file of at most 4 MiB, got 6291456 bytes");
+    // Exactly at the limit is still a config file.
+    QVERIFY(file.resize(maxConfigFileBytes));
+    QVERIFY(file.open(QIODevice::ReadWrite));
+    QVERIFY(file.seek(maxConfigFileBytes - 2));
+    file.write("}\n");
+    file.close();
+    const ConfigResult atLimit = loadConfigFile(path, exampleEnv());
+    QVERIFY2(atLimit.ok(), qPrintable(atLimit.errorText()));
 }
 
 void TestConfig::namedPipeWithoutWriterIsRefusedInTime()
@@ -1070,6 +1255,60 @@ void TestConfig::directoryIsRefused()
     const ConfigResult result = loadConfigFile(dir.path(), {});
     QVERIFY(!result.ok());
     QCOMPARE(result.errorText(), dir.path() + ": a directory; expected a JSON file");
+}
+
+// What a reload reads, inside a running event loop: nothing that could wait or never end. The
+// refusal comes from the kind of file, before any read: a pipe with no writer is not waited on.
+void TestConfig::reloadReadsOnlyRegularFiles_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("expected"); // after "PATH: "
+    const QString regularOnly =
+        QStringLiteral("; expected a regular file (a running process loads a changed config only "
+                       "from one: a pipe or device could hold it or never end)");
+    QTest::newRow("named pipe") << "fifo"
+                                << "a named pipe" + regularOnly;
+    QTest::newRow("link to /dev/zero") << "zero"
+                                       << "a device" + regularOnly;
+    QTest::newRow("directory") << "dir"
+                               << "a directory; expected a JSON file";
+    QTest::newRow("6 MiB file") << "big"
+                                << "expected a config file of at most 4 MiB, got 6291456 bytes";
+    QTest::newRow("missing") << "missing"
+                             << "cannot open: No such file or directory";
+}
+
+void TestConfig::reloadReadsOnlyRegularFiles()
+{
+    QFETCH(QString, kind);
+    QFETCH(QString, expected);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath("config.json");
+    if (kind == "fifo")
+        QVERIFY(::mkfifo(QFile::encodeName(path).constData(), 0600) == 0);
+    else if (kind == "zero")
+        QVERIFY(QFile::link(QStringLiteral("/dev/zero"), path));
+    else if (kind == "dir")
+        QVERIFY(QDir().mkdir(path));
+    else if (kind == "big") {
+        QFile big(path);
+        QVERIFY(big.open(QIODevice::WriteOnly) && big.resize(6 * 1024 * 1024));
+    }
+    const ConfigFileRead read = readConfigFile(path, NonRegularFiles::AreRefused);
+    QVERIFY(read.text.isEmpty());
+    QCOMPARE(read.error, expected);
+    QCOMPARE(read.missing, kind == "missing");
+
+    // A regular file is read as at start.
+    const QString good = dir.filePath("good.json");
+    QFile file(good);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(contractExample);
+    file.close();
+    const ConfigFileRead regular = readConfigFile(good, NonRegularFiles::AreRefused);
+    QCOMPARE(regular.error, QString());
+    QCOMPARE(regular.text, contractExample);
 }
 
 void TestConfig::defaultPathIsInAppConfigLocation()

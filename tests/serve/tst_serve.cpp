@@ -9,6 +9,8 @@
 #include <QSqlQuery>
 #include <QTcpServer>
 #include <csignal>
+#include <sys/resource.h>
+#include <sys/stat.h>
 
 using namespace switchyard;
 using namespace switchyard::testing;
@@ -32,6 +34,34 @@ QByteArray sampleLine(const QByteArray& node, const QByteArray& state, int value
     return "switchyard_node_state{network=\"local\",node=\"" + node + "\",state=\"" + state +
            "\"} " + QByteArray::number(value) + "\n";
 }
+
+// A config file that cannot be read to its end in time, or is too large, made at `path`:
+// "fifo" a named pipe nobody writes to, "zero" a link to /dev/zero, "big" a 6 MiB file.
+bool makeUnreadable(const QString& path, const QByteArray& kind)
+{
+    if (kind == "fifo")
+        return ::mkfifo(QFile::encodeName(path).constData(), 0600) == 0;
+    if (kind == "zero")
+        return QFile::link(QStringLiteral("/dev/zero"), path);
+    QFile file(path);
+    return kind == "big" && file.open(QIODevice::WriteOnly) && file.resize(6 * 1024 * 1024);
+}
+
+const QString regularOnly =
+    QStringLiteral("; expected a regular file (a running process loads a changed config only "
+                   "from one: a pipe or device could hold it or never end)");
+const QString tooLarge =
+    QStringLiteral("expected a config file of at most 4 MiB, got 6291456 bytes");
+
+// The largest peak RSS of the children this process has waited for, serve's among them.
+long childrenPeakRssKiB()
+{
+    rusage usage = {};
+    return ::getrusage(RUSAGE_CHILDREN, &usage) == 0 ? usage.ru_maxrss : -1;
+}
+
+// Generous: serve is about 40 MB; reading /dev/zero to its end reached 2 GB.
+constexpr long kServePeakRssBoundKiB = 256 * 1024;
 
 } // namespace
 
@@ -60,6 +90,17 @@ private Q_SLOTS:
                                         << QStringLiteral("%CONFIG%: cannot open");
         QTest::newRow("config not JSON")
             << QStringLiteral("127.0.0.1:0") << QByteArray("{\"net") << QStringLiteral("%CONFIG%");
+        // Each once waited forever, grew to 2 GB and bad_alloc, or was taken.
+        QTest::newRow("config a named pipe without writer")
+            << QStringLiteral("127.0.0.1:0") << QByteArray("fifo")
+            << QStringLiteral("%CONFIG%: a named pipe that did not end within 5 s; expected a "
+                              "file that can be read to its end");
+        QTest::newRow("config a link to /dev/zero")
+            << QStringLiteral("127.0.0.1:0") << QByteArray("zero")
+            << QStringLiteral("%CONFIG%: expected a config file of at most 4 MiB, got more than "
+                              "4194304 bytes");
+        QTest::newRow("config of 6 MiB") << QStringLiteral("127.0.0.1:0") << QByteArray("big")
+                                         << QStringLiteral("%CONFIG%: ") + tooLarge;
     }
 
     void refusesBadInputBeforeStarting()
@@ -72,6 +113,8 @@ private Q_SLOTS:
         const QString configPath = fresh(QStringLiteral("config.json"));
         if (config == "ok")
             writeServeConfig(configPath, cluster);
+        else if (config == "fifo" || config == "zero" || config == "big")
+            QVERIFY(makeUnreadable(configPath, config));
         else if (!config.isEmpty()) {
             QFile file(configPath);
             QVERIFY(file.open(QIODevice::WriteOnly));
@@ -95,6 +138,8 @@ private Q_SLOTS:
         QVERIFY2(err.startsWith(line), err.constData());
         QCOMPARE(err.count('\n'), 1);
         QVERIFY2(!QFile::exists(db), "a store was created by a serve that did not start");
+        QVERIFY2(childrenPeakRssKiB() < kServePeakRssBoundKiB,
+                 qPrintable(QStringLiteral("peak RSS %1 KiB").arg(childrenPeakRssKiB())));
     }
 
     void endpointsOverTheSimulator()
@@ -190,6 +235,58 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(httpGet(serve.url(QStringLiteral("/metrics")))
                                      .body.contains(sampleLine("added", "healthy", 1)),
                                  kServeWaitMs);
+    }
+
+    // A running serve whose config is replaced by a named pipe, a link to /dev/zero or a 6 MiB
+    // file says why it keeps the running config, goes on answering, and stops on SIGTERM (the
+    // pipe froze it, scrapes and signals included; /dev/zero grew it to bad_alloc).
+    void keepsServingWhenTheConfigIsReplacedByOneItCannotRead_data()
+    {
+        QTest::addColumn<QByteArray>("kind");
+        QTest::addColumn<QString>("expected"); // after "PATH: "
+        QTest::newRow("named pipe") << QByteArray("fifo") << "a named pipe" + regularOnly;
+        QTest::newRow("link to /dev/zero") << QByteArray("zero") << "a device" + regularOnly;
+        QTest::newRow("6 MiB file") << QByteArray("big") << tooLarge;
+    }
+
+    void keepsServingWhenTheConfigIsReplacedByOneItCannotRead()
+    {
+        QFETCH(QByteArray, kind);
+        QFETCH(QString, expected);
+        sim::SimulatedCluster cluster(ChainFamily::Solana, QStringLiteral("local"), nullptr);
+        cluster.addNode(QStringLiteral("a"));
+        const QString config = writeServeConfig(fresh(QStringLiteral("config.json")), cluster);
+        ServeProcess serve({QStringLiteral("--config"), config, QStringLiteral("--db"),
+                            fresh(QStringLiteral("store.db")), QStringLiteral("--listen"),
+                            QStringLiteral("127.0.0.1:0")},
+                           m_dir.path());
+        QVERIFY2(serve.waitForPort() != 0, serve.err().constData());
+        QTRY_VERIFY_WITH_TIMEOUT(httpGet(serve.url(QStringLiteral("/metrics")))
+                                     .body.contains(sampleLine("a", "healthy", 1)),
+                                 kServeWaitMs);
+        QSignalSpy finished(&serve.process(), &QProcess::finished);
+
+        // Put in place as a save does: made beside it, renamed over it.
+        const QString beside = config + QStringLiteral(".new");
+        QVERIFY(makeUnreadable(beside, kind));
+        QVERIFY(::rename(QFile::encodeName(beside).constData(),
+                         QFile::encodeName(config).constData()) == 0);
+        const QByteArray refused = QStringLiteral("switchyard: changed configuration not taken: "
+                                                  "%1: %2\n")
+                                       .arg(config, expected)
+                                       .toUtf8();
+        QTRY_VERIFY2_WITH_TIMEOUT(serve.err().contains(refused), serve.err().constData(),
+                                  kServeWaitMs);
+
+        const HttpAnswer metrics = httpGet(serve.url(QStringLiteral("/metrics")));
+        QCOMPARE(metrics.status, 200);
+        QVERIFY2(metrics.body.contains(sampleLine("a", "healthy", 1)), metrics.body.constData());
+        QCOMPARE(::kill(pid_t(serve.process().processId()), SIGTERM), 0);
+        QVERIFY2(finished.wait(kServeWaitMs), serve.err().constData());
+        QCOMPARE(serve.process().exitStatus(), QProcess::NormalExit);
+        QCOMPARE(serve.process().exitCode(), 0);
+        QVERIFY2(childrenPeakRssKiB() < kServePeakRssBoundKiB,
+                 qPrintable(QStringLiteral("peak RSS %1 KiB").arg(childrenPeakRssKiB())));
     }
 
     void signalCommitsWhatTheStoreHeld_data()
