@@ -31,6 +31,7 @@
 #include "store/database.h"
 #include "timeline/eventtext.h"
 #include "timelineview.h"
+#include "tracking/transactiontracker.h"
 #include "tracking/txstate.h"
 #include "util/clock.h"
 #include "util/settings.h"
@@ -38,8 +39,10 @@
 #include <QAction>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -601,6 +604,55 @@ void MainWindow::updateStatus()
         m_sourceLabel->setText(tr("Configuration: %1").arg(m_source.path));
 
     updateProbingLabel();
+}
+
+void MainWindow::quitSwitchyard()
+{
+    int pending = 0;
+    if (m_store) {
+        for (const tracking::TrackedTransaction& record : m_store->tracker()->transactions())
+            pending += tracking::isPending(record.state) ? 1 : 0;
+    }
+    const auto quit = [this] {
+        close(); // keeps the window's layout, as closing it does
+        QCoreApplication::quit();
+    };
+    if (pending == 0) {
+        quit();
+        return;
+    }
+    if (QMessageBox* asked = m_quitQuestion) {
+        asked->raise();
+        return;
+    }
+    auto* question = new QMessageBox(
+        QMessageBox::Question, tr("Quit Switchyard?"),
+        tr("%1 pending: quitting stops watching them here. They stay "
+           "tracked in the store and are followed again at the next "
+           "start.")
+            .arg(display::counted(pending, tr("transaction is"), tr("transactions are"))),
+        QMessageBox::Cancel, this);
+    question->setObjectName(QStringLiteral("quitQuestion"));
+    question->setAttribute(Qt::WA_DeleteOnClose);
+    QPushButton* quitButton = question->addButton(tr("Quit"), QMessageBox::DestructiveRole);
+    quitButton->setObjectName(QStringLiteral("quitAnyway"));
+    QPushButton* keep = nullptr;
+    if (m_attention->canKeepWatching()) {
+        keep = question->addButton(tr("Keep watching from the tray"), QMessageBox::AcceptRole);
+        keep->setObjectName(QStringLiteral("quitKeepWatching"));
+        question->setDefaultButton(keep);
+    } else {
+        question->setDefaultButton(QMessageBox::Cancel);
+    }
+    connect(question, &QMessageBox::buttonClicked, this,
+            [this, quit, quitButton, keep](QAbstractButton* clicked) {
+                if (clicked == quitButton)
+                    quit();
+                else if (keep && clicked == keep)
+                    m_attention->keepWatchingFromTray();
+            });
+    m_quitQuestion = question;
+    question->open();
 }
 
 QString MainWindow::probingText() const

@@ -3,6 +3,8 @@
 #include "config/config.h"
 
 #include <QMainWindow>
+#include <QMessageBox>
+#include <QPointer>
 #include <functional>
 #include <memory>
 
@@ -81,6 +83,10 @@ public:
     PendingPage* pendingPage() const { return m_pendingPage; }    // null until setStore()
     FallbackIndicator* fallbackIndicator() const { return m_fallback; }
     QString probingText() const; // the status bar's "Probing N nodes …"
+    // File → Quit (Ctrl+Q): quits at once when nothing is pending; otherwise asks first, and
+    // offers to keep watching from the tray instead where there is one.
+    void quitSwitchyard();
+    QMessageBox* quitQuestion() const { return m_quitQuestion; } // while it is asked
     QAction* pauseAction() const { return m_pause; }
     QLineEdit* searchBox() const { return m_search; }
     LookupDialog* lookupDialog() const { return m_lookup; } // null until a first id lookup
@@ -139,6 +145,7 @@ private:
 
     PoolManager* m_pools;
     AttentionController* m_attention;
+    QPointer<QMessageBox> m_quitQuestion;
     ConfigSource m_source;
     Settings* m_settings;
     DemoStarter m_startDemo;

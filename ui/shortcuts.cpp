@@ -118,6 +118,11 @@ QList<ShortcutEntry> shortcutTable()
                   MainWindow::tr("Confirm / rebroadcast… the selected transaction"),
                   openWizard});
     table.append({{QKeySequence(Qt::Key_F1)}, MainWindow::tr("This list of shortcuts"), showHelp});
+    table.append({{QKeySequence(Qt::CTRL | Qt::Key_Q)},
+                  MainWindow::tr("Quit Switchyard (asks first while transactions are pending)"),
+                  [](MainWindow* window) {
+                      window->quitSwitchyard();
+                  }});
     return table;
 }
 
@@ -139,6 +144,11 @@ void installShortcuts(MainWindow* window)
         }
     }
     window->menuBar()->setFont(withPointSize(window->menuBar()->font(), headerPointSize));
+    QMenu* file = window->menuBar()->addMenu(MainWindow::tr("&File"));
+    // Keys written in the text, as for F1 below: the table's QShortcut is the one binding.
+    QAction* quit = file->addAction(MainWindow::tr("Quit") + QStringLiteral("\tCtrl+Q"));
+    quit->setObjectName(QStringLiteral("fileQuit"));
+    QObject::connect(quit, &QAction::triggered, window, [window] { window->quitSwitchyard(); });
     QMenu* help = window->menuBar()->addMenu(MainWindow::tr("&Help"));
     // The key is written in the text: as the action's own shortcut it would be a second
     // binding of F1, and an ambiguous one fires neither.

@@ -41,6 +41,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QScrollBar>
 #include <QSignalSpy>
@@ -147,6 +148,48 @@ private Q_SLOTS:
         window.resize(1920, 1080);
         QTRY_VERIFY(table->font().pointSizeF() >= 14);
         QVERIFY(table->verticalHeader()->defaultSectionSize() >= table->fontMetrics().height());
+    }
+
+    // File → Quit asks first while transactions are pending, says how many and that they stay
+    // tracked; Cancel keeps watching. With nothing pending it closes at once.
+    void quitAsksWhileTransactionsArePending()
+    {
+        Demo demo;
+        QString error;
+        const std::unique_ptr<StoreSession> store = StoreSession::open(
+            m_dir.filePath(QStringLiteral("quit.db")), &demo.pools, Clock::system(), &error);
+        QVERIFY2(store, qPrintable(error));
+        Settings settings(settingsFile());
+        MainWindow window(&demo.pools, ConfigSource{QString(), true}, &settings);
+        window.setStore(store.get());
+        window.show();
+        demo.scenario.startTransactions(store->tracker());
+        const auto pending = [&store] {
+            int count = 0;
+            for (const tracking::TrackedTransaction& record : store->tracker()->transactions())
+                count += tracking::isPending(record.state) ? 1 : 0;
+            return count;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(pending() > 0, probeTimeoutMs);
+        auto* quit = window.findChild<QAction*>(QStringLiteral("fileQuit"));
+        QVERIFY(quit);
+        QVERIFY(quit->text().endsWith(QStringLiteral("Ctrl+Q")));
+        quit->trigger();
+        QMessageBox* question = window.quitQuestion();
+        QVERIFY(question);
+        QVERIFY2(question->text().contains(QStringLiteral("pending")),
+                 qPrintable(question->text()));
+        QVERIFY2(question->text().contains(QStringLiteral("stay tracked")),
+                 qPrintable(question->text()));
+        question->button(QMessageBox::Cancel)->click();
+        QTRY_VERIFY(!window.quitQuestion());
+        QVERIFY(window.isVisible());
+
+        MainWindow idle(&demo.pools, ConfigSource{QString(), true}, &settings);
+        idle.show();
+        idle.findChild<QAction*>(QStringLiteral("fileQuit"))->trigger();
+        QVERIFY(!idle.quitQuestion());
+        QVERIFY(!idle.isVisible());
     }
 
     // The demo's sending application hands transactions over; the Pending tab shows them as

@@ -205,6 +205,17 @@ void AttentionController::showWindow()
     m_window->activateWindow();
 }
 
+bool AttentionController::canKeepWatching() const
+{
+    return m_keepRunning->isEnabled();
+}
+
+void AttentionController::keepWatchingFromTray()
+{
+    m_keepRunning->setChecked(true);
+    m_window->close();
+}
+
 void AttentionController::setKeepRunning(bool keep)
 {
     m_settings->setKeepRunningInTray(keep);

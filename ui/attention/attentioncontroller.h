@@ -52,6 +52,10 @@ public:
 
     // Shows the window at what the alert is about.
     void open(const AlertTarget& target);
+    // Closing the window leaves Switchyard watching from the tray (remembered), and closes it.
+    // Only where a tray is available.
+    bool canKeepWatching() const;
+    void keepWatchingFromTray();
 
 private:
     void notify(const Alert& alert);
