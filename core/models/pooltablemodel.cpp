@@ -367,7 +367,10 @@ QVariant PoolTableModel::display(const Row& row, int column) const
     case Roles:
         return display::roles(row.roles);
     case State:
-        return nodeStateWord(row.state);
+        // Past maxLag a node serves reads only where no fresher node is: it must not read like
+        // one within limits.
+        return row.state == NodeState::Lagging && row.lagExcluded ? QStringLiteral("Too far behind")
+                                                                  : nodeStateWord(row.state);
     case Height:
         return row.height ? display::count(*row.height) : display::dash();
     case Lag:
@@ -445,6 +448,10 @@ QVariant PoolTableModel::toolTip(const Row& row, int column) const
         return row.displayUrl;
     case State: {
         QString text = stateExplanation(row.state);
+        if (row.state == NodeState::Lagging && row.lagExcluded)
+            text += QStringLiteral("\nMore than maxLag (%1) behind: excluded from build and send, "
+                                   "and from read while a fresher node serves.")
+                        .arg(row.maxLag);
         if ((row.state == NodeState::Unhealthy || row.state == NodeState::WrongNetwork) &&
             !row.lastError.isEmpty())
             text += u'\n' + row.lastError;
