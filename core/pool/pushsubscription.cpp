@@ -284,9 +284,14 @@ void PushSubscription::onFrame(const QString& text)
         reject(why);
         return;
     }
+    // The pool judges the height against the node's head and may reject it: only a height
+    // believed keeps the socket alive, so one that pushes nothing believable goes silent.
+    const int rejectedBefore = m_rejected;
+    Q_EMIT heightPushed(*height);
+    if (m_rejected != rejectedBefore)
+        return;
     m_lastPushMs = m_clock->monotonicMs();
     m_failedAttempts = 0;
-    Q_EMIT heightPushed(*height);
 }
 
 void PushSubscription::setState(PushState state)
