@@ -3,6 +3,7 @@
 #include "chain/evm/evmpush.h"
 #include "chain/pushmessage.h"
 #include "chain/solana/solanapush.h"
+#include "rpc/nodetextredaction.h"
 #include "util/clock.h"
 
 #include <QNetworkRequest>
@@ -105,7 +106,7 @@ void PushSubscription::setWatchedSignatures(const QStringList& signatures)
 void PushSubscription::reject(const QString& why)
 {
     ++m_rejected;
-    Q_EMIT rejected(why);
+    Q_EMIT rejected(boundedNodeText(why));
 }
 
 void PushSubscription::check()
@@ -160,7 +161,7 @@ void PushSubscription::closeAndRetry(const QString& why)
     m_headSubscription.reset();
     m_signatureBySubscription.clear();
     m_notifiedSubscriptions.clear();
-    m_lastError = why;
+    m_lastError = boundedNodeText(why); // a close reason or a refusal is the node's text
     setState(PushState::Down);
     if (m_running)
         m_reconnectAtMs = m_clock->monotonicMs() + nextBackoffMs();

@@ -272,6 +272,33 @@ private Q_SLOTS:
         }
     }
 
+    // A node whose error message is 5 MB: check --json carries a few hundred characters of it
+    // and counts the rest.
+    void longErrorTextIsBounded()
+    {
+        ManualClock clock;
+        SimulatedCluster cluster(ChainFamily::Solana, QStringLiteral("local"), &clock);
+        Fault loud;
+        loud.kind = FaultKind::ErrorResponse;
+        loud.errorCode = -32000;
+        loud.methods = {QStringLiteral("getSlot")};
+        loud.errorMessage = QString(5'000'000, u'E');
+        QVERIFY(cluster.addNode(QStringLiteral("loud"))->setFault(loud));
+
+        const CommandRun run = runSwitchyard(
+            {QStringLiteral("check"), QStringLiteral("--json"), QStringLiteral("--timeout"),
+             QStringLiteral("20"), QStringLiteral("--config"), configFor(cluster, 20'000)});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.out.size() < 4096, qPrintable(QStringLiteral("%1 bytes").arg(run.out.size())));
+        const QString error =
+            QJsonDocument::fromJson(run.out)[QStringLiteral("networks")][0][QStringLiteral("nodes")]
+                                            [0][QStringLiteral("error")]
+                                                .toString();
+        QVERIFY2(error.startsWith(QStringLiteral("getSlot: RPC error -32000: EEE")),
+                 qPrintable(error));
+        QVERIFY2(error.endsWith(QStringLiteral("E\u2026 (+4,999,700 bytes)")), qPrintable(error));
+    }
+
     void badTimeoutIsAUsageError_data()
     {
         QTest::addColumn<QString>("command");
