@@ -184,6 +184,7 @@ void PoolManager::tick()
                 if (const std::optional<qint64> due = dueAtMs(*pool, i); due && *due <= horizon)
                     enqueue(pool, i);
         }
+    pump();
     scheduleNextTick();
 }
 
@@ -192,8 +193,10 @@ void PoolManager::probeNow(const QString& network, const QString& node)
     const std::shared_ptr<NetworkPool> target = pool(network);
     if (!target)
         return;
-    if (const int index = target->indexOf(node); index >= 0 && !target->node(index).probeQueued)
+    if (const int index = target->indexOf(node); index >= 0 && !target->node(index).probeQueued) {
         enqueue(target, index);
+        pump();
+    }
 }
 
 QCoro::Task<> PoolManager::probeAll(QDeadlineTimer roundDeadline)
@@ -203,6 +206,7 @@ QCoro::Task<> PoolManager::probeAll(QDeadlineTimer roundDeadline)
         for (int i = 0; i < pool->nodeCount(); ++i)
             if (!pool->node(i).probeQueued && pool->node(i).health.state() != NodeState::Disabled)
                 enqueue(pool, i);
+    pump();
     if (m_inFlight > 0 || !m_queue.isEmpty())
         co_await qCoro(this, &PoolManager::idle);
     m_roundDeadline = QDeadlineTimer(QDeadlineTimer::Forever);
@@ -212,7 +216,29 @@ void PoolManager::enqueue(const std::shared_ptr<NetworkPool>& pool, int index)
 {
     pool->node(index).probeQueued = true;
     m_queue.append({pool, index});
-    pump();
+}
+
+qsizetype PoolManager::nextProbeToStart() const
+{
+    // The first queued probe of the network with the fewest running.
+    qsizetype chosen = -1;
+    int fewest = 0;
+    for (qsizetype i = 0; i < m_queue.size(); ++i) {
+        const int running = m_inFlightByPool.value(m_queue[i].pool.get());
+        if (chosen < 0 || running < fewest) {
+            chosen = i;
+            fewest = running;
+        }
+    }
+    if (chosen < 0 || fewest == 0)
+        return chosen;
+    // Beyond its first, a network's probe leaves one slot free for every other network with
+    // none running, which may have a probe due before any running one ends.
+    const NetworkPool* own = m_queue[chosen].pool.get();
+    const auto idleOthers = std::count_if(m_pools.cbegin(), m_pools.cend(), [&](const auto& pool) {
+        return pool.get() != own && !m_inFlightByPool.contains(pool.get());
+    });
+    return maxConcurrentProbes - m_inFlight > idleOthers ? chosen : -1;
 }
 
 void PoolManager::pump()
@@ -223,9 +249,13 @@ void PoolManager::pump()
         m_queue.clear();
     }
     while (m_inFlight < maxConcurrentProbes && !m_queue.isEmpty()) {
-        QueuedProbe next = m_queue.takeFirst();
+        const qsizetype next = nextProbeToStart();
+        if (next < 0)
+            break;
+        QueuedProbe probe = m_queue.takeAt(next);
         ++m_inFlight;
-        runProbe(std::move(next.pool), next.index);
+        ++m_inFlightByPool[probe.pool.get()];
+        runProbe(std::move(probe.pool), probe.index);
     }
 }
 
@@ -258,6 +288,8 @@ QCoro::Task<> PoolManager::runProbe(std::shared_ptr<NetworkPool> pool, int index
     node.probeQueued = false;
 
     --m_inFlight;
+    if (--m_inFlightByPool[pool.get()] == 0)
+        m_inFlightByPool.remove(pool.get());
     // A replaced pool's node belongs to a configuration no longer in force: its name may stand
     // for another URL now, or for no node at all. Its answer still counts for the calls that
     // finish on that pool, but it is not news about any node the operator sees.

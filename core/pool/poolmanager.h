@@ -5,6 +5,7 @@
 #include "pool/nodehealth.h"
 
 #include <QDeadlineTimer>
+#include <QHash>
 #include <QObject>
 #include <QTimer>
 #include <memory>
@@ -20,7 +21,10 @@ class NetworkPool;
 // - nodes that serve (or are earning their way back) get a probe every intervalMs;
 // - unhealthy and wrong-network nodes are rechecked every recoveryIntervalMs (0: never);
 // - at most maxConcurrentProbes run at once, each bounded by timeoutMs, so probing can never
-//   become the incident.
+//   become the incident;
+// - the networks share those slots: the next probe to start is one of the network with the
+//   fewest running, and a network leaves a slot free for each other network with none
+//   running, so one network full of hanging nodes never keeps another's probes waiting.
 // A new configuration builds new pools; the old ones stay alive for reconfigureGraceMs so calls
 // already running on them finish there. A node is named by its pool and its index in that pool,
 // never by (network, index): after a reload the same index in the current pool may be another
@@ -91,8 +95,11 @@ private:
         int index = 0;
     };
 
+    // Queues a probe; pump() starts what may start.
     void enqueue(const std::shared_ptr<NetworkPool>& pool, int index);
     void pump();
+    // Where in m_queue the next probe to start is, or -1 if none may start now.
+    qsizetype nextProbeToStart() const;
     QCoro::Task<> runProbe(std::shared_ptr<NetworkPool> pool, int index);
     std::optional<qint64> dueAtMs(const NetworkPool& pool, int index) const;
     void scheduleNextTick();
@@ -103,6 +110,7 @@ private:
     QList<Retiring> m_retiring;
     QList<QueuedProbe> m_queue;
     int m_inFlight = 0;
+    QHash<const NetworkPool*, int> m_inFlightByPool;
     QDeadlineTimer m_roundDeadline = QDeadlineTimer(QDeadlineTimer::Forever);
     bool m_running = false;
     QTimer m_ticker;

@@ -3,6 +3,7 @@
 #include "chain/evm/evmpush.h"
 #include "chain/pushmessage.h"
 #include "chain/solana/solanapush.h"
+#include "rpc/nodetextredaction.h"
 #include "util/clock.h"
 
 #include <QNetworkRequest>
@@ -105,7 +106,7 @@ void PushSubscription::setWatchedSignatures(const QStringList& signatures)
 void PushSubscription::reject(const QString& why)
 {
     ++m_rejected;
-    Q_EMIT rejected(why);
+    Q_EMIT rejected(boundedNodeText(why));
 }
 
 void PushSubscription::check()
@@ -160,7 +161,7 @@ void PushSubscription::closeAndRetry(const QString& why)
     m_headSubscription.reset();
     m_signatureBySubscription.clear();
     m_notifiedSubscriptions.clear();
-    m_lastError = why;
+    m_lastError = boundedNodeText(why); // a close reason or a refusal is the node's text
     setState(PushState::Down);
     if (m_running)
         m_reconnectAtMs = m_clock->monotonicMs() + nextBackoffMs();
@@ -284,9 +285,14 @@ void PushSubscription::onFrame(const QString& text)
         reject(why);
         return;
     }
+    // The pool judges the height against the node's head and may reject it: only a height
+    // believed keeps the socket alive, so one that pushes nothing believable goes silent.
+    const int rejectedBefore = m_rejected;
+    Q_EMIT heightPushed(*height);
+    if (m_rejected != rejectedBefore)
+        return;
     m_lastPushMs = m_clock->monotonicMs();
     m_failedAttempts = 0;
-    Q_EMIT heightPushed(*height);
 }
 
 void PushSubscription::setState(PushState state)

@@ -55,7 +55,8 @@ public:
 
     // Solana: the signatures to subscribe to (the tracked ones that can still change).
     void setWatchedSignatures(const QStringList& signatures);
-    // A notification the pool would not believe (a height past what the node could have).
+    // A notification the pool would not believe (a height past what the node could have),
+    // called from a heightPushed handler: that height does not count as a push (silence).
     void reject(const QString& why);
 
 Q_SIGNALS:
@@ -63,7 +64,7 @@ Q_SIGNALS:
     // A head height as pushed, checked for form and range; the pool judges if it is sane.
     void heightPushed(qint64 height);
     void signatureNotified(const QString& signature);
-    // Subscribed and nothing pushed for silentMs: counts against the node.
+    // Subscribed and no height believed for silentMs: counts against the node.
     void silent(const QString& detail);
     void rejected(const QString& why);
 

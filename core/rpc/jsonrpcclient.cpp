@@ -2,6 +2,7 @@
 
 #include "rpc/nodetextredaction.h"
 
+#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -11,6 +12,7 @@
 #include <QNetworkReply>
 #include <QSslConfiguration>
 #include <QSslError>
+#include <QThread>
 #include <QThreadStorage>
 #include <QTimer>
 #include <algorithm>
@@ -20,18 +22,27 @@
 
 namespace switchyard {
 
+namespace {
+QThreadStorage<QNetworkAccessManager*> threadManagers;
+} // namespace
+
 QNetworkAccessManager* threadNetworkAccessManager()
 {
-    // QThreadStorage deletes the manager when its thread ends (for the main thread: when the
-    // application object is destroyed), so no manager outlives its event loop.
-    static QThreadStorage<QNetworkAccessManager*> managers;
-    if (!managers.hasLocalData()) {
+    // QThreadStorage deletes the manager when its thread ends, so no manager outlives its event
+    // loop. The main thread's goes first thing in the application object's destructor: later,
+    // its network thread closes kept-alive TLS sockets after Qt has let go of the TLS backend,
+    // and Qt warns "invalid nullptr parameter" on stderr at the end of every run with an https
+    // node.
+    if (!threadManagers.hasLocalData()) {
         auto* manager = new QNetworkAccessManager;
         // JSON-RPC POSTs are never replayed to another host: a redirect is an HTTP answer.
         manager->setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
-        managers.setLocalData(manager);
+        threadManagers.setLocalData(manager);
+        if (QCoreApplication::instance() &&
+            QThread::currentThread() == QCoreApplication::instance()->thread())
+            qAddPostRoutine([] { threadManagers.setLocalData(nullptr); });
     }
-    return managers.localData();
+    return threadManagers.localData();
 }
 
 struct JsonRpcClient::Exchange

@@ -62,6 +62,8 @@ QString pushFaultKindName(PushFaultKind kind)
         return QStringLiteral("WrongSubscription");
     case PushFaultKind::OutOfRange:
         return QStringLiteral("OutOfRange");
+    case PushFaultKind::FarAhead:
+        return QStringLiteral("FarAhead");
     }
     Q_UNREACHABLE();
 }

@@ -64,6 +64,7 @@ enum class PushFaultKind
     OutOfOrder,        // after each head, an older one (three back)
     WrongSubscription, // head notifications about a subscription id never given
     OutOfRange,        // head notifications with a height no chain has (past 2^53 / 2^64)
+    FarAhead,          // well-formed head notifications far past the node's own head
 };
 QString pushFaultKindName(PushFaultKind kind);
 

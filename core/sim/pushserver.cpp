@@ -14,6 +14,8 @@ namespace switchyard::sim {
 namespace {
 
 constexpr qint64 kOutOfOrderStep = 3;
+// Past the margin a pushed height may run ahead of the node's head on either chain.
+constexpr qint64 kFarAheadStep = 10'000;
 constexpr qint64 kWrongSubscriptionOffset = 1'000'000;
 
 int levelOf(const QString& commitment)
@@ -180,7 +182,8 @@ void PushServer::onHead()
         for (const qint64 subscription : std::as_const(each.heads)) {
             if (!moved)
                 break;
-            QJsonValue result = headResult(height);
+            QJsonValue result =
+                headResult(m_fault == PushFaultKind::FarAhead ? height + kFarAheadStep : height);
             qint64 about = subscription;
             if (m_fault == PushFaultKind::WrongSubscription)
                 about += kWrongSubscriptionOffset;

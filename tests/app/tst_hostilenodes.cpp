@@ -87,24 +87,33 @@ private:
         return fault;
     }
 
-    QString configFor(const SimulatedCluster& cluster, int timeoutMs)
+    // One network per cluster, named after it.
+    QString configFor(const QList<const SimulatedCluster*>& clusters, int timeoutMs)
     {
-        QJsonArray nodes;
-        for (const SimulatedNode* node : cluster.nodes())
-            nodes.append(QJsonObject{{QStringLiteral("name"), node->name()},
-                                     {QStringLiteral("url"), node->url().toString()}});
+        QJsonArray networks;
+        for (const SimulatedCluster* cluster : clusters) {
+            QJsonArray nodes;
+            for (const SimulatedNode* node : cluster->nodes())
+                nodes.append(QJsonObject{{QStringLiteral("name"), node->name()},
+                                         {QStringLiteral("url"), node->url().toString()}});
+            networks.append(QJsonObject{{QStringLiteral("name"), cluster->name()},
+                                        {QStringLiteral("family"), QStringLiteral("solana")},
+                                        {QStringLiteral("genesisHash"), cluster->genesisHash()},
+                                        {QStringLiteral("nodes"), nodes}});
+        }
         const QJsonObject config{
-            {QStringLiteral("networks"),
-             QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("local")},
-                                    {QStringLiteral("family"), QStringLiteral("solana")},
-                                    {QStringLiteral("genesisHash"), cluster.genesisHash()},
-                                    {QStringLiteral("nodes"), nodes}}}},
+            {QStringLiteral("networks"), networks},
             {QStringLiteral("probe"), QJsonObject{{QStringLiteral("timeoutMs"), timeoutMs}}}};
         const QString path = m_dir.filePath(QStringLiteral("config.json"));
         QFile file(path);
         if (file.open(QIODevice::WriteOnly))
             file.write(QJsonDocument(config).toJson());
         return path;
+    }
+
+    QString configFor(const SimulatedCluster& cluster, int timeoutMs)
+    {
+        return configFor(QList<const SimulatedCluster*>{&cluster}, timeoutMs);
     }
 
 private Q_SLOTS:
@@ -237,6 +246,30 @@ private Q_SLOTS:
         }
     }
 
+    // A network whose 100 nodes accept and never answer holds more than all 32 probe slots for
+    // the whole deadline; the other network's healthy node is still asked, at once, and OK.
+    void hungNetworkLeavesTheOthersTheirProbes()
+    {
+        ManualClock clock;
+        SimulatedCluster hung(ChainFamily::Solana, QStringLiteral("hung"), &clock);
+        for (int i = 0; i < 100; ++i)
+            QVERIFY(hung.addNode(QStringLiteral("silent%1").arg(i))->setFault(silence()));
+        SimulatedCluster fine(ChainFamily::Solana, QStringLiteral("fine"), &clock);
+        fine.addNode(QStringLiteral("fine0"));
+
+        const CommandRun run = runSwitchyard({QStringLiteral("check"), QStringLiteral("--timeout"),
+                                              QStringLiteral("2"), QStringLiteral("--config"),
+                                              configFor({&hung, &fine}, 60'000)});
+        QVERIFY2(run.exitCode != -1, "check did not come back by itself");
+        QCOMPARE(run.exitCode, 2); // the hung network is critical
+        const QList<QByteArray> lines = run.lines();
+        QCOMPARE(lines.size(), 2);
+        QVERIFY2(lines.at(0).startsWith("SWITCHYARD hung CRITICAL - 0 of 100 nodes serving"),
+                 lines.at(0).left(200).constData());
+        QVERIFY2(lines.at(1).startsWith("SWITCHYARD fine OK - 1 of 1 nodes serving"),
+                 lines.at(1).constData());
+    }
+
     // The probe round gets half of the deadline, so silent nodes leave the one that answers
     // time to be asked.
     void lookupAnswersWithinItsDeadline()
@@ -270,6 +303,33 @@ private Q_SLOTS:
             QCOMPARE(answers.value(silent).value(QStringLiteral("message")).toString(),
                      QStringLiteral("no answer to the probe within 1 s"));
         }
+    }
+
+    // A node whose error message is 5 MB: check --json carries a few hundred characters of it
+    // and counts the rest.
+    void longErrorTextIsBounded()
+    {
+        ManualClock clock;
+        SimulatedCluster cluster(ChainFamily::Solana, QStringLiteral("local"), &clock);
+        Fault loud;
+        loud.kind = FaultKind::ErrorResponse;
+        loud.errorCode = -32000;
+        loud.methods = {QStringLiteral("getSlot")};
+        loud.errorMessage = QString(5'000'000, u'E');
+        QVERIFY(cluster.addNode(QStringLiteral("loud"))->setFault(loud));
+
+        const CommandRun run = runSwitchyard(
+            {QStringLiteral("check"), QStringLiteral("--json"), QStringLiteral("--timeout"),
+             QStringLiteral("20"), QStringLiteral("--config"), configFor(cluster, 20'000)});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.out.size() < 4096, qPrintable(QStringLiteral("%1 bytes").arg(run.out.size())));
+        const QString error =
+            QJsonDocument::fromJson(run.out)[QStringLiteral("networks")][0][QStringLiteral("nodes")]
+                                            [0][QStringLiteral("error")]
+                                                .toString();
+        QVERIFY2(error.startsWith(QStringLiteral("getSlot: RPC error -32000: EEE")),
+                 qPrintable(error));
+        QVERIFY2(error.endsWith(QStringLiteral("E\u2026 (+4,999,700 bytes)")), qPrintable(error));
     }
 
     void badTimeoutIsAUsageError_data()

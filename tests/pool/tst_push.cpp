@@ -284,6 +284,28 @@ private Q_SLOTS:
         QCOMPARE(f.push().rejectedCount(), 1);
         QCOMPARE(f.height(a), before);
     }
+
+    // A socket that pushes only heights the pool rejects keeps nothing alive: it goes silent
+    // after pushSilentMs from its last believed height, like one that pushes nothing, and
+    // `check` says it is down.
+    void socketPushingOnlyRejectedHeightsGoesSilent()
+    {
+        PushFixture f(ChainFamily::Evm);
+        f.subscribeAndProbe();
+        f.simNode(a)->setPushFault(PushFaultKind::FarAhead);
+        QSignalSpy silent(&f.push(), &PushSubscription::silent);
+        f.clock.advance(kSilentMs / 2);
+        f.cluster.advance(1);
+        QTRY_COMPARE_WITH_TIMEOUT(f.push().rejectedCount(), 1, kWaitMs);
+        QCOMPARE(f.push().state(), PushState::Subscribed);
+        f.clock.advance(kSilentMs / 2 + 1);
+        QCOMPARE(silent.count(), 1);
+        QCOMPARE(f.push().state(), PushState::Down);
+        const QJsonObject node =
+            checkNetwork(*f.pool()).json.value(QStringLiteral("nodes")).toArray().at(0).toObject();
+        QCOMPARE(node.value(QStringLiteral("push")).toString(), QStringLiteral("down"));
+        QCOMPARE(node.value(QStringLiteral("pushRejected")).toInt(), 1);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestPush)

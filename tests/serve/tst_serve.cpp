@@ -216,6 +216,46 @@ private Q_SLOTS:
         QCOMPARE(httpGet(serve.url(QStringLiteral("/healthz")), 10'000).status, 503);
     }
 
+    // A node answering every probe with a 5 MB error message: /healthz shows a few hundred
+    // characters of it, and the store keeps no more than that per event.
+    void longNodeErrorTextIsBounded()
+    {
+        sim::SimulatedCluster cluster(ChainFamily::Solana, QStringLiteral("local"), nullptr);
+        sim::Fault loud;
+        loud.kind = sim::FaultKind::ErrorResponse;
+        loud.errorCode = -32000;
+        loud.methods = {QStringLiteral("getSlot")};
+        loud.errorMessage = QString(5'000'000, u'E');
+        QVERIFY(cluster.addNode(QStringLiteral("loud"))->setFault(loud));
+        const QString config = writeServeConfig(fresh(QStringLiteral("config.json")), cluster);
+        const QString path = fresh(QStringLiteral("store.db"));
+        ServeProcess serve({QStringLiteral("--config"), config, QStringLiteral("--db"), path,
+                            QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")},
+                           m_dir.path());
+        QVERIFY2(serve.waitForPort() != 0, serve.err().constData());
+
+        const QByteArray counted = QStringLiteral("E\u2026 (+4,999,700 bytes)").toUtf8();
+        HttpAnswer health;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (health = httpGet(serve.url(QStringLiteral("/healthz")))).body.contains("getSlot: RPC"),
+            kServeWaitMs);
+        QVERIFY2(health.body.size() < 4096, qPrintable(QString::number(health.body.size())));
+        QVERIFY2(health.body.contains(counted), health.body.constData());
+
+        store::OpenResult opened = store::Database::open(path);
+        QVERIFY2(opened.ok(), qPrintable(opened.error));
+        QSqlDatabase db = opened.database->connection();
+        QSqlQuery query(db);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            query.exec(QStringLiteral("SELECT count(*) FROM events WHERE node = 'loud' AND "
+                                      "message LIKE '%getSlot%'")) &&
+                query.next() && query.value(0).toInt() > 0,
+            kServeWaitMs);
+        QVERIFY(query.exec(QStringLiteral("SELECT max(length(message)) FROM events")));
+        QVERIFY(query.next());
+        QVERIFY2(query.value(0).toLongLong() < 1000, qPrintable(query.value(0).toString()));
+    }
+
     void reloadsAChangedConfig()
     {
         sim::SimulatedCluster cluster(ChainFamily::Solana, QStringLiteral("local"), nullptr);
