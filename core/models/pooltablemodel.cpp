@@ -369,7 +369,7 @@ QVariant PoolTableModel::display(const Row& row, int column) const
     case State:
         // Past maxLag a node serves reads only where no fresher node is: it must not read like
         // one within limits.
-        return row.state == NodeState::Lagging && row.lagExcluded ? QStringLiteral("Too far behind")
+        return row.state == NodeState::Lagging && row.lagExcluded ? QStringLiteral("Past maxLag")
                                                                   : nodeStateWord(row.state);
     case Height:
         return row.height ? display::count(*row.height) : display::dash();

@@ -154,7 +154,7 @@ private Q_SLOTS:
         fixture.probeAll();
         QCOMPARE(cell(model, 2, PoolTableModel::Lag), QStringLiteral("12 slots, over max"));
         // Its state word differs from a node lagging within limits, and the tooltip says why.
-        QCOMPARE(cell(model, 2, PoolTableModel::State), QStringLiteral("Too far behind"));
+        QCOMPARE(cell(model, 2, PoolTableModel::State), QStringLiteral("Past maxLag"));
         QVERIFY(cell(model, 2, PoolTableModel::State, Qt::ToolTipRole).contains("maxLag (10)"));
         QVERIFY(model.index(2, 0).data(PoolTableModel::LagExcludedRole).toBool());
         QVERIFY(!model.index(0, 0).data(PoolTableModel::LagExcludedRole).toBool());
