@@ -79,11 +79,12 @@ QHttpServerResponse textResponse(const QByteArray& body, QHttpServerResponse::St
 void watchTheLease(Collector& collector, int* exitCode)
 {
     QObject::connect(&collector, &Collector::standby, [](const QString& holder, qint64 sinceMs) {
-        std::fprintf(stderr, "switchyard serve: standby: the store's collector is %s since %s; "
-                             "waiting\n",
-                     qPrintable(holder),
-                     qPrintable(QDateTime::fromMSecsSinceEpoch(sinceMs, Qt::UTC)
-                                    .toString(Qt::ISODate)));
+        std::fprintf(
+            stderr,
+            "switchyard serve: standby: the store's collector is %s since %s; "
+            "waiting\n",
+            qPrintable(holder),
+            qPrintable(QDateTime::fromMSecsSinceEpoch(sinceMs, Qt::UTC).toString(Qt::ISODate)));
         std::fflush(stderr);
     });
     QObject::connect(&collector, &Collector::collecting, [](const QString& previous) {
@@ -207,11 +208,10 @@ int runServe(const QStringList& arguments)
     });
     http.route(QStringLiteral("/readyz"), [&ready, &collector] {
         if (!collector.isCollecting())
-            return textResponse(
-                QStringLiteral("standby: the store's collector is %1\n")
-                    .arg(collector.lease()->otherHolder())
-                    .toUtf8(),
-                QHttpServerResponse::StatusCode::ServiceUnavailable);
+            return textResponse(QStringLiteral("standby: the store's collector is %1\n")
+                                    .arg(collector.lease()->otherHolder())
+                                    .toUtf8(),
+                                QHttpServerResponse::StatusCode::ServiceUnavailable);
         return ready ? textResponse("ready\n", QHttpServerResponse::StatusCode::Ok)
                      : textResponse("first probe round not finished\n",
                                     QHttpServerResponse::StatusCode::ServiceUnavailable);

@@ -1,8 +1,8 @@
 #include "collector.h"
 
 #include "config/configwatcher.h"
-#include "recording/collectorlease.h"
 #include "pool/poolmanager.h"
+#include "recording/collectorlease.h"
 #include "recording/storesession.h"
 #include "store/database.h"
 #include "store/storewriter.h"

@@ -110,10 +110,10 @@ void CollectorLease::attempt()
             return;
         }
         if (!renewing)
-            previous = tracking::describeHolder(holder) +
-                       (ended ? QStringLiteral(", which has ended")
-                              : QStringLiteral(", not renewed for %1 s")
-                                    .arg((now - renewedMs) / 1000));
+            previous =
+                tracking::describeHolder(holder) +
+                (ended ? QStringLiteral(", which has ended")
+                       : QStringLiteral(", not renewed for %1 s").arg((now - renewedMs) / 1000));
     }
     query.finish();
     QSqlQuery write(m_connection);

@@ -24,15 +24,14 @@ class CollectorLease : public QObject
 public:
     struct Timing
     {
-        int renewEveryMs = 2000;   // while held
-        int retryEveryMs = 1000;   // while another process holds it
+        int renewEveryMs = 2000; // while held
+        int retryEveryMs = 1000; // while another process holds it
         qint64 staleAfterMs = 15'000;
     };
 
     // `connection`: of the calling thread, to the store (migrated to schema 7 or later).
     CollectorLease(QSqlDatabase connection, Clock* clock, QObject* parent = nullptr);
-    CollectorLease(QSqlDatabase connection, Clock* clock, Timing timing,
-                   QObject* parent = nullptr);
+    CollectorLease(QSqlDatabase connection, Clock* clock, Timing timing, QObject* parent = nullptr);
     // Gives the lease back if held.
     ~CollectorLease() override;
 

@@ -84,9 +84,8 @@ StoreSession::StoreSession(std::unique_ptr<store::Database> database, const QStr
     restoreTracker(clock);
     m_poller = new tracking::TrackingPoller(m_tracker, pools, clock, this);
     m_poller->start();
-    m_changes = new store::SqliteChangeNotifier(m_database->connection(),
-                                                store::SqliteChangeNotifier::defaultIntervalMs,
-                                                this);
+    m_changes = new store::SqliteChangeNotifier(
+        m_database->connection(), store::SqliteChangeNotifier::defaultIntervalMs, this);
     connect(m_changes, &store::ChangeNotifier::changed, this, &StoreSession::catchUpWithOthers);
 }
 
@@ -95,8 +94,7 @@ void StoreSession::catchUpWithOthers()
     m_timeline->refreshHead();
     const auto events = m_database->eventsAfter(m_lastSeenEventId);
     if (!events.ok()) {
-        qWarning("store: what other processes stored cannot be read: %s",
-                 qPrintable(events.error));
+        qWarning("store: what other processes stored cannot be read: %s", qPrintable(events.error));
         return;
     }
     QList<tracking::TrackedTransaction> changed;

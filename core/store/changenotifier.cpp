@@ -5,8 +5,7 @@
 
 namespace switchyard::store {
 
-SqliteChangeNotifier::SqliteChangeNotifier(QSqlDatabase connection, int intervalMs,
-                                           QObject* parent)
+SqliteChangeNotifier::SqliteChangeNotifier(QSqlDatabase connection, int intervalMs, QObject* parent)
     : ChangeNotifier(parent)
     , m_connection(std::move(connection))
     , m_timer(new QTimer(this))

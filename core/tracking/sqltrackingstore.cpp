@@ -7,9 +7,9 @@
 #include "tracking/decisions.h"
 
 #include <QDateTime>
-#include <algorithm>
 #include <QSqlError>
 #include <QSqlQuery>
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -508,10 +508,10 @@ loadTrackedTransaction(const store::Database& database, const QString& id)
     out.value = fromStored(*row.value, &out.error);
     if (!out.value)
         return out;
-    out.value->attempts = int(std::count_if(
-        attempts.value.cbegin(), attempts.value.cend(), [](const store::SendAttempt& attempt) {
-            return attempt.outcome != QLatin1String("not-sent");
-        }));
+    out.value->attempts = int(std::count_if(attempts.value.cbegin(), attempts.value.cend(),
+                                            [](const store::SendAttempt& attempt) {
+                                                return attempt.outcome != QLatin1String("not-sent");
+                                            }));
     return out;
 }
 

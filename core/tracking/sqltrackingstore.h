@@ -97,7 +97,7 @@ RestoredRecords loadTrackedTransactions(const store::Database& database, qint64 
 // One record as the store has it now, with its sends that left counted; none when the store
 // has no such id. For a record another process changed: its state is taken as stored (an open
 // send claim is that process's, not a crash's).
-store::ReadResult<std::optional<TrackedTransaction>> loadTrackedTransaction(
-    const store::Database& database, const QString& id);
+store::ReadResult<std::optional<TrackedTransaction>>
+loadTrackedTransaction(const store::Database& database, const QString& id);
 
 } // namespace switchyard::tracking

@@ -227,9 +227,9 @@ void TransactionTracker::absorb(const QList<TrackedTransaction>& records)
         const TxState from = known->state;
         *known = record;
         if (from != record.state)
-            Q_EMIT transitioned(*known, StateTransition{from, record.state, record.lastNode,
-                                                        record.lastHeight,
-                                                        QStringLiteral("stored by another process")});
+            Q_EMIT transitioned(
+                *known, StateTransition{from, record.state, record.lastNode, record.lastHeight,
+                                        QStringLiteral("stored by another process")});
     }
 }
 
