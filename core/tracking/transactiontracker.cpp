@@ -171,12 +171,13 @@ QCoro::Task<TrackResult> TransactionTracker::track(QList<TrackedTransaction> rec
     QStringList storing;
     for (const TrackedTransaction& incoming : std::as_const(records))
         storing.append(incoming.id);
-    m_storing.unite(QSet<QString>(storing.cbegin(), storing.cend()));
+    for (const QString& id : std::as_const(storing))
+        beginStoring(id);
     const TrackStored stored = co_await m_store->track(records, ifAdded);
     if (!self)
         co_return result;
     for (const QString& id : std::as_const(storing))
-        m_storing.remove(id);
+        endStoring(id);
     if (!stored.error.isEmpty()) {
         result.error =
             QStringLiteral("not tracked, the store refused the records: ") + stored.error;
@@ -465,12 +466,12 @@ QCoro::Task<TransactionTracker::Applied> TransactionTracker::apply(QList<Change>
         co_return Applied{};
     QPointer<TransactionTracker> self(this);
     for (const TrackedTransaction& record : std::as_const(records))
-        m_storing.insert(record.id);
+        beginStoring(record.id);
     const StoreAck ack = co_await m_store->save(records, events);
     if (!self)
         co_return Applied{};
     for (const TrackedTransaction& record : std::as_const(records))
-        m_storing.remove(record.id);
+        endStoring(record.id);
     if (!ack.ok()) {
         QStringList proved;
         for (qsizetype i = 0; i < records.size(); ++i)

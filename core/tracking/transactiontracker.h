@@ -181,8 +181,15 @@ private:
     TrackerOptions m_options;
     QHash<QString, TrackedTransaction> m_records;
     QSet<QString> m_sending;
-    // Ids whose records this tracker is storing (track, state changes), until the store answers.
-    QSet<QString> m_storing;
+    // Ids whose records this tracker is storing (track, state changes) until the store answers,
+    // with how many such writes of each are under way.
+    QHash<QString, int> m_storing;
+    void beginStoring(const QString& id) { ++m_storing[id]; }
+    void endStoring(const QString& id)
+    {
+        if (--m_storing[id] <= 0)
+            m_storing.remove(id);
+    }
     // Solana: the latest block height a status node gave per network, to choose history search.
     QHash<QString, qint64> m_blockHeight;
 };
