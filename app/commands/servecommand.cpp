@@ -207,11 +207,16 @@ int runServe(const QStringList& arguments)
                     : QHttpServerResponse::StatusCode::ServiceUnavailable);
     });
     http.route(QStringLiteral("/readyz"), [&ready, &collector] {
-        if (!collector.isCollecting())
-            return textResponse(QStringLiteral("standby: the store's collector is %1\n")
-                                    .arg(collector.lease()->otherHolder())
-                                    .toUtf8(),
-                                QHttpServerResponse::StatusCode::ServiceUnavailable);
+        if (!collector.isCollecting()) {
+            const QString holder = collector.lease()->otherHolder();
+            return textResponse(
+                (holder.isEmpty()
+                     ? QStringLiteral("standby: the store's collector lease is not "
+                                      "taken yet\n")
+                     : QStringLiteral("standby: the store's collector is %1\n").arg(holder))
+                    .toUtf8(),
+                QHttpServerResponse::StatusCode::ServiceUnavailable);
+        }
         return ready ? textResponse("ready\n", QHttpServerResponse::StatusCode::Ok)
                      : textResponse("first probe round not finished\n",
                                     QHttpServerResponse::StatusCode::ServiceUnavailable);
