@@ -5,6 +5,7 @@
 #include "pool/poolcheck.h"
 #include "pool/poolmanager.h"
 #include "recording/collector.h"
+#include "recording/collectorlease.h"
 #include "recording/storesession.h"
 #include "store/database.h"
 #include "subcommand.h"
@@ -13,6 +14,7 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QFile>
 #include <QHostAddress>
 #include <QHttpServer>
@@ -29,6 +31,8 @@ namespace switchyard::cli {
 namespace {
 
 constexpr quint16 kDefaultPort = 9464;
+// Another process took the store's collector lease from this one.
+constexpr int ExitLeaseLost = 4;
 
 struct ListenAddress
 {
@@ -68,6 +72,37 @@ bool firstRoundDone(const PoolManager& pools)
 QHttpServerResponse textResponse(const QByteArray& body, QHttpServerResponse::StatusCode status)
 {
     return QHttpServerResponse(QByteArrayLiteral("text/plain; charset=utf-8"), body, status);
+}
+
+// One collector per store (recording/collectorlease.h): a second serve waits as a standby and
+// says so; one that loses the lease stops, failing, for its service manager to restart it.
+void watchTheLease(Collector& collector, int* exitCode)
+{
+    QObject::connect(&collector, &Collector::standby, [](const QString& holder, qint64 sinceMs) {
+        std::fprintf(
+            stderr,
+            "switchyard serve: standby: the store's collector is %s since %s; "
+            "waiting\n",
+            qPrintable(holder),
+            qPrintable(QDateTime::fromMSecsSinceEpoch(sinceMs, Qt::UTC).toString(Qt::ISODate)));
+        std::fflush(stderr);
+    });
+    QObject::connect(&collector, &Collector::collecting, [](const QString& previous) {
+        if (previous.isEmpty())
+            return;
+        std::fprintf(stderr, "switchyard serve: took over as the store's collector from %s\n",
+                     qPrintable(previous));
+        std::fflush(stderr);
+    });
+    QObject::connect(&collector, &Collector::leaseFailed, [](const QString& error) {
+        std::fprintf(stderr, "switchyard serve: collector lease: %s\n", qPrintable(error));
+    });
+    QObject::connect(&collector, &Collector::leaseLost, [exitCode](const QString& holder) {
+        std::fprintf(stderr, "switchyard serve: %s took over as the store's collector; stopping\n",
+                     qPrintable(holder));
+        *exitCode = ExitLeaseLost;
+        QCoreApplication::quit();
+    });
 }
 
 } // namespace
@@ -167,14 +202,26 @@ int runServe(const QStringList& arguments)
             healthy ? QHttpServerResponse::StatusCode::Ok
                     : QHttpServerResponse::StatusCode::ServiceUnavailable);
     });
-    http.route(QStringLiteral("/readyz"), [&ready] {
+    http.route(QStringLiteral("/readyz"), [&ready, &collector] {
+        if (!collector.isCollecting()) {
+            const QString holder = collector.lease()->otherHolder();
+            return textResponse(
+                (holder.isEmpty()
+                     ? QStringLiteral("standby: the store's collector lease is not "
+                                      "taken yet\n")
+                     : QStringLiteral("standby: the store's collector is %1\n").arg(holder))
+                    .toUtf8(),
+                QHttpServerResponse::StatusCode::ServiceUnavailable);
+        }
         return ready ? textResponse("ready\n", QHttpServerResponse::StatusCode::Ok)
                      : textResponse("first probe round not finished\n",
                                     QHttpServerResponse::StatusCode::ServiceUnavailable);
     });
 
-    collector.start(loaded.config());
-    ready = firstRoundDone(collector.pools());
+    int exitCode = ExitOk;
+    watchTheLease(collector, &exitCode);
+    collector.startAsTheStoresCollector(loaded.config());
+    ready = collector.isCollecting() && firstRoundDone(collector.pools());
     collector.watchConfig(configPath, configContents);
     QObject::connect(&termination, &app::TerminationSignals::received, [](int signalNumber) {
         const char* name = signalNumber == SIGINT   ? "SIGINT"
@@ -196,7 +243,7 @@ int runServe(const QStringList& arguments)
     socket->close();
     QCoro::waitFor(collector.stop());
     std::fprintf(stderr, "switchyard serve: every queued store write committed\n");
-    return ExitOk;
+    return exitCode;
 }
 
 } // namespace switchyard::cli

@@ -2,7 +2,9 @@
 
 #include "config/configwatcher.h"
 #include "pool/poolmanager.h"
+#include "recording/collectorlease.h"
 #include "recording/storesession.h"
+#include "store/database.h"
 #include "store/storewriter.h"
 #include "tracking/trackingpoller.h"
 
@@ -18,21 +20,47 @@ Collector::Collector(Clock* clock, QObject* parent)
 
 Collector::~Collector()
 {
-    // The store session records the pool: it goes first.
+    // The lease is the store's; the store session records the pool: they go first.
+    delete m_lease;
+    m_lease = nullptr;
     m_store.reset();
     m_watcher.reset();
 }
 
 void Collector::start(const Config& config)
 {
+    m_config = config;
     m_pools->applyConfig(config);
     m_pools->start();
+    m_collecting = true;
+}
+
+void Collector::startAsTheStoresCollector(const Config& config)
+{
+    m_config = config;
+    m_lease = new CollectorLease(m_store->database().connection(), m_clock, this);
+    connect(m_lease, &CollectorLease::taken, this, [this](const QString& previous) {
+        if (m_collecting)
+            return;
+        start(m_config);
+        Q_EMIT collecting(previous);
+    });
+    connect(m_lease, &CollectorLease::heldElsewhere, this, &Collector::standby);
+    connect(m_lease, &CollectorLease::lost, this, &Collector::leaseLost);
+    connect(m_lease, &CollectorLease::storeFailed, this, &Collector::leaseFailed);
+    m_lease->start();
 }
 
 void Collector::watchConfig(const QString& path, const QByteArray& loadedContents)
 {
     m_watcher = std::make_unique<ConfigWatcher>(path, loadedContents);
-    connect(m_watcher.get(), &ConfigWatcher::reloaded, m_pools.get(), &PoolManager::applyConfig);
+    // A standby keeps the newest configuration for when it takes over: pools applied now would
+    // have their transactions polled.
+    connect(m_watcher.get(), &ConfigWatcher::reloaded, this, [this](const Config& config) {
+        m_config = config;
+        if (m_collecting)
+            m_pools->applyConfig(config);
+    });
     connect(m_watcher.get(), &ConfigWatcher::rejected, m_pools.get(),
             &PoolManager::reportRejectedConfig);
     // On the timeline, and on stderr for serve, which has no timeline on screen.
@@ -61,6 +89,9 @@ QCoro::Task<> Collector::stop()
         co_return;
     m_store->poller()->stop();
     co_await m_store->writer().flush();
+    // Only now: a standby that takes over must not record beside writes still queued here.
+    if (m_lease)
+        m_lease->release();
 }
 
 } // namespace switchyard

@@ -9,6 +9,7 @@
 namespace switchyard {
 
 class Clock;
+class CollectorLease;
 class ConfigWatcher;
 class PoolManager;
 class StoreSession;
@@ -28,6 +29,15 @@ public:
 
     // Applies the configuration and starts probing.
     void start(const Config& config);
+    // start(), once this process holds the store's collector lease (recording/collectorlease.h):
+    // at once when it is free, else when its holder ends or stops renewing it. Until then the
+    // store is only watched (other processes' records and events are read), nothing is probed,
+    // polled or recorded. Needs openStore(). What happens is told by the signals below.
+    void startAsTheStoresCollector(const Config& config);
+    // Null before startAsTheStoresCollector().
+    CollectorLease* lease() const { return m_lease; }
+    // Probing and recording: start() ran, or the lease was taken.
+    bool isCollecting() const { return m_collecting; }
     // From now on a change of `path` is loaded and applied; one that does not load is reported
     // and the running configuration stays. `loadedContents`: the bytes in use now.
     void watchConfig(const QString& path, const QByteArray& loadedContents);
@@ -37,14 +47,28 @@ public:
     bool openStore(const QString& path, QString* error);
 
     // No probe or status poll starts any more; resumes once every store write queued so far is
-    // committed (or refused and reported).
+    // committed (or refused and reported), and the lease (if any) is given back.
     QCoro::Task<> stop();
+
+Q_SIGNALS:
+    // startAsTheStoresCollector(): this process probes and records now; `previous` held the
+    // lease before (empty: nobody did).
+    void collecting(const QString& previous);
+    // It waits: `holder` ("process 1234") is the store's collector, since `sinceMs` (UTC).
+    void standby(const QString& holder, qint64 sinceMs);
+    // Another process took the lease while this one held it (this one was judged stale).
+    void leaseLost(const QString& holder);
+    // The store could not be asked about the lease; asked again shortly.
+    void leaseFailed(const QString& error);
 
 private:
     std::unique_ptr<PoolManager> m_pools;
     std::unique_ptr<ConfigWatcher> m_watcher;
     std::unique_ptr<StoreSession> m_store;
     Clock* m_clock;
+    CollectorLease* m_lease = nullptr;
+    bool m_collecting = false;
+    Config m_config; // the newest one loaded
 };
 
 } // namespace switchyard

@@ -3,6 +3,7 @@
 #include "events/incidentevent.h"
 #include "pool/poolmanager.h"
 #include "recording/poolrecorder.h"
+#include "store/changenotifier.h"
 #include "store/database.h"
 #include "store/storewriter.h"
 #include "timeline/timelinemodel.h"
@@ -83,11 +84,41 @@ StoreSession::StoreSession(std::unique_ptr<store::Database> database, const QStr
     restoreTracker(clock);
     m_poller = new tracking::TrackingPoller(m_tracker, pools, clock, this);
     m_poller->start();
+    m_changes = new store::SqliteChangeNotifier(
+        m_database->connection(), store::SqliteChangeNotifier::defaultIntervalMs, this);
+    connect(m_changes, &store::ChangeNotifier::changed, this, &StoreSession::catchUpWithOthers);
+}
+
+void StoreSession::catchUpWithOthers()
+{
+    m_timeline->refreshHead();
+    const auto events = m_database->eventsAfter(m_lastSeenEventId);
+    if (!events.ok()) {
+        qWarning("store: what other processes stored cannot be read: %s", qPrintable(events.error));
+        return;
+    }
+    QList<tracking::TrackedTransaction> changed;
+    for (const QString& id : events.value.txIds) {
+        const auto read = tracking::loadTrackedTransaction(*m_database, id);
+        if (!read.ok()) {
+            // Said, not retried: a row this build cannot read stays unreadable.
+            qWarning("tracking: %s stored by another process cannot be read: %s", qPrintable(id),
+                     qPrintable(read.error));
+            continue;
+        }
+        if (read.value)
+            changed.append(*read.value);
+    }
+    m_lastSeenEventId = events.value.lastId;
+    m_tracker->absorb(changed);
 }
 
 void StoreSession::restoreTracker(Clock* clock)
 {
     const Clock* now = clock ? clock : Clock::system();
+    // Before the records are read: whatever is committed after it is caught up with later.
+    if (const auto events = m_database->eventsAfter(0); events.ok())
+        m_lastSeenEventId = events.value.lastId;
     const tracking::RestoredRecords restored =
         tracking::loadTrackedTransactions(*m_database, now->utcNow().toMSecsSinceEpoch());
     m_tracker->restore(restored.records);
@@ -117,6 +148,7 @@ StoreSession::~StoreSession()
     // through the database's connection: it goes first too. The writer commits what is queued
     // before the connection it was opened from is closed; going, it resumes whatever still
     // waits on the tracking store (which finds the tracker gone and stops).
+    delete m_changes;
     delete m_poller;
     delete m_tracker;
     delete m_timeline;

@@ -12,6 +12,7 @@ class PoolRecorder;
 class TimelineModel;
 
 namespace store {
+class ChangeNotifier;
 class Database;
 class StoreWriter;
 } // namespace store
@@ -30,6 +31,11 @@ class TransactionTracker;
 // It also runs the transaction tracker over the same store: taken back at open (every record
 // that can still change, and those settled in the last day), polled by a TrackingPoller. The
 // tracker stores its own events; the timeline shows them as the writer commits them.
+//
+// Other processes on the same store (a `track` run, another window, a `serve`) are watched
+// through a store::ChangeNotifier: once one has committed, the events it added reach the
+// timeline, and the records they are about are read again and handed to the tracker (new ones
+// get polled, moved states show on the board). resources/docs/design.md, "Across processes".
 class StoreSession : public QObject
 {
     Q_OBJECT
@@ -48,11 +54,15 @@ public:
     // Tracked transactions the store holds that this build could not take back ("id: why"),
     // or why none could be read. Also on the timeline, as warnings.
     QStringList restoreProblems() const { return m_restoreProblems; }
+    store::ChangeNotifier* changes() const { return m_changes; }
 
 private:
     StoreSession(std::unique_ptr<store::Database> database, const QStringList& notices,
                  PoolManager* pools, Clock* clock);
     void restoreTracker(Clock* clock);
+    // What other processes committed since the last look: their events on the timeline, the
+    // records those are about to the tracker.
+    void catchUpWithOthers();
 
     std::unique_ptr<store::Database> m_database;
     std::unique_ptr<store::StoreWriter> m_writer;
@@ -62,6 +72,8 @@ private:
     tracking::TransactionTracker* m_tracker;
     tracking::TrackingPoller* m_poller;
     QStringList m_restoreProblems;
+    store::ChangeNotifier* m_changes = nullptr;
+    qint64 m_lastSeenEventId = 0; // every record an event up to it is about is read
 };
 
 // Where `switchyard --demo` keeps its events, apart from a real store.

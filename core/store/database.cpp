@@ -8,6 +8,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QSet>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QStandardPaths>
@@ -441,6 +442,30 @@ ReadResult<QList<SendAttempt>> Database::attempts(const QString& txId) const
 ReadResult<TrackedRows> Database::trackedTransactions(qint64 settledSinceMs, int settledLimit) const
 {
     return readTrackedTransactions(connection(), settledSinceMs, settledLimit);
+}
+
+ReadResult<EventsAfter> Database::eventsAfter(qint64 eventId) const
+{
+    ReadResult<EventsAfter> out;
+    out.value.lastId = eventId;
+    QSqlQuery query(connection());
+    query.setForwardOnly(true);
+    query.prepare(QStringLiteral("SELECT id, tx_id FROM events WHERE id > ? ORDER BY id"));
+    query.addBindValue(eventId);
+    if (!query.exec()) {
+        out.error = query.lastError().text();
+        return out;
+    }
+    QSet<QString> seen;
+    while (query.next()) {
+        out.value.lastId = query.value(0).toLongLong();
+        const QString txId = query.value(1).toString();
+        if (!txId.isEmpty() && !seen.contains(txId)) {
+            seen.insert(txId);
+            out.value.txIds.append(txId);
+        }
+    }
+    return out;
 }
 
 QString defaultDatabasePath()

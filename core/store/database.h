@@ -64,6 +64,9 @@ public:
     ReadResult<QList<StoredTransaction>> transactionsByIntent(const QString& intentId) const;
     ReadResult<QList<SendAttempt>> attempts(const QString& txId) const;
     ReadResult<TrackedRows> trackedTransactions(qint64 settledSinceMs, int settledLimit) const;
+    // Events after `eventId` (0: every event): the newest id (`eventId` when none), and the
+    // transactions they are about.
+    ReadResult<EventsAfter> eventsAfter(qint64 eventId) const;
 
 private:
     Database(QString path, QString connectionName, OpenOptions options);

@@ -84,6 +84,14 @@ struct SendAttempt
 const QStringList& settledTransactionStates();
 
 // A row of `transactions` with what its send attempts say, for taking the tracker back up.
+// What `events` gained after an event id: the newest id, and the tracked transactions the new
+// events are about (each once), to be re-read by whoever watches the store for changes.
+struct EventsAfter
+{
+    qint64 lastId = 0;
+    QStringList txIds;
+};
+
 struct TrackedRow
 {
     StoredTransaction transaction;

@@ -142,6 +142,21 @@ QList<Migration> buildMigrations()
         },
     });
 
+    list.append(Migration{
+        7,
+        QStringLiteral("the collector lease"),
+        {
+            // One process per store probes and records (recording/collectorlease.h): the one
+            // named here while it renews the lease and runs.
+            QStringLiteral("CREATE TABLE collector_lease ("
+                           "name TEXT PRIMARY KEY, "
+                           "holder TEXT NOT NULL, "
+                           "host TEXT NOT NULL, "
+                           "since_ms BIGINT NOT NULL, "
+                           "renewed_ms BIGINT NOT NULL)"),
+        },
+    });
+
     return list;
 }
 

@@ -9,6 +9,7 @@
 #include <QDateTime>
 #include <QSqlError>
 #include <QSqlQuery>
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -487,6 +488,30 @@ RestoredRecords loadTrackedTransactions(const store::Database& database, qint64 
         countAttempts(*record, row.attempts, row.lastAttemptOutcome);
         out.records.append(*record);
     }
+    return out;
+}
+
+store::ReadResult<std::optional<TrackedTransaction>>
+loadTrackedTransaction(const store::Database& database, const QString& id)
+{
+    store::ReadResult<std::optional<TrackedTransaction>> out;
+    const auto row = database.transaction(id);
+    if (!row.ok() || !row.value) {
+        out.error = row.error;
+        return out;
+    }
+    const auto attempts = database.attempts(id);
+    if (!attempts.ok()) {
+        out.error = attempts.error;
+        return out;
+    }
+    out.value = fromStored(*row.value, &out.error);
+    if (!out.value)
+        return out;
+    out.value->attempts = int(std::count_if(attempts.value.cbegin(), attempts.value.cend(),
+                                            [](const store::SendAttempt& attempt) {
+                                                return attempt.outcome != QLatin1String("not-sent");
+                                            }));
     return out;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "store/records.h"
 #include "tracking/trackingstore.h"
 
 #include <QHash>
@@ -92,5 +93,11 @@ struct RestoredRecords
 RestoredRecords loadTrackedTransactions(const store::Database& database, qint64 nowMs,
                                         qint64 settledWindowMs = 24LL * 60 * 60 * 1000,
                                         int settledLimit = 500);
+
+// One record as the store has it now, with its sends that left counted; none when the store
+// has no such id. For a record another process changed: its state is taken as stored (an open
+// send claim is that process's, not a crash's).
+store::ReadResult<std::optional<TrackedTransaction>>
+loadTrackedTransaction(const store::Database& database, const QString& id);
 
 } // namespace switchyard::tracking

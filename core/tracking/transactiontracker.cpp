@@ -168,9 +168,16 @@ QCoro::Task<TrackResult> TransactionTracker::track(QList<TrackedTransaction> rec
         ifAdded.append(event(incoming, IncidentEvent::Kind::TransactionState,
                              IncidentEvent::Severity::Info, {}, {}, std::nullopt, message));
     }
+    QStringList storing;
+    for (const TrackedTransaction& incoming : std::as_const(records))
+        storing.append(incoming.id);
+    for (const QString& id : std::as_const(storing))
+        beginStoring(id);
     const TrackStored stored = co_await m_store->track(records, ifAdded);
     if (!self)
         co_return result;
+    for (const QString& id : std::as_const(storing))
+        endStoring(id);
     if (!stored.error.isEmpty()) {
         result.error =
             QStringLiteral("not tracked, the store refused the records: ") + stored.error;
@@ -204,6 +211,26 @@ void TransactionTracker::restore(const QList<TrackedTransaction>& records)
     for (const TrackedTransaction& record : records) {
         m_records.insert(record.id, record);
         Q_EMIT tracked(record.id);
+    }
+}
+
+void TransactionTracker::absorb(const QList<TrackedTransaction>& records)
+{
+    for (const TrackedTransaction& record : records) {
+        if (m_storing.contains(record.id) || m_sending.contains(record.id))
+            continue;
+        const auto known = m_records.find(record.id);
+        if (known == m_records.end()) {
+            m_records.insert(record.id, record);
+            Q_EMIT tracked(record.id);
+            continue;
+        }
+        const TxState from = known->state;
+        *known = record;
+        if (from != record.state)
+            Q_EMIT transitioned(
+                *known, StateTransition{from, record.state, record.lastNode, record.lastHeight,
+                                        QStringLiteral("stored by another process")});
     }
 }
 
@@ -438,9 +465,13 @@ QCoro::Task<TransactionTracker::Applied> TransactionTracker::apply(QList<Change>
     if (records.isEmpty())
         co_return Applied{};
     QPointer<TransactionTracker> self(this);
+    for (const TrackedTransaction& record : std::as_const(records))
+        beginStoring(record.id);
     const StoreAck ack = co_await m_store->save(records, events);
     if (!self)
         co_return Applied{};
+    for (const TrackedTransaction& record : std::as_const(records))
+        endStoring(record.id);
     if (!ack.ok()) {
         QStringList proved;
         for (qsizetype i = 0; i < records.size(); ++i)

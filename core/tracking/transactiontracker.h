@@ -88,6 +88,10 @@ public:
     QCoro::Task<TrackResult> track(QList<TrackedTransaction> records);
     // Takes records read back from the store, as they are (nothing is written).
     void restore(const QList<TrackedTransaction>& records);
+    // Takes records as another process on the store left them (nothing is written): an id new
+    // here is announced by `tracked`, a state moved elsewhere by `transitioned`. An id this
+    // tracker is storing or sending itself is passed over: what it stores is the newer word.
+    void absorb(const QList<TrackedTransaction>& records);
 
     std::optional<TrackedTransaction> transaction(const QString& id) const;
     QList<TrackedTransaction> transactions() const;
@@ -177,6 +181,15 @@ private:
     TrackerOptions m_options;
     QHash<QString, TrackedTransaction> m_records;
     QSet<QString> m_sending;
+    // Ids whose records this tracker is storing (track, state changes) until the store answers,
+    // with how many such writes of each are under way.
+    QHash<QString, int> m_storing;
+    void beginStoring(const QString& id) { ++m_storing[id]; }
+    void endStoring(const QString& id)
+    {
+        if (--m_storing[id] <= 0)
+            m_storing.remove(id);
+    }
     // Solana: the latest block height a status node gave per network, to choose history search.
     QHash<QString, qint64> m_blockHeight;
 };

@@ -3,6 +3,7 @@
 // node and minute — against the simulator, with time on a manual clock.
 #include "chain/codec/base64.h"
 #include "chain/solana/solanatransaction.h"
+#include "models/pendingboardmodel.h"
 #include "pool/router.h"
 #include "poolfixture.h"
 #include "recording/storesession.h"
@@ -10,6 +11,7 @@
 #include "store/database.h"
 #include "store/storewriter.h"
 #include "timeline/timelinemodel.h"
+#include "tracking/sqltrackingstore.h"
 #include "tracking/trackingpoller.h"
 #include "tracking/transactionimport.h"
 #include "tracking/transactiontracker.h"
@@ -245,6 +247,64 @@ private Q_SLOTS:
             QVERIFY(timeline->index(row, 0).data(TimelineModel::EventIdRole).toLongLong() > 0);
         }
         QCOMPARE(shown, stored);
+    }
+
+    // Another process on the store (a `track` run, another window or serve), as it writes:
+    // its own connection, writer and tracker. What it stores reaches this session's tracker,
+    // board and timeline without a restart.
+    void theBoardSeesWhatAnotherProcessTracksAndMoves()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("s.db"));
+        PoolFixture fixture(ChainFamily::Solana, {a});
+        QString error;
+        std::unique_ptr<StoreSession> session =
+            StoreSession::open(path, &fixture.manager, &fixture.clock, &error);
+        QVERIFY2(session, qPrintable(error));
+        PendingBoardModel board(session->tracker(), &fixture.clock);
+        QCOMPARE(board.rowCount(), 0);
+
+        store::OpenResult other = store::Database::open(path);
+        QVERIFY2(other.ok(), qPrintable(other.error));
+        store::StoreWriter otherWriter(*other.database);
+        tracking::SqlTrackingStore otherStore(&otherWriter);
+        PoolManager otherPools(&fixture.clock);
+        tracking::TransactionTracker otherTracker(&otherPools, &otherStore, &fixture.clock);
+        const tracking::TrackedTransaction record = importTransfer(fixture, 7);
+        const tracking::TrackResult tracked = QCoro::waitFor(otherTracker.track({record}));
+        QCOMPARE(tracked.added, QStringList{record.id});
+
+        QTRY_VERIFY_WITH_TIMEOUT((board.flush(), board.rowOf(record.id) >= 0), 10'000);
+        QCOMPARE(session->tracker()->transaction(record.id)->state, tracking::TxState::Imported);
+        const auto shows = [&](const QString& text) {
+            TimelineModel* timeline = session->timeline();
+            for (int row = 0; row < timeline->rowCount(); ++row) {
+                const QModelIndex index = timeline->index(row, TimelineModel::Message);
+                if (index.data().toString().contains(text))
+                    return true;
+            }
+            return false;
+        };
+        QVERIFY(shows(QStringLiteral("tracked as Imported")));
+
+        // The other process proves it confirmed: the board moves it, nothing is written here.
+        tracking::TrackedTransaction confirmed = *otherTracker.transaction(record.id);
+        confirmed.state = tracking::TxState::Confirmed;
+        confirmed.stateSinceMs = fixture.clock.utcNow().toMSecsSinceEpoch();
+        confirmed.lastNode = a;
+        IncidentEvent event;
+        event.time = fixture.clock.utcNow();
+        event.kind = IncidentEvent::Kind::TransactionState;
+        event.network = fixture.network.name;
+        event.txId = record.id;
+        event.message = QStringLiteral("Confirmed elsewhere");
+        QVERIFY(QCoro::waitFor(otherStore.save({confirmed}, {event})).ok());
+        QTRY_COMPARE_WITH_TIMEOUT(session->tracker()->transaction(record.id)->state,
+                                  tracking::TxState::Confirmed, 10'000);
+        board.flush();
+        QCOMPARE(board.index(board.rowOf(record.id), 0).data(PendingBoardModel::StateRole).toInt(),
+                 int(tracking::TxState::Confirmed));
+        QTRY_VERIFY_WITH_TIMEOUT(shows(QStringLiteral("Confirmed elsewhere")), 10'000);
     }
 
     void aStoreThatCannotOpenSaysWhichFile()

@@ -1,10 +1,14 @@
 // `switchyard serve` as a service manager runs it: bad input refused before anything starts,
 // the endpoints over a simulated cluster, /metrics while a probe hangs, a reloaded config, and
 // SIGTERM/SIGINT committing what the store still held.
+#include "chain/solana/solanatransaction.h"
 #include "servefixture.h"
+#include "sim/demosigner.h"
+#include "sim/solanaledger.h"
 #include "store/database.h"
 #include "util/clock.h"
 
+#include <QElapsedTimer>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QTcpServer>
@@ -27,6 +31,55 @@ qint64 storedWork(QSqlDatabase& db)
         !query.next())
         return -1;
     return query.value(0).toLongLong();
+}
+
+qint64 scalar(QSqlDatabase& db, const QString& sql, const QString& bound)
+{
+    QSqlQuery query(db);
+    query.prepare(sql);
+    query.addBindValue(bound);
+    if (!query.exec() || !query.next())
+        return -1;
+    return query.value(0).toLongLong();
+}
+
+QString storedState(QSqlDatabase& db, const QString& id)
+{
+    QSqlQuery query(db);
+    query.prepare(QStringLiteral("SELECT state FROM transactions WHERE id = ?"));
+    query.addBindValue(id);
+    return query.exec() && query.next() ? query.value(0).toString() : QString();
+}
+
+// A Solana transfer the cluster has been sent (it lands a few slots on): its signature.
+QString sentTransfer(sim::SimulatedCluster& cluster, quint64 lamports)
+{
+    const QByteArray wire = sim::signSolanaTransfer(
+        sim::demoKey(1), cluster.blockhashAtHeight(cluster.headBlockHeight() - 40), lamports);
+    const auto decoded = chain::solana::decodeTransaction(wire);
+    const sim::MethodResult sent =
+        cluster.solanaLedger()->send(*cluster.nodes().constFirst(), wire, *decoded, {});
+    return std::holds_alternative<QJsonValue>(sent) ? decoded->id() : QString();
+}
+
+// `switchyard track SIGNATURE` as an operator runs it beside serve; its exit code (-1: it
+// did not end in time), stderr in `err`.
+int trackFromTheCommandLine(const QString& signature, const QString& config, const QString& db,
+                            QByteArray* err)
+{
+    QProcess track;
+    track.start(QStringLiteral(SWITCHYARD_BINARY),
+                {QStringLiteral("track"), signature, QStringLiteral("--network"),
+                 QStringLiteral("local"), QStringLiteral("--config"), config,
+                 QStringLiteral("--db"), db});
+    QDeadlineTimer deadline(kServeWaitMs);
+    // The event loop runs meanwhile: the simulated nodes serve from it.
+    while (track.state() != QProcess::NotRunning && !deadline.hasExpired())
+        QTest::qWait(20);
+    *err = track.readAllStandardError();
+    if (track.state() != QProcess::NotRunning || track.exitStatus() != QProcess::NormalExit)
+        return -1;
+    return track.exitCode();
 }
 
 QByteArray sampleLine(const QByteArray& node, const QByteArray& state, int value)
@@ -327,6 +380,107 @@ private Q_SLOTS:
         QCOMPARE(serve.process().exitCode(), 0);
         QVERIFY2(childrenPeakRssKiB() < kServePeakRssBoundKiB,
                  qPrintable(QStringLiteral("peak RSS %1 KiB").arg(childrenPeakRssKiB())));
+    }
+
+    // A record `track` adds from another process while serve runs is polled by serve, without
+    // a restart.
+    void pollsWhatAnotherProcessTracks()
+    {
+        sim::SimulatedCluster cluster(ChainFamily::Solana, QStringLiteral("local"), nullptr);
+        sim::SimulatedNode* node = cluster.addNode(QStringLiteral("a"));
+        cluster.advance(100);
+        const QString config = writeServeConfig(fresh(QStringLiteral("config.json")), cluster);
+        const QString path = fresh(QStringLiteral("store.db"));
+        ServeProcess serve({QStringLiteral("--config"), config, QStringLiteral("--db"), path,
+                            QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")},
+                           m_dir.path());
+        QVERIFY2(serve.waitForPort() != 0, serve.err().constData());
+        QTRY_COMPARE_WITH_TIMEOUT(httpGet(serve.url(QStringLiteral("/readyz"))).status, 200,
+                                  kServeWaitMs);
+        QCOMPARE(node->methodCount(QStringLiteral("getSignatureStatuses")), 0);
+
+        const QString signature = sentTransfer(cluster, 11);
+        cluster.advance(4);
+        QByteArray trackErr;
+        QCOMPARE(trackFromTheCommandLine(signature, config, path, &trackErr), 0);
+        QElapsedTimer sinceTracked;
+        sinceTracked.start();
+        store::OpenResult opened = store::Database::open(path);
+        QVERIFY2(opened.ok(), qPrintable(opened.error));
+        QSqlDatabase db = opened.database->connection();
+        QCOMPARE(storedState(db, signature), QStringLiteral("imported"));
+
+        QTRY_VERIFY_WITH_TIMEOUT(node->methodCount(QStringLiteral("getSignatureStatuses")) > 0,
+                                 kServeWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(storedState(db, signature) != QLatin1String("imported"),
+                                 kServeWaitMs);
+        qInfo("another process's track was polled and moved %lld ms later", sinceTracked.elapsed());
+    }
+
+    // Two serve processes on one store: one collects, the other waits and says so; killed, the
+    // first is replaced by the second, and no transition is stored twice.
+    void oneCollectorPerStore()
+    {
+        sim::SimulatedCluster cluster(ChainFamily::Solana, QStringLiteral("local"), nullptr);
+        cluster.addNode(QStringLiteral("a"));
+        cluster.advance(100);
+        const QString config =
+            writeServeConfig(fresh(QStringLiteral("config.json")), cluster, {}, 200);
+        const QString path = fresh(QStringLiteral("store.db"));
+        const QStringList arguments{QStringLiteral("--config"), config,
+                                    QStringLiteral("--db"),     path,
+                                    QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")};
+        auto first = std::make_unique<ServeProcess>(arguments, m_dir.path());
+        QVERIFY2(first->waitForPort() != 0, first->err().constData());
+        QTRY_COMPARE_WITH_TIMEOUT(httpGet(first->url(QStringLiteral("/readyz"))).status, 200,
+                                  kServeWaitMs);
+        const QByteArray firstPid = QByteArray::number(first->process().processId());
+        const QByteArray standbyLine =
+            "switchyard serve: standby: the store's collector is process " + firstPid + " since ";
+        const QByteArray standbyAnswer = "standby: the store's collector is process " + firstPid;
+        const QByteArray tookOver =
+            "switchyard serve: took over as the store's collector from process " + firstPid;
+
+        ServeProcess second(arguments, m_dir.path());
+        QVERIFY2(second.waitForPort() != 0, second.err().constData());
+        QTRY_VERIFY2_WITH_TIMEOUT(second.err().contains(standbyLine), second.err().constData(),
+                                  kServeWaitMs);
+        const HttpAnswer standby = httpGet(second.url(QStringLiteral("/readyz")));
+        QCOMPARE(standby.status, 503);
+        QVERIFY2(standby.body.startsWith(standbyAnswer), standby.body.constData());
+        // The standby has no pool: nothing of node a is probed or counted by it.
+        QVERIFY(!httpGet(second.url(QStringLiteral("/metrics"))).body.contains("node=\"a\""));
+
+        const QString signature = sentTransfer(cluster, 12);
+        cluster.advance(4);
+        QByteArray trackErr;
+        QCOMPARE(trackFromTheCommandLine(signature, config, path, &trackErr), 0);
+        store::OpenResult opened = store::Database::open(path);
+        QVERIFY2(opened.ok(), qPrintable(opened.error));
+        QSqlDatabase db = opened.database->connection();
+        QTRY_COMPARE_WITH_TIMEOUT(storedState(db, signature), QStringLiteral("confirmed"),
+                                  kServeWaitMs);
+
+        QElapsedTimer sinceKilled;
+        sinceKilled.start();
+        QCOMPARE(::kill(pid_t(first->process().processId()), SIGKILL), 0);
+        first->process().waitForFinished(kServeWaitMs);
+        QTRY_VERIFY2_WITH_TIMEOUT(second.err().contains(tookOver), second.err().constData(),
+                                  kServeWaitMs);
+        qInfo("the standby took over %lld ms after kill -9", sinceKilled.elapsed());
+        QTRY_COMPARE_WITH_TIMEOUT(httpGet(second.url(QStringLiteral("/readyz"))).status, 200,
+                                  kServeWaitMs);
+
+        // Finalized by the one that took over: it records.
+        cluster.advance(40);
+        QTRY_COMPARE_WITH_TIMEOUT(storedState(db, signature), QStringLiteral("finalized"),
+                                  kServeWaitMs);
+        // Tracked, Confirmed, Finalized: each stored once.
+        QCOMPARE(scalar(db,
+                        QStringLiteral("SELECT count(*) FROM events WHERE tx_id = ? AND kind = "
+                                       "'transaction-state'"),
+                        signature),
+                 3);
     }
 
     void signalCommitsWhatTheStoreHeld_data()

@@ -1,0 +1,155 @@
+#include "collectorlease.h"
+
+#include "store/writetransaction.h"
+#include "tracking/claimholder.h"
+#include "util/clock.h"
+
+#include <QDateTime>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QSysInfo>
+#include <QTimer>
+
+namespace switchyard {
+
+namespace {
+
+const QString leaseName = QStringLiteral("collector");
+
+} // namespace
+
+CollectorLease::CollectorLease(QSqlDatabase connection, Clock* clock, QObject* parent)
+    : CollectorLease(std::move(connection), clock, Timing{}, parent)
+{}
+
+CollectorLease::CollectorLease(QSqlDatabase connection, Clock* clock, Timing timing,
+                               QObject* parent)
+    : QObject(parent)
+    , m_connection(std::move(connection))
+    , m_clock(clock ? clock : Clock::system())
+    , m_timing(timing)
+    , m_timer(new QTimer(this))
+{
+    connect(m_timer, &QTimer::timeout, this, &CollectorLease::attempt);
+}
+
+CollectorLease::~CollectorLease()
+{
+    release();
+}
+
+void CollectorLease::start()
+{
+    attempt();
+    if (!m_timer->isActive())
+        m_timer->start(m_held ? m_timing.renewEveryMs : m_timing.retryEveryMs);
+}
+
+void CollectorLease::release()
+{
+    m_timer->stop();
+    if (!m_held)
+        return;
+    m_held = false;
+    QSqlQuery query(m_connection);
+    query.prepare(QStringLiteral("DELETE FROM collector_lease WHERE name = ? AND holder = ?"));
+    query.addBindValue(leaseName);
+    query.addBindValue(tracking::thisProcessAsHolder());
+    // Not given back, the lease ends with this process all the same (its pid is gone).
+    if (!query.exec())
+        Q_EMIT storeFailed(query.lastError().text());
+}
+
+void CollectorLease::attempt()
+{
+    const QString me = tracking::thisProcessAsHolder();
+    const QString host = QSysInfo::machineHostName();
+    const qint64 now = m_clock->utcNow().toMSecsSinceEpoch();
+    store::WriteTransaction transaction(m_connection);
+    if (const store::WriteError error = transaction.begin(); error.isError()) {
+        Q_EMIT storeFailed(error.text);
+        return;
+    }
+    QSqlQuery query(m_connection);
+    query.prepare(QStringLiteral(
+        "SELECT holder, host, since_ms, renewed_ms FROM collector_lease WHERE name = ?"));
+    query.addBindValue(leaseName);
+    if (!query.exec()) {
+        Q_EMIT storeFailed(query.lastError().text());
+        return;
+    }
+    QString previous;
+    bool renewing = false;
+    if (query.next()) {
+        const QString holder = query.value(0).toString();
+        const QString holderHost = query.value(1).toString();
+        const qint64 sinceMs = query.value(2).toLongLong();
+        const qint64 renewedMs = query.value(3).toLongLong();
+        renewing = holder == me && holderHost == host;
+        const bool ended = holderHost == host &&
+                           tracking::holderLiveness(holder) == tracking::HolderLiveness::Ended;
+        const bool stale = now - renewedMs > m_timing.staleAfterMs;
+        if (!renewing && m_held) {
+            // Judged stale while this process still ran (stopped, or its clock went wrong):
+            // the other one records now.
+            m_held = false;
+            m_timer->setInterval(m_timing.retryEveryMs);
+            Q_EMIT lost(tracking::describeHolder(holder));
+            return;
+        }
+        if (!renewing && !ended && !stale) {
+            const QString key = holder + QLatin1Char('@') + holderHost;
+            if (key != m_otherHolderKey) {
+                m_otherHolderKey = key;
+                m_otherHolder = tracking::describeHolder(holder);
+                if (holderHost != host)
+                    m_otherHolder += QStringLiteral(" on %1").arg(holderHost);
+                m_otherSinceMs = sinceMs;
+                Q_EMIT heldElsewhere(m_otherHolder, sinceMs);
+            }
+            return;
+        }
+        if (!renewing)
+            previous =
+                tracking::describeHolder(holder) +
+                (ended ? QStringLiteral(", which has ended")
+                       : QStringLiteral(", not renewed for %1 s").arg((now - renewedMs) / 1000));
+    }
+    query.finish();
+    QSqlQuery write(m_connection);
+    if (renewing) {
+        write.prepare(QStringLiteral("UPDATE collector_lease SET renewed_ms = ? WHERE name = ?"));
+        write.addBindValue(now);
+        write.addBindValue(leaseName);
+    } else {
+        write.prepare(QStringLiteral(
+            "INSERT INTO collector_lease (name, holder, host, since_ms, renewed_ms) "
+            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, "
+            "host = excluded.host, since_ms = excluded.since_ms, "
+            "renewed_ms = excluded.renewed_ms"));
+        write.addBindValue(leaseName);
+        write.addBindValue(me);
+        write.addBindValue(host);
+        write.addBindValue(now);
+        write.addBindValue(now);
+    }
+    if (!write.exec()) {
+        Q_EMIT storeFailed(write.lastError().text());
+        return;
+    }
+    write.finish();
+    if (const store::WriteError error = transaction.commit(); error.isError()) {
+        Q_EMIT storeFailed(error.text);
+        return;
+    }
+    if (m_held)
+        return;
+    m_held = true;
+    m_otherHolder.clear();
+    m_otherHolderKey.clear();
+    m_otherSinceMs = 0;
+    m_timer->setInterval(m_timing.renewEveryMs);
+    Q_EMIT taken(previous);
+}
+
+} // namespace switchyard

@@ -1,0 +1,71 @@
+#pragma once
+
+#include <QObject>
+#include <QSqlDatabase>
+#include <QString>
+
+class QTimer;
+
+namespace switchyard {
+
+class Clock;
+
+// Who probes and records for a store: one collector at a time, so that two `serve` processes
+// on one store do not write every transition, probe and failover twice. The lease is a row of
+// the store (schema 7) naming the process that holds it, taken in a write transaction. It is
+// free when nobody holds it, when its holder ran on this host and has ended (judged through
+// /proc as tracking/claimholder.h judges a send's claim, so a kill -9 frees it at once), or
+// when it was not renewed for `staleAfterMs` (a holder on another host, or one /proc cannot
+// tell). A PostgreSQL store will take a session advisory lock instead, released by the server
+// when the holder's connection ends. resources/docs/design.md, "Across processes".
+class CollectorLease : public QObject
+{
+    Q_OBJECT
+public:
+    struct Timing
+    {
+        int renewEveryMs = 2000; // while held
+        int retryEveryMs = 1000; // while another process holds it
+        qint64 staleAfterMs = 15'000;
+    };
+
+    // `connection`: of the calling thread, to the store (migrated to schema 7 or later).
+    CollectorLease(QSqlDatabase connection, Clock* clock, QObject* parent = nullptr);
+    CollectorLease(QSqlDatabase connection, Clock* clock, Timing timing, QObject* parent = nullptr);
+    // Gives the lease back if held.
+    ~CollectorLease() override;
+
+    // Tries once now, then keeps trying (or renewing) on a timer. Either `taken` follows (at
+    // once when free) or `heldElsewhere` does.
+    void start();
+    bool isHeld() const { return m_held; }
+    // The holder while another process has it, for people ("process 1234"), and since when.
+    QString otherHolder() const { return m_otherHolder; }
+    qint64 otherSinceMs() const { return m_otherSinceMs; }
+    // Gives it back (a stopping collector): the standby takes over without waiting.
+    void release();
+
+Q_SIGNALS:
+    // This process is the store's collector now. `previous`: who held it before, if anyone.
+    void taken(const QString& previous);
+    // Another process holds it (said once per holder while waiting).
+    void heldElsewhere(const QString& holder, qint64 sinceMs);
+    // Renewing found another process holding it (this one was judged stale): stop recording.
+    void lost(const QString& holder);
+    // The store could not be asked (locked past the busy timeout, I/O): tried again later.
+    void storeFailed(const QString& error);
+
+private:
+    void attempt();
+
+    QSqlDatabase m_connection;
+    Clock* m_clock;
+    Timing m_timing;
+    QTimer* m_timer = nullptr;
+    bool m_held = false;
+    QString m_otherHolder;
+    QString m_otherHolderKey; // the holder as stored, to say a new holder once
+    qint64 m_otherSinceMs = 0;
+};
+
+} // namespace switchyard
