@@ -6,6 +6,7 @@
 #include "store/storewriter.h"
 #include "tracking/trackingpoller.h"
 
+#include <QTimer>
 #include <cstdio>
 
 namespace switchyard {
@@ -35,6 +36,12 @@ void Collector::watchConfig(const QString& path, const QByteArray& loadedContent
     connect(m_watcher.get(), &ConfigWatcher::reloaded, m_pools.get(), &PoolManager::applyConfig);
     connect(m_watcher.get(), &ConfigWatcher::rejected, m_pools.get(),
             &PoolManager::reportRejectedConfig);
+    // The timeline has it too; a service's operator reads the journal.
+    connect(m_watcher.get(), &ConfigWatcher::rejected, this, [](const QString& errors) {
+        std::fprintf(stderr,
+                     "switchyard: changed configuration not taken, the running one stays: %s\n",
+                     qPrintable(errors));
+    });
 }
 
 bool Collector::openStore(const QString& path, QString* error)
@@ -48,14 +55,24 @@ bool Collector::openStore(const QString& path, QString* error)
     return true;
 }
 
-QCoro::Task<> Collector::stop()
+QCoro::Task<qint64> Collector::stop(int giveUpAfterMs)
 {
     m_pools->stop();
     m_watcher.reset();
     if (!m_store)
-        co_return;
+        co_return 0;
     m_store->poller()->stop();
-    co_await m_store->writer().flush();
+    store::StoreWriter& writer = m_store->writer();
+    qint64 lost = 0;
+    const QMetaObject::Connection counting =
+        connect(&writer, &store::StoreWriter::rejected, this, [&lost] { ++lost; });
+    QTimer giveUp;
+    giveUp.setSingleShot(true);
+    connect(&giveUp, &QTimer::timeout, &writer, &store::StoreWriter::giveUp);
+    giveUp.start(giveUpAfterMs);
+    co_await writer.flush();
+    disconnect(counting);
+    co_return lost;
 }
 
 } // namespace switchyard

@@ -37,8 +37,9 @@ public:
     bool openStore(const QString& path, QString* error);
 
     // No probe or status poll starts any more; resumes once every store write queued so far is
-    // committed (or refused and reported).
-    QCoro::Task<> stop();
+    // committed or refused: by a store that still fails after `giveUpAfterMs`, all of what it
+    // holds then. Gives the number of writes refused meanwhile, lost.
+    QCoro::Task<qint64> stop(int giveUpAfterMs);
 
 private:
     std::unique_ptr<PoolManager> m_pools;
