@@ -158,7 +158,7 @@ private:
 
     void onTimeout()
     {
-        if (m_lingering || m_socket->bytesToWrite() > 0 || m_parser.bufferedBytes() == 0) {
+        if (m_lingering || m_socket->bytesToWrite() > 0 || !m_parser.midRequest()) {
             m_server->remove(this);
             return;
         }
@@ -184,7 +184,7 @@ private:
                 return;
             }
             if (status == HttpRequestParser::Status::NeedMore) {
-                if (m_parser.bufferedBytes() == 0) {
+                if (!m_parser.midRequest()) {
                     m_requestTimerRunning = false;
                     m_timer.start(limits.idleTimeoutMs);
                 } else if (!m_requestTimerRunning) {

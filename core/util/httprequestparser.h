@@ -58,6 +58,8 @@ public:
     bool expectsContinue() const { return m_expectContinue; }
     // Bytes received and not yet consumed by a taken request.
     qsizetype bufferedBytes() const { return m_buffer.size() - m_pos; }
+    // Part of a request has arrived, not all of it.
+    bool midRequest() const { return m_state != State::RequestLine || bufferedBytes() > 0; }
 
 private:
     enum class State
