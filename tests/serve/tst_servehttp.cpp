@@ -160,6 +160,31 @@ private:
     }
 
 private Q_SLOTS:
+    void refusesBadTimeouts_data()
+    {
+        QTest::addColumn<QStringList>("arguments");
+        QTest::addColumn<QByteArray>("expected");
+        QTest::newRow("idle 0") << QStringList{QStringLiteral("--idle-timeout"),
+                                               QStringLiteral("0")}
+                                << QByteArray("switchyard: --idle-timeout 0: expected a number of "
+                                              "seconds above 0");
+        QTest::newRow("stop not a number")
+            << QStringList{QStringLiteral("--stop-timeout"), QStringLiteral("soon")}
+            << QByteArray("switchyard: --stop-timeout soon: expected a number of seconds above 0");
+    }
+
+    void refusesBadTimeouts()
+    {
+        QFETCH(QStringList, arguments);
+        QFETCH(QByteArray, expected);
+        std::unique_ptr<ServeProcess> serve = startServe(arguments);
+        QSignalSpy finished(&serve->process(), &QProcess::finished);
+        QVERIFY(finished.wait(kServeWaitMs));
+        const QByteArray err = serve->err() + serve->process().readAllStandardError();
+        QCOMPARE(serve->process().exitCode(), 2);
+        QVERIFY2(err.startsWith(expected), err.constData());
+    }
+
     // A body is never read: refused at its header, the connection closed, whatever it claims.
     void bodyIsRefusedUnread_data()
     {
