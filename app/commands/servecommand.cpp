@@ -7,6 +7,7 @@
 #include "recording/collector.h"
 #include "recording/collectorlease.h"
 #include "recording/storesession.h"
+#include "serve/scrapeserver.h"
 #include "store/database.h"
 #include "subcommand.h"
 #include "terminationsignals.h"
@@ -17,22 +18,27 @@
 #include <QDateTime>
 #include <QFile>
 #include <QHostAddress>
-#include <QHttpServer>
-#include <QHttpServerResponse>
 #include <QJsonDocument>
-#include <QTcpServer>
 #include <csignal>
 #include <cstdio>
 #include <optional>
 #include <qcorotask.h>
+#include <sys/resource.h>
 
 namespace switchyard::cli {
 
 namespace {
 
 constexpr quint16 kDefaultPort = 9464;
+constexpr double kDefaultIdleTimeoutSeconds = 30;
+constexpr int kMaxRequestTimeoutMs = 10'000;
+// Well under the unit's TimeoutStopSec=60, with room for one more try of a store that is slow
+// to fail (its busy timeout, 5 s).
+constexpr double kDefaultStopTimeoutSeconds = 15;
+// Stopped, but store writes were lost: the store kept refusing them.
+constexpr int kExitWritesLost = 4;
 // Another process took the store's collector lease from this one.
-constexpr int ExitLeaseLost = 4;
+constexpr int kExitLeaseLost = 5;
 
 struct ListenAddress
 {
@@ -69,9 +75,34 @@ bool firstRoundDone(const PoolManager& pools)
     return true;
 }
 
-QHttpServerResponse textResponse(const QByteArray& body, QHttpServerResponse::StatusCode status)
+serve::ScrapeAnswer textAnswer(int status, const QByteArray& body)
 {
-    return QHttpServerResponse(QByteArrayLiteral("text/plain; charset=utf-8"), body, status);
+    return {status, QByteArrayLiteral("text/plain; charset=utf-8"), body};
+}
+
+// A positive number of seconds, as milliseconds; nullopt when it is not one.
+std::optional<int> parseSeconds(const QString& text)
+{
+    bool numeric = false;
+    const double seconds = text.toDouble(&numeric);
+    if (!numeric || !(seconds > 0) || seconds > 24 * 3600)
+        return std::nullopt;
+    return qMax(1, int(seconds * 1000));
+}
+
+quint64 openFileLimit()
+{
+    rlimit limit{};
+    if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY)
+        return 1024;
+    return limit.rlim_cur;
+}
+
+QString hostText(const QHostAddress& address)
+{
+    return address.protocol() == QAbstractSocket::IPv6Protocol
+               ? QStringLiteral("[%1]").arg(address.toString())
+               : address.toString();
 }
 
 // One collector per store (recording/collectorlease.h): a second serve waits as a standby and
@@ -100,7 +131,7 @@ void watchTheLease(Collector& collector, int* exitCode)
     QObject::connect(&collector, &Collector::leaseLost, [exitCode](const QString& holder) {
         std::fprintf(stderr, "switchyard serve: %s took over as the store's collector; stopping\n",
                      qPrintable(holder));
-        *exitCode = ExitLeaseLost;
+        *exitCode = kExitLeaseLost;
         QCoreApplication::quit();
     });
 }
@@ -132,7 +163,20 @@ int runServe(const QStringList& arguments)
         QStringLiteral("Address and port of the HTTP endpoints. Default: 127.0.0.1:%1")
             .arg(kDefaultPort),
         QStringLiteral("ADDR:PORT"));
-    parser.addOptions({configOption, dbOption, listenOption});
+    const QCommandLineOption idleTimeoutOption(
+        QStringLiteral("idle-timeout"),
+        QStringLiteral("Seconds an HTTP connection may stay without a request, or a request take "
+                       "to arrive (at most 10 s of it). Default: %1")
+            .arg(kDefaultIdleTimeoutSeconds),
+        QStringLiteral("SECONDS"));
+    const QCommandLineOption stopTimeoutOption(
+        QStringLiteral("stop-timeout"),
+        QStringLiteral("Seconds a stop waits for a store that refuses writes; what it still holds "
+                       "then is lost, and the exit is %1. Default: %2")
+            .arg(kExitWritesLost)
+            .arg(kDefaultStopTimeoutSeconds),
+        QStringLiteral("SECONDS"));
+    parser.addOptions({configOption, dbOption, listenOption, idleTimeoutOption, stopTimeoutOption});
     if (!parser.parse(arguments))
         return fail(ExitUsage,
                     parser.errorText() + QStringLiteral(" (see switchyard serve --help)"));
@@ -153,6 +197,21 @@ int runServe(const QStringList& arguments)
                                    .arg(listenText)
                                    .arg(kDefaultPort));
 
+    const std::optional<int> idleTimeoutMs =
+        parseSeconds(parser.isSet(idleTimeoutOption) ? parser.value(idleTimeoutOption)
+                                                     : QString::number(kDefaultIdleTimeoutSeconds));
+    if (!idleTimeoutMs)
+        return fail(ExitUsage, QStringLiteral("--idle-timeout %1: expected a number of seconds "
+                                              "above 0, e.g. 30 or 0.5")
+                                   .arg(parser.value(idleTimeoutOption)));
+    const std::optional<int> stopTimeoutMs =
+        parseSeconds(parser.isSet(stopTimeoutOption) ? parser.value(stopTimeoutOption)
+                                                     : QString::number(kDefaultStopTimeoutSeconds));
+    if (!stopTimeoutMs)
+        return fail(ExitUsage, QStringLiteral("--stop-timeout %1: expected a number of seconds "
+                                              "above 0, e.g. 15")
+                                   .arg(parser.value(stopTimeoutOption)));
+
     // Everything that can refuse is tried before anything starts: nothing half-started.
     const QString configPath =
         parser.isSet(configOption) ? parser.value(configOption) : defaultConfigPath();
@@ -162,15 +221,15 @@ int runServe(const QStringList& arguments)
     if (!loaded.ok())
         return fail(ExitConfigError, loaded.errorText());
 
-    auto* socket = new QTcpServer;
-    if (!socket->listen(listen->address, listen->port)) {
-        const QString error =
-            QStringLiteral("--listen %1: cannot listen: %2").arg(listenText, socket->errorString());
-        delete socket;
-        return fail(ExitConfigError, error);
-    }
-    QHttpServer http;
-    http.bind(socket); // takes it
+    serve::ScrapeLimits limits;
+    limits.idleTimeoutMs = *idleTimeoutMs;
+    limits.requestTimeoutMs = qMin(*idleTimeoutMs, kMaxRequestTimeoutMs);
+    limits.maxConnections = serve::connectionCapFor(openFileLimit());
+    serve::ScrapeServer http(limits);
+    if (!http.listen(listen->address, listen->port))
+        return fail(
+            ExitConfigError,
+            QStringLiteral("--listen %1: cannot listen: %2").arg(listenText, http.errorString()));
 
     app::TerminationSignals termination;
     Collector collector(Clock::system());
@@ -187,35 +246,30 @@ int runServe(const QStringList& arguments)
     QObject::connect(&collector.pools(), &PoolManager::probeFinished, &collector.pools(),
                      [&] { ready = ready || firstRoundDone(collector.pools()); });
 
-    http.route(QStringLiteral("/metrics"), [&poolMetrics] {
-        return QHttpServerResponse(QByteArray(metrics::MetricsWriter::contentType),
-                                   poolMetrics.render());
+    http.route("/metrics", [&poolMetrics] {
+        return serve::ScrapeAnswer{200, QByteArray(metrics::MetricsWriter::contentType),
+                                   poolMetrics.render()};
     });
-    http.route(QStringLiteral("/healthz"), [&collector] {
+    http.route("/healthz", [&collector] {
         QList<NetworkCheck> checks;
         for (const std::shared_ptr<NetworkPool>& pool : collector.pools().pools())
             checks.append(checkNetwork(*pool));
         const bool healthy = worstStatus(checks) != CheckStatus::Critical;
-        return QHttpServerResponse(
-            QByteArrayLiteral("application/json"),
-            QJsonDocument(checkReport(checks)).toJson(QJsonDocument::Compact),
-            healthy ? QHttpServerResponse::StatusCode::Ok
-                    : QHttpServerResponse::StatusCode::ServiceUnavailable);
+        return serve::ScrapeAnswer{
+            healthy ? 200 : 503, QByteArrayLiteral("application/json"),
+            QJsonDocument(checkReport(checks)).toJson(QJsonDocument::Compact)};
     });
-    http.route(QStringLiteral("/readyz"), [&ready, &collector] {
+    http.route("/readyz", [&ready, &collector] {
         if (!collector.isCollecting()) {
             const QString holder = collector.lease()->otherHolder();
-            return textResponse(
-                (holder.isEmpty()
-                     ? QStringLiteral("standby: the store's collector lease is not "
-                                      "taken yet\n")
-                     : QStringLiteral("standby: the store's collector is %1\n").arg(holder))
-                    .toUtf8(),
-                QHttpServerResponse::StatusCode::ServiceUnavailable);
+            return textAnswer(
+                503, (holder.isEmpty()
+                          ? QStringLiteral("standby: the store's collector lease is not taken yet\n")
+                          : QStringLiteral("standby: the store's collector is %1\n").arg(holder))
+                         .toUtf8());
         }
-        return ready ? textResponse("ready\n", QHttpServerResponse::StatusCode::Ok)
-                     : textResponse("first probe round not finished\n",
-                                    QHttpServerResponse::StatusCode::ServiceUnavailable);
+        return ready ? textAnswer(200, "ready\n")
+                     : textAnswer(503, "first probe round not finished\n");
     });
 
     int exitCode = ExitOk;
@@ -231,17 +285,29 @@ int runServe(const QStringList& arguments)
         QCoreApplication::quit();
     });
     std::fprintf(stderr, "switchyard serve: listening on http://%s:%u (config %s, store %s)\n",
-                 qPrintable(socket->serverAddress().protocol() == QAbstractSocket::IPv6Protocol
-                                ? QStringLiteral("[%1]").arg(socket->serverAddress().toString())
-                                : socket->serverAddress().toString()),
-                 unsigned(socket->serverPort()), qPrintable(configPath),
-                 qPrintable(collector.store()->path()));
+                 qPrintable(hostText(http.serverAddress())), unsigned(http.serverPort()),
+                 qPrintable(configPath), qPrintable(collector.store()->path()));
+    if (!http.serverAddress().isLoopback())
+        std::fprintf(stderr,
+                     "switchyard serve: warning: %s is not a loopback address: whoever can reach "
+                     "it reads the metrics and health of the pool (node names, heights, "
+                     "failures); put a firewall or an authenticating proxy in front\n",
+                     qPrintable(hostText(http.serverAddress())));
     std::fflush(stderr);
     QCoreApplication::exec();
 
-    // Scrapes stop with the probes; what the store still holds is committed before the exit.
-    socket->close();
-    QCoro::waitFor(collector.stop());
+    // Scrapes stop with the probes; what the store still holds is committed before the exit,
+    // unless the store keeps refusing it for longer than the stop may take.
+    http.close();
+    const qint64 lost = QCoro::waitFor(collector.stop(*stopTimeoutMs));
+    if (lost > 0) {
+        std::fprintf(stderr,
+                     "switchyard serve: %lld store writes lost: %s refused them until the stop "
+                     "gave up (--stop-timeout %g s)\n",
+                     static_cast<long long>(lost), qPrintable(collector.store()->path()),
+                     *stopTimeoutMs / 1000.0);
+        return kExitWritesLost;
+    }
     std::fprintf(stderr, "switchyard serve: every queued store write committed\n");
     return exitCode;
 }

@@ -8,6 +8,7 @@
 #include "store/storewriter.h"
 #include "tracking/trackingpoller.h"
 
+#include <QTimer>
 #include <cstdio>
 
 namespace switchyard {
@@ -81,17 +82,27 @@ bool Collector::openStore(const QString& path, QString* error)
     return true;
 }
 
-QCoro::Task<> Collector::stop()
+QCoro::Task<qint64> Collector::stop(int giveUpAfterMs)
 {
     m_pools->stop();
     m_watcher.reset();
     if (!m_store)
-        co_return;
+        co_return 0;
     m_store->poller()->stop();
-    co_await m_store->writer().flush();
+    store::StoreWriter& writer = m_store->writer();
+    qint64 lost = 0;
+    const QMetaObject::Connection counting =
+        connect(&writer, &store::StoreWriter::rejected, this, [&lost] { ++lost; });
+    QTimer giveUp;
+    giveUp.setSingleShot(true);
+    connect(&giveUp, &QTimer::timeout, &writer, &store::StoreWriter::giveUp);
+    giveUp.start(giveUpAfterMs);
+    co_await writer.flush();
+    disconnect(counting);
     // Only now: a standby that takes over must not record beside writes still queued here.
     if (m_lease)
         m_lease->release();
+    co_return lost;
 }
 
 } // namespace switchyard

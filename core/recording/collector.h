@@ -47,8 +47,10 @@ public:
     bool openStore(const QString& path, QString* error);
 
     // No probe or status poll starts any more; resumes once every store write queued so far is
-    // committed (or refused and reported), and the lease (if any) is given back.
-    QCoro::Task<> stop();
+    // committed or refused: by a store that still fails after `giveUpAfterMs`, all of what it
+    // holds then; then the lease (if any) is given back. Gives the number of writes refused
+    // meanwhile, lost.
+    QCoro::Task<qint64> stop(int giveUpAfterMs);
 
 Q_SIGNALS:
     // startAsTheStoresCollector(): this process probes and records now; `previous` held the

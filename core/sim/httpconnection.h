@@ -1,7 +1,7 @@
 #pragma once
 
-#include "sim/httprequestparser.h"
 #include "sim/httpresponse.h"
+#include "util/httprequestparser.h"
 
 #include <QObject>
 #include <QTimer>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "sim/httprequest.h"
+#include "util/httprequest.h"
 
 #include <QByteArray>
 #include <QList>

@@ -10,13 +10,16 @@
 #include <QUrl>
 #include <optional>
 
+namespace switchyard {
+struct HttpRequest;
+}
+
 namespace switchyard::sim {
 
 class HttpConnection;
 class HttpServer;
 class PushServer;
 class SimulatedCluster;
-struct HttpRequest;
 struct JsonRpcMessage;
 
 // One RPC node of a simulated cluster: a JSON-RPC 2.0 server over HTTP/1.1 on 127.0.0.1.

@@ -98,6 +98,12 @@ QCoro::Task<> StoreWriter::flush()
     co_await Settled{this, m_lastTicket};
 }
 
+void StoreWriter::giveUp()
+{
+    QMetaObject::invokeMethod(
+        m_worker, [worker = m_worker] { worker->giveUp(); }, Qt::QueuedConnection);
+}
+
 quint64 StoreWriter::enqueue(std::function<WriteError(StoreWriterWorker&, QSqlDatabase&)> run)
 {
     const quint64 ticket = ++m_lastTicket;

@@ -77,6 +77,9 @@ public:
     quint64 acknowledgedTicket() const { return m_acknowledged; }
     // Resumes once every write queued before the call is settled.
     QCoro::Task<> flush();
+    // No more tries for what is queued or being retried now: each of those writes is rejected
+    // (rejected(), then settled), so a stop waits no longer on a store that keeps failing.
+    void giveUp();
 
     QThread* writerThread() const { return m_thread; }
 

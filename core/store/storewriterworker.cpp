@@ -82,6 +82,16 @@ void StoreWriterWorker::shutdown(QThread* home)
     moveToThread(home);
 }
 
+void StoreWriterWorker::giveUp()
+{
+    if (m_retryTimer)
+        m_retryTimer->stop();
+    takeQueued();
+    if (m_batch.empty())
+        return;
+    rejectBatch(m_failedTries > 0 ? m_lastFailure : QStringLiteral("given up before a try"));
+}
+
 void StoreWriterWorker::takeQueued()
 {
     std::deque<StoreWriter::Pending> taken = m_owner->takeQueued();
@@ -166,6 +176,7 @@ WriteError StoreWriterWorker::runBatch()
 void StoreWriterWorker::batchFailed(const QString& error)
 {
     ++m_failedTries;
+    m_lastFailure = error;
     if (m_options.maxTries > 0 && m_failedTries >= m_options.maxTries)
         rejectBatch(error);
     else

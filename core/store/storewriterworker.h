@@ -29,6 +29,8 @@ public:
     void drain();
     // Commits what is queued, closes the connection and hands this object back to `home`.
     void shutdown(QThread* home);
+    // Rejects the batch being retried and everything queued, without another try.
+    void giveUp();
 
     WriteError writeProbe(QSqlDatabase& db, const ProbeSample& sample, qint64 nowMs);
     WriteError writeEvent(QSqlDatabase& db, const IncidentEvent& event);
@@ -55,6 +57,7 @@ private:
     QTimer* m_retryTimer = nullptr;
     int m_retryDelayMs = 0;
     int m_failedTries = 0; // of the batch in m_batch, in a row
+    QString m_lastFailure; // why its last try failed
 
     // Accumulators as committed, and as the running batch has changed them: a rolled-back
     // batch must not count its samples twice when it is retried.

@@ -18,6 +18,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <functional>
 #include <memory>
 
 namespace switchyard::testing {
@@ -78,11 +79,15 @@ inline QString writeServeConfig(const QString& path, const sim::SimulatedCluster
 class ServeProcess
 {
 public:
-    explicit ServeProcess(const QStringList& arguments, const QString& runtimeDir)
+    // `childSetup` runs in the child between fork and exec (e.g. to lower a resource limit).
+    explicit ServeProcess(const QStringList& arguments, const QString& runtimeDir,
+                          const std::function<void()>& childSetup = {})
     {
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
         environment.insert(QStringLiteral("XDG_RUNTIME_DIR"), runtimeDir);
         m_process.setProcessEnvironment(environment);
+        if (childSetup)
+            m_process.setChildProcessModifier(childSetup);
         QObject::connect(&m_process, &QProcess::readyReadStandardError,
                          [this] { m_err += m_process.readAllStandardError(); });
         m_process.start(QStringLiteral(SWITCHYARD_BINARY),

@@ -1,6 +1,6 @@
 // `switchyard serve` as a service manager runs it: bad input refused before anything starts,
-// the endpoints over a simulated cluster, /metrics while a probe hangs, a reloaded config, and
-// SIGTERM/SIGINT committing what the store still held.
+// the endpoints over a simulated cluster, /metrics while a probe hangs, a reloaded (or refused)
+// config, and SIGTERM/SIGINT committing what the store still held.
 #include "chain/solana/solanatransaction.h"
 #include "servefixture.h"
 #include "sim/demosigner.h"
@@ -328,6 +328,17 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(httpGet(serve.url(QStringLiteral("/metrics")))
                                      .body.contains(sampleLine("added", "healthy", 1)),
                                  kServeWaitMs);
+
+        // A change that does not load is refused, and the journal (stderr) says so and where.
+        QFile broken(config);
+        QVERIFY(broken.open(QIODevice::WriteOnly));
+        broken.write("{\"networks\": [");
+        broken.close();
+        QTRY_VERIFY_WITH_TIMEOUT(serve.err().contains("changed configuration not taken"),
+                                 kServeWaitMs);
+        QVERIFY2(serve.err().contains(config.toUtf8()), serve.err().constData());
+        QVERIFY(httpGet(serve.url(QStringLiteral("/metrics")))
+                    .body.contains(sampleLine("added", "healthy", 1)));
     }
 
     // A running serve whose config is replaced by a named pipe, a link to /dev/zero or a 6 MiB

@@ -1,8 +1,8 @@
-#include "sim/httprequestparser.h"
+#include "util/httprequestparser.h"
 
 #include <QTest>
 
-using namespace switchyard::sim;
+using namespace switchyard;
 
 class TestHttpRequestParser : public QObject
 {

@@ -6,6 +6,7 @@
 #include <QSignalSpy>
 #include <QTest>
 
+using namespace switchyard;
 using namespace switchyard::sim;
 using namespace switchyard::sim::test;
 

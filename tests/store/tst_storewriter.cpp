@@ -267,6 +267,32 @@ private Q_SLOTS:
                  QStringList{QStringLiteral("after")});
     }
 
+    // A stop cannot wait for a disk to be freed either: giveUp() rejects the batch being retried
+    // and what is queued behind it at once, without waiting for another try.
+    void givingUpRejectsWhatARetryingStoreHolds()
+    {
+        WriterOptions options;
+        options.busyTimeoutMs = 50;
+        options.retryInitialMs = 60'000; // no retry comes before the give-up
+        StoreWriter writer(*m_db, options);
+        QSignalSpy rejected(&writer, &StoreWriter::rejected);
+        QSignalSpy failed(&writer, &StoreWriter::writeFailed);
+
+        QSqlQuery lock(m_db->connection());
+        QVERIFY(lock.exec(QStringLiteral("BEGIN IMMEDIATE")));
+        writer.appendEvent(incident(QStringLiteral("tried")));
+        QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty(), 30000);
+        writer.appendEvent(incident(QStringLiteral("queued")));
+        writer.giveUp();
+        QTRY_COMPARE_WITH_TIMEOUT(writer.acknowledgedTicket(), quint64(2), 10000);
+        QCOMPARE(rejected.size(), 2);
+        QVERIFY2(rejected.first().at(1).toString().contains(QStringLiteral("locked")),
+                 qPrintable(rejected.first().at(1).toString()));
+        QVERIFY(lock.exec(QStringLiteral("ROLLBACK")));
+        lock.finish();
+        QCOMPARE(column(*m_db, QStringLiteral("SELECT message FROM events")), QStringList());
+    }
+
     void closingCommitsWhatIsQueued()
     {
         {

@@ -2,7 +2,7 @@
 
 #include <cctype>
 
-namespace switchyard::sim {
+namespace switchyard {
 
 namespace {
 
@@ -154,8 +154,11 @@ HttpRequestParser::Status HttpRequestParser::parse()
             const qsizetype before = m_pos;
             QByteArray line;
             const bool requestLine = m_state == State::RequestLine;
-            if (!takeLine(line, m_limits.maxHeaderBytes - m_headerBytes, requestLine ? 414 : 431,
-                          requestLine ? "request line longer than the header limit"
+            const qsizetype headerRoom = m_limits.maxHeaderBytes - m_headerBytes;
+            if (!takeLine(line,
+                          requestLine ? qMin(headerRoom, m_limits.maxRequestLineBytes) : headerRoom,
+                          requestLine ? 414 : 431,
+                          requestLine ? "request line longer than the limit"
                                       : "header section larger than the limit")) {
                 return m_state == State::Failed ? Status::Failed : Status::NeedMore;
             }
@@ -320,6 +323,8 @@ HttpRequestParser::Status HttpRequestParser::finishHeaders()
                 return fail(400, "chunked applied more than once");
             return fail(501, "transfer coding " + quoted(codings.at(i)) + " is not supported");
         }
+        if (m_limits.maxBodyBytes == 0)
+            return fail(413, "chunked request body, and no body is accepted");
         m_request.bodyLengthDeclared = true;
         m_expectContinue = expectContinue;
         m_state = State::ChunkSize;
@@ -389,4 +394,4 @@ HttpRequestParser::Status HttpRequestParser::parseChunkSize(const QByteArray& li
     return Status::NeedMore;
 }
 
-} // namespace switchyard::sim
+} // namespace switchyard

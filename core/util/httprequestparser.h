@@ -1,16 +1,17 @@
 #pragma once
 
-#include "sim/httprequest.h"
+#include "util/httprequest.h"
 
 #include <QByteArray>
 
-namespace switchyard::sim {
+namespace switchyard {
 
 struct HttpLimits
 {
     qsizetype maxHeaderBytes = 16 * 1024; // request line, header fields and chunked trailers
     int maxHeaderCount = 100;
-    qint64 maxBodyBytes = 1024 * 1024; // after chunked decoding
+    qint64 maxBodyBytes = 1024 * 1024;         // after chunked decoding; 0: no body at all (413)
+    qsizetype maxRequestLineBytes = 16 * 1024; // within maxHeaderBytes; longer: 414
 };
 
 struct HttpParseError
@@ -50,10 +51,15 @@ public:
 
     // The header section is complete and the body has not fully arrived.
     bool awaitingBody() const;
+    // What arrived of the request being parsed: its method, target and version once the request
+    // line is in, its header fields once they are (also when the parser then failed).
+    const HttpRequest& requestHead() const { return m_request; }
     // The client sent "Expect: 100-continue" and waits for the interim answer before the body.
     bool expectsContinue() const { return m_expectContinue; }
     // Bytes received and not yet consumed by a taken request.
     qsizetype bufferedBytes() const { return m_buffer.size() - m_pos; }
+    // Part of a request has arrived, not all of it.
+    bool midRequest() const { return m_state != State::RequestLine || bufferedBytes() > 0; }
 
 private:
     enum class State
@@ -91,4 +97,4 @@ private:
     HttpParseError m_error;
 };
 
-} // namespace switchyard::sim
+} // namespace switchyard

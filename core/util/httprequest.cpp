@@ -1,6 +1,6 @@
 #include "httprequest.h"
 
-namespace switchyard::sim {
+namespace switchyard {
 
 QList<QByteArray> HttpRequest::headerValues(QByteArrayView name) const
 {
@@ -53,4 +53,4 @@ bool headerListContains(QByteArrayView value, QByteArrayView token)
     return false;
 }
 
-} // namespace switchyard::sim
+} // namespace switchyard

@@ -4,7 +4,7 @@
 #include <QByteArrayView>
 #include <QList>
 
-namespace switchyard::sim {
+namespace switchyard {
 
 struct HttpHeaderField
 {
@@ -34,4 +34,4 @@ struct HttpRequest
 // True when the comma-separated list `value` holds `token` (case-insensitive).
 bool headerListContains(QByteArrayView value, QByteArrayView token);
 
-} // namespace switchyard::sim
+} // namespace switchyard
