@@ -199,6 +199,13 @@ int runServe(const QStringList& arguments)
     // Scrapes stop with the probes; what the store still holds is committed before the exit.
     socket->close();
     QCoro::waitFor(collector.stop());
+    if (const qint64 refused = collector.refusedWrites(); refused > 0) {
+        std::fprintf(stderr,
+                     "switchyard serve: %lld store writes were refused and are not stored "
+                     "(logged above); the rest committed\n",
+                     static_cast<long long>(refused));
+        return ExitConfigError;
+    }
     std::fprintf(stderr, "switchyard serve: every queued store write committed\n");
     return ExitOk;
 }

@@ -40,11 +40,15 @@ public:
     // committed (or refused and reported).
     QCoro::Task<> stop();
 
+    // Writes the store refused for good since it opened: not stored, each logged.
+    qint64 refusedWrites() const { return m_refusedWrites; }
+
 private:
     std::unique_ptr<PoolManager> m_pools;
     std::unique_ptr<ConfigWatcher> m_watcher;
     std::unique_ptr<StoreSession> m_store;
     Clock* m_clock;
+    qint64 m_refusedWrites = 0;
 };
 
 } // namespace switchyard
