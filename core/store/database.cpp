@@ -346,11 +346,11 @@ OpenResult Database::open(const QString& path, const OpenOptions& options)
         }
     }
     if (QString error = database->prepare(&result.notices); !error.isEmpty()) {
-        result.error = error;
+        result.error = withSpaceCause(database->connection(), error);
         return result;
     }
     if (QString error = database->migrate(target); !error.isEmpty()) {
-        result.error = error;
+        result.error = withSpaceCause(database->connection(), error);
         return result;
     }
     result.database = std::move(database);

@@ -2,6 +2,8 @@
 
 #include <QSqlDriver>
 #include <QVariant>
+#include <cerrno>
+#include <sqlite3.h>
 
 namespace switchyard::store {
 
@@ -13,6 +15,19 @@ sqlite3* sqliteHandle(const QSqlDatabase& db)
     if (!handle.isValid() || qstrcmp(handle.typeName(), "sqlite3*") != 0)
         return nullptr;
     return *static_cast<sqlite3* const*>(handle.constData());
+}
+
+QString withSpaceCause(const QSqlDatabase& db, const QString& error)
+{
+    // SQLITE_FULL is a write that found no room; an I/O error is one when the last failed
+    // system call SQLite made on this connection said ENOSPC (growing the -shm or the -wal).
+    const bool full = error.contains(QLatin1String("database or disk is full"));
+    sqlite3* handle = sqliteHandle(db);
+    const bool ioError = error.contains(QLatin1String("disk I/O error")) && handle &&
+                         sqlite3_system_errno(handle) == ENOSPC;
+    if (!full && !ioError)
+        return error;
+    return error + QStringLiteral(" (no space left on device)");
 }
 
 } // namespace switchyard::store
