@@ -24,7 +24,8 @@ constexpr int ExitExportFailed = 3;
 std::optional<QDateTime> parseIsoTime(const QString& text)
 {
     QDateTime time = QDateTime::fromString(text, Qt::ISODateWithMs);
-    if (!time.isValid()) {
+    // Only a date alone: Qt reads the date of "2026-11-29T25:00:00Z" and drops the bad time.
+    if (!time.isValid() && text.size() == 10) {
         const QDate date = QDate::fromString(text, Qt::ISODate);
         if (date.isValid())
             time = QDateTime(date, QTime(0, 0), Qt::UTC);
@@ -122,6 +123,8 @@ int runExport(const QStringList& arguments)
 
     const QString dbPath =
         parser.isSet(dbOption) ? parser.value(dbOption) : store::defaultDatabasePath();
+    if (const QString error = store::storeUrlError(dbPath); !error.isEmpty())
+        return fail(ExitExportFailed, error);
     if (!QFileInfo::exists(dbPath)) {
         return fail(ExitExportFailed,
                     QStringLiteral("no event store at %1 (export never creates one; see --db)")

@@ -308,6 +308,13 @@ int runServe(const QStringList& arguments)
                      *stopTimeoutMs / 1000.0);
         return kExitWritesLost;
     }
+    if (const qint64 refused = collector.refusedWrites(); refused > 0) {
+        std::fprintf(stderr,
+                     "switchyard serve: %lld store writes were refused and are not stored "
+                     "(logged above); the rest committed\n",
+                     static_cast<long long>(refused));
+        return kExitWritesLost;
+    }
     std::fprintf(stderr, "switchyard serve: every queued store write committed\n");
     return exitCode;
 }

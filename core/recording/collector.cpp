@@ -79,6 +79,7 @@ bool Collector::openStore(const QString& path, QString* error)
     connect(&m_store->writer(), &store::StoreWriter::writeFailed, this, [](const QString& why) {
         std::fprintf(stderr, "switchyard: store: %s\n", qPrintable(why));
     });
+    connect(&m_store->writer(), &store::StoreWriter::rejected, this, [this] { ++m_refusedWrites; });
     return true;
 }
 

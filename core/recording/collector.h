@@ -63,6 +63,9 @@ Q_SIGNALS:
     // The store could not be asked about the lease; asked again shortly.
     void leaseFailed(const QString& error);
 
+    // Writes the store refused for good since it opened: not stored, each logged.
+    qint64 refusedWrites() const { return m_refusedWrites; }
+
 private:
     std::unique_ptr<PoolManager> m_pools;
     std::unique_ptr<ConfigWatcher> m_watcher;
@@ -71,6 +74,7 @@ private:
     CollectorLease* m_lease = nullptr;
     bool m_collecting = false;
     Config m_config; // the newest one loaded
+    qint64 m_refusedWrites = 0;
 };
 
 } // namespace switchyard

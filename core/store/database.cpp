@@ -1,5 +1,6 @@
 #include "database.h"
 
+#include "store/sqlitehandle.h"
 #include "store/writetransaction.h"
 
 #include <QAtomicInteger>
@@ -8,13 +9,16 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QSet>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QStandardPaths>
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <optional>
+#include <sqlite3.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -31,33 +35,98 @@ QString uniqueConnectionName()
     return QStringLiteral("switchyard-store-%1").arg(++counter);
 }
 
-// The file is made here, owner-only, so SQLite never creates it with the process umask.
-QString createOrCheckFile(const QString& path)
+// "postgresql://user@host/db": a scheme and "://" before anything else.
+bool looksLikeUrl(const QString& path)
 {
-    const QFileInfo info(path);
-    if (!QDir().mkpath(info.absolutePath()))
-        return QStringLiteral("cannot create the folder %1 for the database")
-            .arg(QDir::toNativeSeparators(info.absolutePath()));
+    static const QRegularExpression url(QStringLiteral("^[A-Za-z][A-Za-z0-9+.-]*://"));
+    return url.match(path).hasMatch();
+}
 
-    QFile file(path);
-    if (!info.exists()) {
-        if (file.open(QIODevice::WriteOnly | QIODevice::NewOnly,
-                      QFileDevice::ReadOwner | QFileDevice::WriteOwner))
-            return {};
-        if (!QFileInfo::exists(path)) // else another connection created it just now
-            return QStringLiteral("cannot create database %1: %2")
-                .arg(QDir::toNativeSeparators(path), file.errorString());
+QString fileTypeName(mode_t mode)
+{
+    if (S_ISDIR(mode))
+        return QStringLiteral("a folder");
+    if (S_ISCHR(mode))
+        return QStringLiteral("a character device");
+    if (S_ISBLK(mode))
+        return QStringLiteral("a block device");
+    if (S_ISFIFO(mode))
+        return QStringLiteral("a FIFO");
+    if (S_ISSOCK(mode))
+        return QStringLiteral("a socket");
+    return QStringLiteral("not a regular file");
+}
+
+QString systemError()
+{
+    return QString::fromLocal8Bit(std::strerror(errno));
+}
+
+// A store's folder is the user's to make: a mistyped --db must not leave folders behind. The
+// default store's folder (the user's data folder) is made when missing.
+QString checkFolder(const QString& path)
+{
+    const QString folder = QFileInfo(path).absolutePath();
+    const QFileInfo info(folder);
+    if (info.isDir())
+        return {};
+    const QString where = QDir::toNativeSeparators(path);
+    if (info.exists())
+        return QStringLiteral("cannot create database %1: %2 is not a folder")
+            .arg(where, QDir::toNativeSeparators(folder));
+    if (folder != QFileInfo(defaultDatabasePath()).absolutePath())
+        return QStringLiteral("cannot create database %1: the folder %2 does not exist (only "
+                              "the default store's folder is made when missing)")
+            .arg(where, QDir::toNativeSeparators(folder));
+    if (!QDir().mkpath(folder))
+        return QStringLiteral("cannot create the folder %1 for the database")
+            .arg(QDir::toNativeSeparators(folder));
+    return {};
+}
+
+// The file is made here, owner-only, so SQLite never creates it with the process umask; an
+// existing one must be a regular file (through a symbolic link too) before anything opens it.
+// Returns the file SQLite is to open: a symbolic link's target, since SQLite names the -wal
+// and -shm after it.
+QString createOrCheckFile(const QString& path, QString* storePath)
+{
+    if (QString error = checkFolder(path); !error.isEmpty())
+        return error;
+    const QString where = QDir::toNativeSeparators(path);
+    const QByteArray name = QFile::encodeName(path);
+    // O_EXCL: never through a symbolic link, never over a file another process made just now.
+    // Closing this descriptor drops no lock: the file is new, no connection has it yet.
+    const int created = ::open(name.constData(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (created >= 0) {
+        ::close(created);
+        *storePath = path;
+        return {};
     }
-    if (QFileInfo(path).isDir())
-        return QStringLiteral("cannot open database %1: it is a folder")
-            .arg(QDir::toNativeSeparators(path));
+    if (errno != EEXIST)
+        return QStringLiteral("cannot create database %1: %2").arg(where, systemError());
+
     // Checked without opening it: closing any descriptor of the file drops every lock SQLite
     // holds on it in this process (POSIX record locks), and another process closing the store
-    // would then delete the -wal this one still writes to. SQLite itself tells a file that is
-    // not a database (readVersion).
-    if (::access(QFile::encodeName(path).constData(), R_OK) != 0)
-        return QStringLiteral("cannot read database %1: %2")
-            .arg(QDir::toNativeSeparators(path), QString::fromLocal8Bit(std::strerror(errno)));
+    // would then delete the -wal this one still writes to. Whose file it is, SQLite tells
+    // (Database::identify) before anything is written or its mode changed.
+    struct stat link = {};
+    struct stat target = {};
+    if (::lstat(name.constData(), &link) != 0)
+        return QStringLiteral("cannot open database %1: %2").arg(where, systemError());
+    if (::stat(name.constData(), &target) != 0) {
+        if (S_ISLNK(link.st_mode))
+            return QStringLiteral("cannot open database %1: it is a symbolic link to %2, which "
+                                  "does not exist")
+                .arg(where, QFileInfo(path).symLinkTarget());
+        return QStringLiteral("cannot open database %1: %2").arg(where, systemError());
+    }
+    if (!S_ISREG(target.st_mode))
+        return QStringLiteral("cannot open database %1: it is %2; a store is a regular file "
+                              "(nothing was changed)")
+            .arg(where, fileTypeName(target.st_mode));
+    if (::access(name.constData(), R_OK) != 0)
+        return QStringLiteral("cannot read database %1: %2").arg(where, systemError());
+    *storePath = S_ISLNK(link.st_mode) ? QFileInfo(path).canonicalFilePath() : path;
     return {};
 }
 
@@ -143,6 +212,72 @@ bool isNotADatabase(const QSqlError& error)
     return sqliteCode(error) == 26;
 }
 
+std::optional<qint64> pragmaNumber(const QSqlDatabase& db, const QString& name, QString* error)
+{
+    QSqlQuery query(db);
+    if (!query.exec(QStringLiteral("PRAGMA ") + name) || !query.next()) {
+        *error = query.lastError().text();
+        return std::nullopt;
+    }
+    return query.value(0).toLongLong();
+}
+
+// Every table with its columns, "events(id,time_ms,...)", in name order; SQLite's own tables
+// (sqlite_sequence, sqlite_stat1) left out.
+QStringList tableShapes(const QSqlDatabase& db, QString* error)
+{
+    QSqlQuery query(db);
+    if (!query.exec(QStringLiteral("SELECT name FROM sqlite_master WHERE type = 'table' AND "
+                                   "substr(name, 1, 7) <> 'sqlite_' ORDER BY name"))) {
+        *error = query.lastError().text();
+        return {};
+    }
+    QStringList names;
+    while (query.next())
+        names << query.value(0).toString();
+    QStringList shapes;
+    for (const QString& name : names) {
+        if (!query.exec(QStringLiteral("PRAGMA table_info(\"%1\")").arg(name))) {
+            *error = query.lastError().text();
+            return {};
+        }
+        QStringList columns;
+        while (query.next())
+            columns << query.value(1).toString();
+        shapes << QStringLiteral("%1(%2)").arg(name, columns.join(QLatin1Char(',')));
+    }
+    return shapes;
+}
+
+// The tables a store at `version` has: the migrations up to it, run on a database in memory.
+QStringList schemaShapes(int version, QString* error)
+{
+    const QString name = uniqueConnectionName();
+    QStringList shapes;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(sqliteDriver, name);
+        db.setDatabaseName(QStringLiteral(":memory:"));
+        if (!db.open()) {
+            *error = db.lastError().text();
+        } else {
+            QSqlQuery query(db);
+            for (const Migration& migration : migrations()) {
+                if (migration.version > version)
+                    break;
+                for (const QString& statement : migration.statements) {
+                    if (error->isEmpty() && !query.exec(dialectSql(statement, Dialect::Sqlite)))
+                        *error = query.lastError().text();
+                }
+            }
+            if (error->isEmpty())
+                shapes = tableShapes(db, error);
+            db.close();
+        }
+    }
+    QSqlDatabase::removeDatabase(name);
+    return shapes;
+}
+
 } // namespace
 
 int Database::currentSchemaVersion()
@@ -150,11 +285,24 @@ int Database::currentSchemaVersion()
     return migrations().constLast().version;
 }
 
+QString storeUrlError(const QString& path)
+{
+    if (!looksLikeUrl(path))
+        return {};
+    return QStringLiteral("%1 is a URL: stores on a database server (PostgreSQL) are not built "
+                          "yet; a store is an SQLite file, named by its path")
+        .arg(path);
+}
+
 OpenResult Database::open(const QString& path, const OpenOptions& options)
 {
     OpenResult result;
     if (path.isEmpty()) {
         result.error = QStringLiteral("no database path given");
+        return result;
+    }
+    if (QString error = storeUrlError(path); !error.isEmpty()) {
+        result.error = error;
         return result;
     }
     const QString absolute = QFileInfo(path).absoluteFilePath();
@@ -166,47 +314,46 @@ OpenResult Database::open(const QString& path, const OpenOptions& options)
                            .arg(currentSchemaVersion());
         return result;
     }
-    if (const QString error = createOrCheckFile(absolute); !error.isEmpty()) {
+    QString storePath;
+    if (QString error = createOrCheckFile(absolute, &storePath); !error.isEmpty()) {
         result.error = error;
         return result;
     }
-    // Before SQLite opens it: the -wal and -shm it creates take the main file's mode.
-    QList<Loosened> loosened;
-    if (const std::optional<Loosened> file = makeOwnerOnly(absolute))
-        loosened << *file;
 
-    std::unique_ptr<Database> database(new Database(absolute, uniqueConnectionName(), options));
+    std::unique_ptr<Database> database(new Database(storePath, uniqueConnectionName(), options));
     {
         QSqlDatabase db = QSqlDatabase::addDatabase(sqliteDriver, database->m_connectionName);
         if (!db.isValid()) {
             result.error = QStringLiteral("cannot open database %1: the Qt SQLite driver "
                                           "(QSQLITE) is not available")
-                               .arg(QDir::toNativeSeparators(absolute));
+                               .arg(QDir::toNativeSeparators(storePath));
             return result;
         }
-        db.setDatabaseName(absolute);
+        db.setDatabaseName(storePath);
         db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(options.busyTimeoutMs));
         if (!db.open()) {
             result.error = QStringLiteral("cannot open database %1: %2")
-                               .arg(QDir::toNativeSeparators(absolute), db.lastError().text());
+                               .arg(QDir::toNativeSeparators(storePath), db.lastError().text());
+            return result;
+        }
+        // SQLite falls back to reading when the file cannot be written (its mode, a read-only
+        // mount); every write would then fail long after the start said nothing.
+        sqlite3* handle = sqliteHandle(db);
+        if (handle && sqlite3_db_readonly(handle, "main") == 1) {
+            result.error = QStringLiteral("cannot write database %1: it opens read-only (the "
+                                          "file's permissions or a read-only file system)")
+                               .arg(QDir::toNativeSeparators(storePath));
             return result;
         }
     }
-    if (QString error = database->prepare(); !error.isEmpty()) {
-        result.error = error;
+    if (QString error = database->prepare(&result.notices); !error.isEmpty()) {
+        result.error = withSpaceCause(database->connection(), error);
         return result;
     }
     if (QString error = database->migrate(target); !error.isEmpty()) {
-        result.error = error;
+        result.error = withSpaceCause(database->connection(), error);
         return result;
     }
-    // Those an earlier build or a copy left open to others.
-    for (const QString& suffix : {QStringLiteral("-wal"), QStringLiteral("-shm")}) {
-        if (const std::optional<Loosened> file = makeOwnerOnly(absolute + suffix))
-            loosened << *file;
-    }
-    if (!loosened.isEmpty())
-        result.notices << ownerOnlyNotice(loosened);
     result.database = std::move(database);
     return result;
 }
@@ -242,14 +389,16 @@ QSqlDatabase Database::connection() const
     return QSqlDatabase::database(m_connectionName, false);
 }
 
-QString Database::prepare()
+QString Database::prepare(QStringList* notices)
 {
     QSqlDatabase db = connection();
     const QString where = QDir::toNativeSeparators(m_path);
 
-    // Nothing is written before the file is known to be ours and not newer than this build.
+    // Nothing is written, and no mode changed, before the file is known to be ours and not
+    // newer than this build.
     int version = 0;
-    if (QString error = readVersion(&version); !error.isEmpty())
+    bool unmarked = false;
+    if (QString error = identify(&version, &unmarked); !error.isEmpty())
         return error;
     if (version > currentSchemaVersion())
         return QStringLiteral(
@@ -259,6 +408,20 @@ QString Database::prepare()
             .arg(currentSchemaVersion());
     m_schemaVersion = version;
 
+    // Before anything is written, with its -wal and -shm: an earlier build or a copy may have
+    // left them open to others, and those SQLite made to read take the main file's mode (as
+    // those the switch to WAL makes below do, owner-only by then).
+    QList<Loosened> loosened;
+    for (const QString& suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm")}) {
+        if (const std::optional<Loosened> file = makeOwnerOnly(m_path + suffix))
+            loosened << *file;
+    }
+    if (!loosened.isEmpty())
+        *notices << ownerOnlyNotice(loosened);
+    if (unmarked) {
+        if (QString error = writeApplicationId(); !error.isEmpty())
+            return QStringLiteral("cannot mark %1 as a Switchyard store: %2").arg(where, error);
+    }
     if (QString error = writeFirstPage(); !error.isEmpty())
         return QStringLiteral("cannot create database %1: %2").arg(where, error);
     if (QString error = switchToWal(); !error.isEmpty())
@@ -294,11 +457,18 @@ QString Database::writeFirstPage()
     if (query.value(0).toLongLong() > 0)
         return {};
     query.finish();
+    // Another process may have written it first, which changes nothing.
+    return writeApplicationId();
+}
+
+QString Database::writeApplicationId()
+{
+    QSqlDatabase db = connection();
+    QSqlQuery query(db);
     WriteTransaction transaction(db);
     if (WriteError error = transaction.begin(); error.isError())
         return error.text;
-    // Setting the application id writes the header page; another process may have done it
-    // first, which changes nothing.
+    // On a new file this writes the header page.
     if (!query.exec(QStringLiteral("PRAGMA application_id = %1").arg(kApplicationId)))
         return query.lastError().text();
     query.finish();
@@ -330,7 +500,7 @@ QString Database::switchToWal()
     }
 }
 
-QString Database::readVersion(int* version)
+QString Database::identify(int* version, bool* unmarked)
 {
     QSqlDatabase db = connection();
     const QString where = QDir::toNativeSeparators(m_path);
@@ -343,7 +513,58 @@ QString Database::readVersion(int* version)
         return QStringLiteral("cannot read database %1: %2").arg(where, query.lastError().text());
     }
     query.finish();
+    QString error;
+    const std::optional<qint64> pages = pragmaNumber(db, QStringLiteral("page_count"), &error);
+    const std::optional<qint64> applicationId =
+        pragmaNumber(db, QStringLiteral("application_id"), &error);
+    if (!pages || !applicationId)
+        return QStringLiteral("cannot read database %1: %2").arg(where, error);
+    *version = 0;
+    *unmarked = false;
+    if (*pages == 0) // new: made by this process or by another one opening it at the same time
+        return {};
+    if (*applicationId == kApplicationId)
+        return readVersion(version);
+    if (*applicationId != 0)
+        return QStringLiteral("%1 is not a Switchyard database (another program's SQLite file: "
+                              "application id 0x%2); it was left as it was")
+            .arg(where)
+            .arg(quint32(*applicationId), 8, 16, QLatin1Char('0'));
 
+    // No mark: a store made before Switchyard wrote one has exactly the tables and columns of
+    // its schema version; any other SQLite file is someone else's.
+    const QStringList tables = db.tables(QSql::Tables);
+    if (tables.isEmpty())
+        return QStringLiteral("%1 is not a Switchyard database (an SQLite file with no tables "
+                              "and no Switchyard mark); it was left as it was")
+            .arg(where);
+    if (error = readVersion(version); !error.isEmpty())
+        return error;
+    const QString notOurs =
+        QStringLiteral("%1 is not a Switchyard database (an SQLite file whose tables are not "
+                       "those of a Switchyard store: %2); it was left as it was")
+            .arg(where, tables.join(QLatin1String(", ")));
+    if (*version < 1 || *version > currentSchemaVersion())
+        return notOurs;
+    const QStringList found = tableShapes(db, &error);
+    if (!error.isEmpty())
+        return QStringLiteral("cannot read the tables of %1: %2").arg(where, error);
+    const QStringList expected = schemaShapes(*version, &error);
+    if (!error.isEmpty())
+        return QStringLiteral("cannot compare %1 with Switchyard's schema %2: %3")
+            .arg(where)
+            .arg(*version)
+            .arg(error);
+    if (found != expected)
+        return notOurs;
+    *unmarked = true;
+    return {};
+}
+
+QString Database::readVersion(int* version)
+{
+    QSqlDatabase db = connection();
+    const QString where = QDir::toNativeSeparators(m_path);
     const QStringList tables = db.tables(QSql::Tables);
     if (!tables.contains(QLatin1String("schema_version"))) {
         if (!tables.isEmpty())
@@ -353,6 +574,7 @@ QString Database::readVersion(int* version)
         *version = 0;
         return {};
     }
+    QSqlQuery query(db);
     if (!query.exec(QStringLiteral("SELECT MAX(version) FROM schema_version")) || !query.next())
         return QStringLiteral("cannot read the schema version of %1: %2")
             .arg(where, query.lastError().text());

@@ -33,9 +33,11 @@ struct OpenResult
 
 // One connection to the store file, usable on the thread that opened it only (Qt SQL
 // connections are per thread). Another thread opens its own with open() or reopen() called there.
-// Opening creates the file (owner-only), makes an existing one owner-only (with its -wal and
-// -shm: the store holds signed transactions), checks it is a Switchyard store this build can
-// read, and migrates it forward.
+// Opening creates the file (owner-only) or checks that the existing one is a Switchyard store
+// this build can read and write (a regular file; Switchyard's application id, or exactly the
+// tables of a store made before the id was written), refusing anything else untouched; then
+// makes it owner-only (with its -wal and -shm: the store holds signed transactions) and
+// migrates it forward.
 class Database
 {
 public:
@@ -71,8 +73,10 @@ public:
 private:
     Database(QString path, QString connectionName, OpenOptions options);
 
-    QString prepare();
+    QString prepare(QStringList* notices);
+    QString identify(int* version, bool* unmarked);
     QString writeFirstPage();
+    QString writeApplicationId();
     QString switchToWal();
     QString readVersion(int* version);
     QString migrate(int target);
@@ -84,6 +88,9 @@ private:
     Dialect m_dialect = Dialect::Sqlite;
     QThread* m_thread = nullptr;
 };
+
+// Why `path` cannot name a store when it is a URL ("postgresql://..."), or empty.
+QString storeUrlError(const QString& path);
 
 // Where the store lives unless configured otherwise.
 QString defaultDatabasePath();

@@ -1,6 +1,7 @@
 #include "storewriterworker.h"
 
 #include "store/database.h"
+#include "store/sqlitehandle.h"
 #include "store/sqlvalues.h"
 #include "store/writetransaction.h"
 
@@ -50,7 +51,7 @@ void StoreWriterWorker::drain()
     if (m_batch.empty())
         return;
     if (WriteError error = runBatch(); error.isError()) {
-        batchFailed(error.text);
+        batchFailed(m_database ? withSpaceCause(m_database->connection(), error.text) : error.text);
         return;
     }
     m_retryDelayMs = m_options.retryInitialMs;

@@ -1,12 +1,13 @@
 #include "csvexport.h"
 
+#include "store/sqlitehandle.h"
 #include "timeline/csvfield.h"
 #include "timeline/eventredactor.h"
 #include "timeline/isotime.h"
 #include "timeline/readconnection.h"
 #include "util/outputfile.h"
 
-#include <QSqlDriver>
+#include <QFileInfo>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QThread>
@@ -53,10 +54,14 @@ TimeSpan timeSpan(const QSqlDatabase& db, const TimelineFilter& filter)
 // tracked transactions, or corrupts the store under the connections that have it open.
 QList<ProtectedFile> storeFiles(const QSqlDatabase& db)
 {
-    const QString path = db.databaseName();
-    if (db.driverName() != QLatin1String("QSQLITE") || path.isEmpty() ||
-        path == QLatin1String(":memory:"))
+    const QString name = db.databaseName();
+    if (db.driverName() != QLatin1String("QSQLITE") || name.isEmpty() ||
+        name == QLatin1String(":memory:"))
         return {};
+    // SQLite names the -wal, -shm and -journal after the file the store's name leads to: a
+    // symbolic link's "link.db-wal" is not the live log, the target's "s.db-wal" is.
+    const QString canonical = QFileInfo(name).canonicalFilePath();
+    const QString path = canonical.isEmpty() ? name : canonical;
     return {
         {path, QStringLiteral("the event store")},
         {path + QStringLiteral("-wal"), QStringLiteral("the event store's write-ahead log")},
@@ -162,16 +167,6 @@ private:
     qint64 m_rows = 0;
     QString m_error;
 };
-
-sqlite3* sqliteHandle(const QSqlDatabase& db)
-{
-    if (db.driverName() != QLatin1String("QSQLITE") || !db.driver())
-        return nullptr;
-    const QVariant handle = db.driver()->handle();
-    if (!handle.isValid() || qstrcmp(handle.typeName(), "sqlite3*") != 0)
-        return nullptr;
-    return *static_cast<sqlite3* const*>(handle.constData());
-}
 
 struct StatementDeleter
 {
@@ -283,7 +278,7 @@ CsvExportResult exportTimelineCsv(const QSqlDatabase& db, const TimelineFilter& 
     }
     const SqlCondition condition = filter.toSql(sqlDialectOf(db));
     CsvWriter writer(file, options, progress, cancel, timeSpan(db, filter));
-    sqlite3* handle = options.portableReader ? nullptr : sqliteHandle(db);
+    sqlite3* handle = options.portableReader ? nullptr : store::sqliteHandle(db);
     const QString readError = handle
                                   ? readSqlite(handle, condition.whereClause(), condition, writer)
                                   : readPortable(db, condition.whereClause(), condition, writer);

@@ -5,6 +5,7 @@
 #include <QSaveFile>
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <optional>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -111,6 +112,8 @@ bool OutputFile::open(const QList<ProtectedFile>& protectedFiles)
     if (output && !S_ISREG(output->st_mode)) {
         if (const QString why = refusedType(output->st_mode); !why.isEmpty())
             return fail(why);
+        if (S_ISFIFO(output->st_mode))
+            return openFifo();
         m_stream = std::make_unique<QFile>(m_path);
         if (!m_stream->open(QIODevice::WriteOnly | QIODevice::Unbuffered)) {
             const QString why = m_stream->errorString();
@@ -126,6 +129,33 @@ bool OutputFile::open(const QList<ProtectedFile>& protectedFiles)
     if (!m_file->open(QIODevice::WriteOnly | QIODevice::Unbuffered)) {
         const QString why = m_file->errorString();
         m_file.reset();
+        return fail(why);
+    }
+    return true;
+}
+
+bool OutputFile::openFifo()
+{
+    // Without O_NONBLOCK, opening a FIFO nobody reads waits for a reader, without a word.
+    const int fd = ::open(QFile::encodeName(m_path).constData(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENXIO)
+            return fail(QStringLiteral("it is a FIFO that nothing reads: start its reader first"));
+        return fail(QString::fromLocal8Bit(std::strerror(errno)));
+    }
+    // Then blocking again: a reader slower than the export makes it wait, not fail.
+    const int flags = ::fcntl(fd, F_GETFL);
+    if (flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+        const QString why = QString::fromLocal8Bit(std::strerror(errno));
+        ::close(fd);
+        return fail(why);
+    }
+    m_stream = std::make_unique<QFile>();
+    if (!m_stream->open(fd, QIODevice::WriteOnly | QIODevice::Unbuffered,
+                        QFileDevice::AutoCloseHandle)) {
+        const QString why = m_stream->errorString();
+        m_stream.reset();
+        ::close(fd);
         return fail(why);
     }
     return true;

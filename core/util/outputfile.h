@@ -23,7 +23,8 @@ struct ProtectedFile
 //   and no temporary file stays behind;
 // - a character device or a FIFO (a terminal, a pipe a reader waits on, /dev/null) is streamed
 //   into, never renamed over, and its write errors (the ENOSPC of /dev/full) are errors; so is
-//   this process's standard output under any name (/dev/stdout), whatever it is;
+//   this process's standard output under any name (/dev/stdout), whatever it is; a FIFO that
+//   nothing reads yet is refused at once rather than waited on;
 // - a folder, a block device or a socket is refused, and so is any protected file under any
 //   name: the path itself, through "." or "..", a symbolic or a hard link.
 // Every write, flush and sync is checked.
@@ -48,6 +49,7 @@ public:
 
 private:
     bool fail(const QString& why);
+    bool openFifo();
 
     QString m_path;
     std::unique_ptr<QSaveFile> m_file;

@@ -30,13 +30,12 @@ QString writeFile(const QString& path, const QByteArray& contents)
     return path;
 }
 
-// What a failed write must leave on stderr: which store, and that it could not be written.
+// What a failed write must leave on stderr: which store, and why (SQLite in WAL mode says only
+// "disk I/O error" when the disk is full).
 bool saysWhatFailed(const CommandRun& run, const QString& db)
 {
     const QString err = QString::fromUtf8(run.err);
-    return err.contains(db) &&
-           (err.contains(QStringLiteral("full")) || err.contains(QStringLiteral("I/O")) ||
-            err.contains(QStringLiteral("not stored")));
+    return err.contains(db) && err.contains(QStringLiteral("no space left on device"));
 }
 
 } // namespace

@@ -595,7 +595,7 @@ private Q_SLOTS:
             << false << wire << 3 << QByteArray("c.json");
         QTest::newRow("store that cannot open")
             << QStringList{QStringLiteral("--db"), QStringLiteral("%FILE%/s.db")} << false << wire
-            << 3 << QByteArray("one.json for the database");
+            << 3 << QByteArray("one.json is not a folder");
     }
 
     void networkChoice()

@@ -544,6 +544,41 @@ private Q_SLOTS:
         const qint64 after = storedWork(db);
         QVERIFY2(after > before, qPrintable(QStringLiteral("%1 then %2").arg(before).arg(after)));
     }
+
+    // A store that refuses every event (here a trigger; a damaged page does the same): serve
+    // logs each refusal and, at the end, says how many writes are not stored, exit 3; never
+    // "every queued store write committed".
+    void saysWhatTheStoreRefused()
+    {
+        sim::SimulatedCluster cluster(ChainFamily::Solana, QStringLiteral("local"), nullptr);
+        cluster.addNode(QStringLiteral("a"));
+        const QString config =
+            writeServeConfig(fresh(QStringLiteral("config.json")), cluster, {}, 200);
+        const QString path = fresh(QStringLiteral("store.db"));
+        {
+            store::OpenResult opened = store::Database::open(path);
+            QVERIFY2(opened.ok(), qPrintable(opened.error));
+            QSqlQuery query(opened.database->connection());
+            QVERIFY2(query.exec(QStringLiteral("CREATE TRIGGER refuse_events BEFORE INSERT ON "
+                                               "events BEGIN SELECT RAISE(ABORT, 'refused'); "
+                                               "END")),
+                     qPrintable(query.lastError().text()));
+        }
+        ServeProcess serve({QStringLiteral("--config"), config, QStringLiteral("--db"), path,
+                            QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")},
+                           m_dir.path());
+        QVERIFY2(serve.waitForPort() != 0, serve.err().constData());
+        QSignalSpy finished(&serve.process(), &QProcess::finished);
+        QTRY_VERIFY_WITH_TIMEOUT(serve.err().contains("refused"), kServeWaitMs);
+        QCOMPARE(::kill(pid_t(serve.process().processId()), SIGTERM), 0);
+        QVERIFY2(finished.wait(kServeWaitMs), serve.err().constData());
+
+        const QByteArray err = serve.err() + serve.process().readAllStandardError();
+        QCOMPARE(serve.process().exitStatus(), QProcess::NormalExit);
+        QCOMPARE(serve.process().exitCode(), 4);
+        QVERIFY2(!err.contains("every queued store write committed"), err.constData());
+        QVERIFY2(err.contains("store writes were refused and are not stored"), err.constData());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestServe)

@@ -4,12 +4,16 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QScopeGuard>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
 using namespace switchyard;
 using namespace switchyard::store;
@@ -38,6 +42,30 @@ bool writeFile(const QString& path, const QByteArray& bytes)
     return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
 }
 
+mode_t modeOf(const QString& path)
+{
+    struct stat info = {};
+    return ::stat(QFile::encodeName(path).constData(), &info) == 0 ? info.st_mode & 07777 : 0;
+}
+
+// Another program's SQLite file, in its default (rollback) journal mode.
+bool makeForeignDatabase(const QString& path, const QStringList& statements)
+{
+    bool ok = true;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), path);
+        db.setDatabaseName(path);
+        ok = db.open();
+        QSqlQuery query(db);
+        for (const QString& statement : statements)
+            ok = ok && query.exec(statement);
+        query.finish();
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(path);
+    return ok;
+}
+
 // A database as a future Switchyard would leave it: our tables, and a schema this build lacks.
 void makeNewerDatabase(const QString& path, int version)
 {
@@ -58,10 +86,10 @@ class TestDatabase : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
-    void createsFileInMissingFolderOwnerOnly()
+    void createsFileOwnerOnly()
     {
         QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("a/b/switchyard.db"));
+        const QString path = dir.filePath(QStringLiteral("switchyard.db"));
         OpenResult opened = Database::open(path);
         QVERIFY2(opened.ok(), qPrintable(opened.error));
         QCOMPARE(opened.database->path(), QFileInfo(path).absoluteFilePath());
@@ -79,6 +107,47 @@ private Q_SLOTS:
             QVERIFY2((permissions & ownerOnly) == ownerOnly, qPrintable(file));
             QVERIFY2(!(permissions & othersOrGroup), qPrintable(file));
         }
+    }
+
+    // A mistyped --db must not leave folders behind: only the default store's folder (the
+    // user's data folder) is made when missing.
+    void missingFolderIsAnErrorExceptTheDefaultOne()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("a/b/switchyard.db"));
+        OpenResult opened = Database::open(path);
+        QVERIFY(!opened.ok());
+        QVERIFY2(opened.error.contains(QStringLiteral("the folder %1 does not exist")
+                                           .arg(QDir::toNativeSeparators(dir.filePath("a/b")))),
+                 qPrintable(opened.error));
+        QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("a"))));
+
+        const QByteArray dataHome = qgetenv("XDG_DATA_HOME");
+        qputenv("XDG_DATA_HOME", QFile::encodeName(dir.filePath(QStringLiteral("data"))));
+        const QString defaultPath = defaultDatabasePath();
+        OpenResult defaultStore = Database::open(defaultPath);
+        if (dataHome.isNull())
+            qunsetenv("XDG_DATA_HOME");
+        else
+            qputenv("XDG_DATA_HOME", dataHome);
+        QVERIFY2(defaultPath.startsWith(dir.path()), qPrintable(defaultPath));
+        QVERIFY2(defaultStore.ok(), qPrintable(defaultStore.error));
+        QVERIFY(QFileInfo(defaultPath).isFile());
+    }
+
+    // `--db postgresql://...` is what a user guessing a URL types: refused, nothing created.
+    void urlIsRefused()
+    {
+        QTemporaryDir dir;
+        const QString previous = QDir::currentPath();
+        QVERIFY(QDir::setCurrent(dir.path()));
+        OpenResult opened = Database::open(QStringLiteral("postgresql://user@host:5432/db"));
+        QVERIFY(QDir::setCurrent(previous));
+        QVERIFY(!opened.ok());
+        QVERIFY2(opened.error.contains(QStringLiteral("PostgreSQL")), qPrintable(opened.error));
+        QVERIFY2(opened.error.contains(QStringLiteral("not built yet")), qPrintable(opened.error));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot),
+                 QStringList());
     }
 
     void createdEvenUnderAPermissiveUmask()
@@ -278,6 +347,185 @@ private Q_SLOTS:
         QCOMPARE(contents(path), before);
     }
 
+    // The program's own mark: an SQLite file with another application id is not ours.
+    void refusesAnotherApplicationId()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("other.db"));
+        QVERIFY(makeForeignDatabase(path, {QStringLiteral("PRAGMA application_id = 1234"),
+                                           QStringLiteral("CREATE TABLE photos (id INTEGER)")}));
+        QCOMPARE(::chmod(QFile::encodeName(path).constData(), 0644), 0);
+        const QByteArray before = contents(path);
+        OpenResult opened = Database::open(path);
+        QVERIFY(!opened.ok());
+        QVERIFY2(opened.error.contains(QStringLiteral("application id 0x000004d2")),
+                 qPrintable(opened.error));
+        QCOMPARE(contents(path), before);
+        QCOMPARE(modeOf(path), mode_t(0644));
+    }
+
+    // Another program's file that happens to have a schema_version table at 1 (issue #21.5:
+    // it was migrated, made WAL and 0600, then failed "no such table: events").
+    void refusesForeignSchemaVersionTable()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("other.db"));
+        QVERIFY(makeForeignDatabase(
+            path, {QStringLiteral("CREATE TABLE schema_version (version INTEGER)"),
+                   QStringLiteral("INSERT INTO schema_version VALUES (1)"),
+                   QStringLiteral("CREATE TABLE photos (id INTEGER, name TEXT)")}));
+        QCOMPARE(::chmod(QFile::encodeName(path).constData(), 0644), 0);
+        const QByteArray before = contents(path);
+        OpenResult opened = Database::open(path);
+        QVERIFY(!opened.ok());
+        QVERIFY2(opened.error.contains(QStringLiteral("not those of a Switchyard store")),
+                 qPrintable(opened.error));
+        QCOMPARE(contents(path), before);
+        QCOMPARE(modeOf(path), mode_t(0644));
+        QVERIFY(!QFileInfo::exists(path + QStringLiteral("-wal")));
+    }
+
+    // A store made before Switchyard wrote its application id opens by its exact tables at its
+    // schema version, and is marked then; one table more and it is someone else's file.
+    void unmarkedStoreOfAnOlderBuild_data()
+    {
+        QTest::addColumn<int>("version");
+        QTest::addColumn<bool>("extraTable");
+        for (int version = 1; version <= Database::currentSchemaVersion(); ++version) {
+            QTest::addRow("schema %d", version) << version << false;
+            QTest::addRow("schema %d with a table more", version) << version << true;
+        }
+    }
+
+    void unmarkedStoreOfAnOlderBuild()
+    {
+        QFETCH(int, version);
+        QFETCH(bool, extraTable);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("old.db"));
+        {
+            OpenOptions options;
+            options.migrateTo = version;
+            OpenResult made = Database::open(path, options);
+            QVERIFY2(made.ok(), qPrintable(made.error));
+            QSqlQuery query(made.database->connection());
+            QVERIFY(query.exec(QStringLiteral("PRAGMA application_id = 0")));
+            if (extraTable)
+                QVERIFY(query.exec(QStringLiteral("CREATE TABLE photos (id INTEGER)")));
+            QVERIFY(query.exec(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)")));
+        }
+        const QByteArray before = contents(path);
+        OpenResult opened = Database::open(path);
+        if (extraTable) {
+            QVERIFY(!opened.ok());
+            QVERIFY2(opened.error.contains(QStringLiteral("not those of a Switchyard store")),
+                     qPrintable(opened.error));
+            QCOMPARE(contents(path), before);
+            return;
+        }
+        QVERIFY2(opened.ok(), qPrintable(opened.error));
+        QCOMPARE(opened.database->schemaVersion(), Database::currentSchemaVersion());
+        QCOMPARE(pragma(*opened.database, QStringLiteral("application_id")),
+                 QString::number(0x53575944));
+    }
+
+    // A store is a regular file; anything else is refused before anything is written or its
+    // mode changed, through a symbolic link too.
+    void refusesWhatIsNotARegularFile_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("symbolic link to a text file") << "text"
+                                                      << "not an SQLite file";
+        QTest::newRow("FIFO") << "fifo"
+                              << "it is a FIFO";
+        QTest::newRow("character device 1,3") << "char"
+                                              << "it is a character device";
+        QTest::newRow("block device 7,200") << "block"
+                                            << "it is a block device";
+        QTest::newRow("dangling symbolic link") << "dangling"
+                                                << "which does not exist";
+    }
+
+    void refusesWhatIsNotARegularFile()
+    {
+        QFETCH(QString, kind);
+        QFETCH(QString, expected);
+        QTemporaryDir dir;
+        const QString target = dir.filePath(QStringLiteral("target"));
+        const QByteArray name = QFile::encodeName(target);
+        if (kind == QLatin1String("text")) {
+            QVERIFY(writeFile(target, "root:x:0:0:root:/root:/bin/bash\n"));
+        } else if (kind == QLatin1String("fifo")) {
+            QCOMPARE(::mkfifo(name.constData(), 0644), 0);
+        } else if (kind != QLatin1String("dangling")) {
+            if (::geteuid() != 0)
+                QSKIP("making a device node needs root (CI runs as root)");
+            const dev_t device = kind == QLatin1String("char") ? makedev(1, 3) : makedev(7, 200);
+            const mode_t type = kind == QLatin1String("char") ? S_IFCHR : S_IFBLK;
+            QCOMPARE(::mknod(name.constData(), type | 0666, device), 0);
+        }
+        if (kind != QLatin1String("dangling"))
+            QCOMPARE(::chmod(name.constData(), kind == QLatin1String("text") ? 0644 : 0666), 0);
+        const QString link = dir.filePath(QStringLiteral("link.db"));
+        QVERIFY(QFile::link(target, link));
+        const mode_t before = kind == QLatin1String("dangling") ? 0 : modeOf(target);
+
+        for (const QString& path : {link, target}) {
+            if (kind == QLatin1String("dangling") && path == target)
+                continue;
+            OpenResult opened = Database::open(path);
+            QVERIFY(!opened.ok());
+            QVERIFY2(opened.error.contains(expected), qPrintable(opened.error));
+        }
+        if (kind != QLatin1String("dangling"))
+            QCOMPARE(modeOf(target), before);
+        else
+            QVERIFY(!QFileInfo::exists(target));
+        if (kind == QLatin1String("text"))
+            QCOMPARE(contents(target), QByteArray("root:x:0:0:root:/root:/bin/bash\n"));
+        QStringList left{QStringLiteral("link.db"), QStringLiteral("target")};
+        if (kind == QLatin1String("dangling"))
+            left.removeLast();
+        QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::System | QDir::NoDotAndDotDot),
+                 left);
+    }
+
+    // SQLite opens a file it cannot write read-only and says nothing; every write would fail
+    // later. A read-only mount stands for it even as root (who writes any 0400 file).
+    void refusesAStoreThatCannotBeWritten()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("ro/s.db"));
+        QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("ro")));
+        const QByteArray folder = QFile::encodeName(dir.filePath(QStringLiteral("ro")));
+        bool mounted = false;
+        if (::geteuid() == 0) {
+            QCOMPARE(::mount("tmpfs", folder.constData(), "tmpfs", 0, "size=1m,mode=0700"), 0);
+            mounted = true;
+        }
+        const auto unmount = qScopeGuard([&] {
+            if (mounted)
+                ::umount2(folder.constData(), MNT_DETACH);
+        });
+        {
+            OpenResult made = Database::open(path);
+            QVERIFY2(made.ok(), qPrintable(made.error));
+            QSqlQuery query(made.database->connection());
+            QVERIFY(query.exec(QStringLiteral("PRAGMA journal_mode=DELETE")));
+        }
+        if (mounted)
+            QCOMPARE(::mount("tmpfs", folder.constData(), "tmpfs", MS_REMOUNT | MS_RDONLY,
+                             "size=1m,mode=0700"),
+                     0);
+        else
+            QCOMPARE(::chmod(QFile::encodeName(path).constData(), 0400), 0);
+        OpenResult opened = Database::open(path);
+        QVERIFY(!opened.ok());
+        QVERIFY2(opened.error.contains(QStringLiteral("opens read-only")),
+                 qPrintable(opened.error));
+    }
+
     void refusesNewerSchemaWithoutTouchingIt()
     {
         QTemporaryDir dir;
@@ -304,7 +552,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("expected");
         QTest::newRow("a folder") << QStringLiteral("folder.db") << QStringLiteral("is a folder");
         QTest::newRow("parent is a file")
-            << QStringLiteral("plain/s.db") << QStringLiteral("cannot create the folder");
+            << QStringLiteral("plain/s.db") << QStringLiteral("plain is not a folder");
     }
 
     void refusesUnreadablePaths()

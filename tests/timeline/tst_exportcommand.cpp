@@ -247,6 +247,42 @@ private Q_SLOTS:
         QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("x.csv"))));
     }
 
+    // Qt reads the date of "2026-11-29T25:00:00Z" and drops the hour it cannot read: the
+    // export ran from midnight and said nothing.
+    void impossibleTimeIsUsage_data()
+    {
+        QTest::addColumn<QString>("time");
+        QTest::newRow("hour 25") << QStringLiteral("2026-11-29T25:00:00Z");
+        QTest::newRow("minute 60") << QStringLiteral("2026-11-29T23:60:00Z");
+        QTest::newRow("no time after T") << QStringLiteral("2026-11-29Tnoon");
+    }
+
+    void impossibleTimeIsUsage()
+    {
+        QFETCH(QString, time);
+        const QString out = m_dir.filePath(QStringLiteral("impossible.csv"));
+        const Run run = runExport({QStringLiteral("--db"), m_dbPath, QStringLiteral("--out"), out,
+                                   QStringLiteral("--since"), time},
+                                  m_dir.path());
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY2(run.err.contains(QStringLiteral("--since: '%1'").arg(time)), qPrintable(run.err));
+        QVERIFY(!QFile::exists(out));
+    }
+
+    // What a user who guesses a URL types: refused for what it is, nothing created.
+    void urlStoreIsRefused()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("u.csv"));
+        const Run run =
+            runExport({QStringLiteral("--db"), QStringLiteral("postgresql://user@host:5432/db"),
+                       QStringLiteral("--out"), out},
+                      dir.path());
+        QCOMPARE(run.exitCode, 3);
+        QVERIFY2(run.err.contains(QStringLiteral("not built yet")), qPrintable(run.err));
+        QCOMPARE(entries(dir.path()), QStringList());
+    }
+
     void missingOutIsUsage()
     {
         const Run run = runExport({QStringLiteral("--db"), m_dbPath}, m_dir.path());
@@ -288,25 +324,33 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("out");
         QTest::addColumn<QString>("link"); // made first: "symlink" or "hardlink" to live.db...
-        QTest::newRow("its path") << QStringLiteral("live.db") << QString();
-        QTest::newRow("its path with ./") << QStringLiteral("./././live.db") << QString();
-        QTest::newRow("its absolute path") << QStringLiteral("%DIR%/live.db") << QString();
-        QTest::newRow("through ..") << QStringLiteral("data/../live.db") << QString();
+        QTest::addColumn<bool>("dbThroughLink"); // --db names a symbolic link to live.db
+        QTest::newRow("its path") << QStringLiteral("live.db") << QString() << false;
+        QTest::newRow("its path with ./") << QStringLiteral("./././live.db") << QString() << false;
+        QTest::newRow("its absolute path") << QStringLiteral("%DIR%/live.db") << QString() << false;
+        QTest::newRow("through ..") << QStringLiteral("data/../live.db") << QString() << false;
         QTest::newRow("a symbolic link to it")
-            << QStringLiteral("link.db") << QStringLiteral("symlink");
+            << QStringLiteral("link.db") << QStringLiteral("symlink") << false;
         QTest::newRow("a hard link to it")
-            << QStringLiteral("hard.db") << QStringLiteral("hardlink");
-        QTest::newRow("its write-ahead log") << QStringLiteral("live.db-wal") << QString();
-        QTest::newRow("its shared memory") << QStringLiteral("live.db-shm") << QString();
-        QTest::newRow("its rollback journal") << QStringLiteral("live.db-journal") << QString();
+            << QStringLiteral("hard.db") << QStringLiteral("hardlink") << false;
+        QTest::newRow("its write-ahead log") << QStringLiteral("live.db-wal") << QString() << false;
+        QTest::newRow("its shared memory") << QStringLiteral("live.db-shm") << QString() << false;
+        QTest::newRow("its rollback journal")
+            << QStringLiteral("live.db-journal") << QString() << false;
         QTest::newRow("a symbolic link to its log")
-            << QStringLiteral("wal-link.csv") << QStringLiteral("symlink-wal");
+            << QStringLiteral("wal-link.csv") << QStringLiteral("symlink-wal") << false;
+        // SQLite keeps the log beside the link's target: live.db-wal, not store-link.db-wal.
+        QTest::newRow("--db a symbolic link, out a symbolic link to the target's log")
+            << QStringLiteral("wal-link.csv") << QStringLiteral("symlink-wal") << true;
+        QTest::newRow("--db a symbolic link, out the target's log")
+            << QStringLiteral("live.db-wal") << QString() << true;
     }
 
     void neverWritesOverTheStore()
     {
         QFETCH(QString, out);
         QFETCH(QString, link);
+        QFETCH(bool, dbThroughLink);
         // A store as the running dashboard holds it: open, in WAL mode, with its -wal and -shm.
         QTemporaryDir home;
         const QString livePath = home.filePath(QStringLiteral("live.db"));
@@ -345,8 +389,13 @@ private Q_SLOTS:
             before << *info;
         }
 
-        const Run run = runExport({QStringLiteral("--db"), livePath, QStringLiteral("--out"), out},
-                                  home.path());
+        QString db = livePath;
+        if (dbThroughLink) {
+            db = home.filePath(QStringLiteral("store-link.db"));
+            QCOMPARE(::symlink(target.constData(), QFile::encodeName(db).constData()), 0);
+        }
+        const Run run =
+            runExport({QStringLiteral("--db"), db, QStringLiteral("--out"), out}, home.path());
         QCOMPARE(run.exitCode, 3);
         QCOMPARE(run.out, QString());
         QVERIFY2(run.err.contains(QStringLiteral("event store")), qPrintable(run.err));
@@ -375,6 +424,9 @@ private Q_SLOTS:
         QTest::newRow("the full device")
             << QStringLiteral("full") << 3 << QStringLiteral("No space left on device");
         QTest::newRow("a FIFO") << QStringLiteral("fifo") << 0 << QStringLiteral("wrote 3 events");
+        // Said at once, not waited on without a word until a reader comes.
+        QTest::newRow("a FIFO nothing reads")
+            << QStringLiteral("fifo-unread") << 3 << QStringLiteral("FIFO that nothing reads");
         QTest::newRow("a block device")
             << QStringLiteral("block") << 3 << QStringLiteral("is a block device");
         QTest::newRow("a socket") << QStringLiteral("socket") << 3 << QStringLiteral("is a socket");
@@ -411,6 +463,8 @@ private Q_SLOTS:
         }
         if (type != 0) {
             QVERIFY2(::mknod(name.constData(), type | 0666, number) == 0, std::strerror(errno));
+        } else if (kind == QLatin1String("fifo-unread")) {
+            QCOMPARE(::mkfifo(name.constData(), 0600), 0);
         } else if (kind == QLatin1String("fifo")) {
             QCOMPARE(::mkfifo(name.constData(), 0600), 0);
             // Read and write: the export's open finds a reader, and the pipe keeps the CSV.

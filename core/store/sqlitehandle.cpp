@@ -1,0 +1,33 @@
+#include "sqlitehandle.h"
+
+#include <QSqlDriver>
+#include <QVariant>
+#include <cerrno>
+#include <sqlite3.h>
+
+namespace switchyard::store {
+
+sqlite3* sqliteHandle(const QSqlDatabase& db)
+{
+    if (db.driverName() != QLatin1String("QSQLITE") || !db.driver())
+        return nullptr;
+    const QVariant handle = db.driver()->handle();
+    if (!handle.isValid() || qstrcmp(handle.typeName(), "sqlite3*") != 0)
+        return nullptr;
+    return *static_cast<sqlite3* const*>(handle.constData());
+}
+
+QString withSpaceCause(const QSqlDatabase& db, const QString& error)
+{
+    // SQLITE_FULL is a write that found no room; an I/O error is one when the last failed
+    // system call SQLite made on this connection said ENOSPC (growing the -shm or the -wal).
+    const bool full = error.contains(QLatin1String("database or disk is full"));
+    sqlite3* handle = sqliteHandle(db);
+    const bool ioError = error.contains(QLatin1String("disk I/O error")) && handle &&
+                         sqlite3_system_errno(handle) == ENOSPC;
+    if (!full && !ioError)
+        return error;
+    return error + QStringLiteral(" (no space left on device)");
+}
+
+} // namespace switchyard::store
