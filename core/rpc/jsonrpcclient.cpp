@@ -1,6 +1,7 @@
 #include "jsonrpcclient.h"
 
 #include "rpc/nodetextredaction.h"
+#include "rpc/tcpnodelay.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -26,6 +27,11 @@ QNetworkAccessManager* threadNetworkAccessManager()
     // application object is destroyed), so no manager outlives its event loop.
     static QThreadStorage<QNetworkAccessManager*> managers;
     if (!managers.hasLocalData()) {
+        static const bool noDelay = tcpNoDelayOnEveryConnection();
+        if (!noDelay)
+            qWarning("TCP_NODELAY is not set on this process's connections (connect(2) is not "
+                     "core/rpc/tcpnodelay.cpp's): requests over HTTP/2 and bodies over 16 KiB "
+                     "wait about 40 ms each for the node's delayed ACK");
         auto* manager = new QNetworkAccessManager;
         // JSON-RPC POSTs are never replayed to another host: a redirect is an HTTP answer.
         manager->setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
