@@ -45,6 +45,7 @@ struct JsonRpcClient::Exchange
     // The body of a 2xx answer, or why there is none.
     std::variant<QByteArray, HttpFailure, TransportFailure, MalformedReply> body;
     qint64 latencyMs = 0;
+    std::optional<qint64> connectMs;
     qint64 bytesSent = 0;
     qint64 bytesReceived = 0;
     QString protocol;
@@ -389,6 +390,16 @@ QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool m
     QList<QSslError> tlsErrors;
     connect(reply.get(), &QNetworkReply::sslErrors, &frameContext,
             [&](const QList<QSslError>& errors) { tlsErrors += errors; });
+    // The node's latency runs from the request on the wire to the answer; opening a connection
+    // (TCP, TLS) before it is counted apart, so a reconnect does not read as a slow node.
+    std::optional<qint64> connectingAtNs;
+    std::optional<qint64> requestSentAtNs;
+    connect(reply.get(), &QNetworkReply::socketStartedConnecting, &frameContext,
+            [&] { connectingAtNs = elapsed.nsecsElapsed(); });
+    connect(reply.get(), &QNetworkReply::requestSent, &frameContext, [&] {
+        if (!requestSentAtNs)
+            requestSentAtNs = elapsed.nsecsElapsed();
+    });
     QTimer deadlineTimer;
     if (remainingMs > 0) {
         deadlineTimer.setSingleShot(true);
@@ -408,7 +419,11 @@ QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool m
     if (received.size() > cap)
         tooLarge = true;
 
-    exchange.latencyMs = elapsed.elapsed();
+    const qint64 totalNs = elapsed.nsecsElapsed();
+    // A reply that never left (refused, TLS failed, no time to connect) took all of it to fail.
+    exchange.latencyMs = (totalNs - requestSentAtNs.value_or(0)) / 1'000'000;
+    if (connectingAtNs && requestSentAtNs)
+        exchange.connectMs = *requestSentAtNs / 1'000'000;
     exchange.bytesReceived = received.size();
 
     const QVariant status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute);
@@ -455,6 +470,7 @@ QCoro::Task<RpcReply> JsonRpcClient::call(RpcRequest request, QDeadlineTimer dea
     RpcReply reply;
     reply.node = nodeName;
     reply.latencyMs = exchange.latencyMs;
+    reply.connectMs = exchange.connectMs;
     reply.bytesSent = exchange.bytesSent;
     reply.bytesReceived = exchange.bytesReceived;
     reply.protocol = exchange.protocol;
@@ -503,6 +519,7 @@ QCoro::Task<QList<RpcReply>> JsonRpcClient::callBatch(QList<RpcRequest> requests
     RpcReply common;
     common.node = nodeName;
     common.latencyMs = exchange.latencyMs;
+    common.connectMs = exchange.connectMs;
     common.bytesSent = exchange.bytesSent;
     common.bytesReceived = exchange.bytesReceived;
     common.protocol = exchange.protocol;
