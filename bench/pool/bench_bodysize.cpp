@@ -1,7 +1,9 @@
 // How long one call takes by the size of its request body, over cleartext HTTP/1.1, HTTPS/1.1
 // and HTTPS/2 (nghttpx in front of the simulator): to find a stall that sets in at some size
 // (status lookup batches grow past 16 KiB). Median of repeated calls per size, with the body
-// buffered (a read: Qt may resend it) and streamed from a one-shot device (a send).
+// buffered (a read: Qt may resend it) and streamed from a one-shot device (a send). Then the
+// status lookup's EVM receipts: 2,000 eth_getTransactionReceipt in JSON-RPC batches of each size
+// (TrackerOptions::evmTransactionsPerBatch), the whole round's wall time, median of the repeats.
 //   bench_bodysize [REPEATS=20]
 #include "benchcontext.h"
 #include "config/cafile.h"
@@ -40,6 +42,33 @@ double medianMs(JsonRpcClient& client, qsizetype bodyBytes, bool mayRepeat, int 
             std::fprintf(stderr, "%s\n", qPrintable(reply.describe()));
             return -1;
         }
+    }
+    std::sort(times.begin(), times.end());
+    return times.at(times.size() / 2);
+}
+
+// Hashes nobody has: the simulator answers null for each, as a node does for a pending id.
+double receiptRoundMs(JsonRpcClient& client, int batchSize, int repeats)
+{
+    constexpr int ids = 2000;
+    QList<double> times;
+    for (int i = 0; i < repeats; ++i) {
+        QElapsedTimer timer;
+        timer.start();
+        for (int at = 0; at < ids; at += batchSize) {
+            QList<RpcRequest> batch;
+            for (int id = at; id < std::min(ids, at + batchSize); ++id)
+                batch.append(
+                    {QStringLiteral("eth_getTransactionReceipt"),
+                     QJsonArray{QStringLiteral("0x%1").arg(id, 64, 16, QLatin1Char('0'))}});
+            const QList<RpcReply> replies =
+                QCoro::waitFor(client.callBatch(batch, QDeadlineTimer(30'000)));
+            if (!replies.first().isResult()) {
+                std::fprintf(stderr, "%s\n", qPrintable(replies.first().describe()));
+                return -1;
+            }
+        }
+        times.append(double(timer.nsecsElapsed()) / 1e6);
     }
     std::sort(times.begin(), times.end());
     return times.at(times.size() / 2);
@@ -89,6 +118,17 @@ int main(int argc, char* argv[])
         for (JsonRpcClient* client : {&http, &https, &h2})
             for (const bool mayRepeat : {true, false})
                 std::printf(" %14.2f", medianMs(*client, size, mayRepeat, repeats));
+        std::printf("\n");
+        std::fflush(stdout);
+    }
+
+    const int rounds = std::max(3, repeats / 4);
+    std::printf("\nms for 2000 EVM receipts by ids per batch, median of %d rounds\n", rounds);
+    std::printf("%9s %14s %14s %14s\n", "batch", "http/1.1", "https/1.1", "h2");
+    for (const int batchSize : {10, 25, 50, 100, 200, 400, 1000}) {
+        std::printf("%9d", batchSize);
+        for (JsonRpcClient* client : {&http, &https, &h2})
+            std::printf(" %14.1f", receiptRoundMs(*client, batchSize, rounds));
         std::printf("\n");
         std::fflush(stdout);
     }

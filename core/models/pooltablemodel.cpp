@@ -204,6 +204,8 @@ PoolTableModel::Row PoolTableModel::snapshot(const NetworkPool& pool, int poolIn
     row.lagExcluded = pool.isLagExcluded(nodeIndex);
     row.latencyP50 = health.latencyPercentileMs(50);
     row.latencyP95 = health.latencyPercentileMs(95);
+    row.connectP50 = health.connectionSetupPercentileMs(50);
+    row.connections = health.connectionSetups();
     row.errorRate = health.errorRate();
     row.consecutiveFailures = health.consecutiveFailures();
     row.lastCause = health.lastFailureCause();
@@ -245,8 +247,12 @@ quint64 PoolTableModel::changedColumns(const Row& before, const Row& after)
     compare(before.lag != after.lag || before.lagExcluded != after.lagExcluded ||
                 before.warnLag != after.warnLag || before.maxLag != after.maxLag,
             Lag);
-    compare(before.latencyP50 != after.latencyP50, LatencyP50);
-    compare(before.latencyP95 != after.latencyP95, LatencyP95);
+    compare(before.latencyP50 != after.latencyP50 || before.connectP50 != after.connectP50 ||
+                before.connections != after.connections,
+            LatencyP50);
+    compare(before.latencyP95 != after.latencyP95 || before.connectP50 != after.connectP50 ||
+                before.connections != after.connections,
+            LatencyP95);
     compare(before.protocol != after.protocol || before.push != after.push ||
                 before.pushError != after.pushError,
             Protocol);
@@ -482,9 +488,18 @@ QVariant PoolTableModel::toolTip(const Row& row, int column) const
     case Network:
         return row.network;
     case LatencyP50:
-    case LatencyP95:
-        return QStringLiteral("p50 %1 · p95 %2")
-            .arg(display(row, LatencyP50).toString(), display(row, LatencyP95).toString());
+    case LatencyP95: {
+        QString text =
+            QStringLiteral("p50 %1 · p95 %2 of recent answered probes and calls, from "
+                           "the request written to the answer")
+                .arg(display(row, LatencyP50).toString(), display(row, LatencyP95).toString());
+        if (row.connectP50)
+            text += QStringLiteral("\nConnection setup (TCP, TLS), counted apart: median %1 of "
+                                   "the last %2 opened")
+                        .arg(display::milliseconds(*row.connectP50))
+                        .arg(row.connections);
+        return text;
+    }
     case Height:
     case SinceLastProbe:
         return QStringLiteral("Last probe: %1").arg(display(row, SinceLastProbe).toString());
@@ -536,9 +551,12 @@ QVariant PoolTableModel::headerData(int section, Qt::Orientation orientation, in
         case Lag:
             return QStringLiteral("Slots or blocks behind the network's reference height");
         case LatencyP50:
-            return QStringLiteral("Median latency of recent probes and calls");
+            return QStringLiteral("Median latency of recent answered probes and calls, from the "
+                                  "request written to the answer; opening a connection (TCP, "
+                                  "TLS) is counted apart, in the cell's tooltip");
         case LatencyP95:
-            return QStringLiteral("95th percentile latency of recent probes and calls");
+            return QStringLiteral("95th percentile latency of recent answered probes and calls, "
+                                  "from the request written to the answer");
         case ErrorRate:
             return QStringLiteral("Share of recent probes and calls that failed");
         case ConsecutiveFailures:

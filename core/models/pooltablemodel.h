@@ -88,6 +88,8 @@ private:
         bool lagExcluded = false;
         std::optional<qint64> latencyP50;
         std::optional<qint64> latencyP95;
+        std::optional<qint64> connectP50; // opening a connection (TCP, TLS), apart from latency
+        int connections = 0;              // connections opened behind connectP50
         double errorRate = 0;
         int consecutiveFailures = 0;
         std::optional<FailureCause> lastCause;

@@ -267,6 +267,8 @@ void NetworkPool::recordCallAttempt(int index, const RpcReply& reply, const Rout
     node.tlsProblem = transport ? transport->tlsProblem : std::nullopt;
     const NodeState before = node.health.state();
     const LagBand bandBefore = node.health.lagBand();
+    if (reply.connectMs)
+        node.health.observeConnectionSetup(*reply.connectMs);
     node.health.observeCall(verdict.decision == RoutingDecision::TryNextNode ? verdict.cause
                                                                              : std::nullopt,
                             reply.latencyMs);

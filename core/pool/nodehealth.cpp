@@ -4,6 +4,20 @@
 
 namespace switchyard {
 
+namespace {
+
+// Nearest rank: the smallest value with at least `percentile` % of values at or below it.
+std::optional<qint64> nearestRank(QList<qint64> values, int percentile)
+{
+    if (values.isEmpty())
+        return std::nullopt;
+    std::sort(values.begin(), values.end());
+    const qsizetype rank = std::max<qsizetype>(1, (percentile * values.size() + 99) / 100);
+    return values.at(rank - 1);
+}
+
+} // namespace
+
 NodeHealth::NodeHealth(HealthPolicy policy)
     : m_policy(policy)
 {}
@@ -11,6 +25,8 @@ NodeHealth::NodeHealth(HealthPolicy policy)
 bool NodeHealth::observeProbe(const ProbeObservation& probe, qint64 nowMs)
 {
     m_lastProbeMs = nowMs;
+    if (probe.connectMs)
+        observeConnectionSetup(*probe.connectMs);
     if (probe.kind == ProbeObservation::Kind::WrongIdentity) {
         m_lastProbeAnswered = false;
         m_cleanProbes = 0;
@@ -186,12 +202,19 @@ std::optional<qint64> NodeHealth::latencyPercentileMs(int percentile) const
     for (const Sample& sample : m_samples)
         if (!sample.failed)
             latencies.append(sample.latencyMs);
-    if (latencies.isEmpty())
-        return std::nullopt;
-    std::sort(latencies.begin(), latencies.end());
-    // Nearest rank: the smallest value with at least `percentile` % of samples at or below it.
-    const qsizetype rank = std::max<qsizetype>(1, (percentile * latencies.size() + 99) / 100);
-    return latencies.at(rank - 1);
+    return nearestRank(std::move(latencies), percentile);
+}
+
+std::optional<qint64> NodeHealth::connectionSetupPercentileMs(int percentile) const
+{
+    return nearestRank(m_connectionSetupsMs, percentile);
+}
+
+void NodeHealth::observeConnectionSetup(qint64 ms)
+{
+    m_connectionSetupsMs.append(ms);
+    while (m_connectionSetupsMs.size() > m_policy.window)
+        m_connectionSetupsMs.removeFirst();
 }
 
 std::optional<qint64> NodeHealth::referenceCandidate() const

@@ -38,9 +38,10 @@ struct ProbeObservation
         WrongIdentity
     };
     Kind kind = Kind::Answered;
-    std::optional<FailureCause> cause; // for Failed
-    QString detail;                    // for Failed / WrongIdentity: what went wrong, redacted
-    qint64 latencyMs = 0;
+    std::optional<FailureCause> cause;    // for Failed
+    QString detail;                       // for Failed / WrongIdentity: what went wrong, redacted
+    qint64 latencyMs = 0;                 // from the probe written to its answer
+    std::optional<qint64> connectMs;      // opening a connection for it (TCP, TLS), if it did
     std::optional<qint64> height;         // slot or block number, when the node reported one
     QString protocol;                     // "h2" or "http/1.1" when an answer came
     std::optional<TlsProblem> tlsProblem; // when the TLS handshake failed
@@ -58,6 +59,9 @@ public:
     // Each returns true when the state changed.
     bool observeProbe(const ProbeObservation& probe, qint64 nowMs);
     bool observeCall(std::optional<FailureCause> failure, qint64 latencyMs);
+    // A connection opened to the node (TCP, TLS) before a probe or call could go out: counted
+    // apart from latency, so a reconnect does not read as a slow node.
+    void observeConnectionSetup(qint64 ms);
     // A head height the node pushed between probes, already on the probes' scale. It is a
     // fresh reading of the node's own head: the lag band is judged at it as at a probe (same
     // marks, same readings in a row). The head never moves backwards by a push. Returns true
@@ -76,7 +80,11 @@ public:
     int consecutiveFailures() const { return m_consecutiveFailures; }
     int cleanProbes() const { return m_cleanProbes; }
     double errorRate() const; // over the window; 0 with no samples
+    // Of the answered probes and calls in the window, from the request written to the answer.
     std::optional<qint64> latencyPercentileMs(int percentile) const;
+    // Of the last `window` connections opened to the node.
+    std::optional<qint64> connectionSetupPercentileMs(int percentile) const;
+    int connectionSetups() const { return int(m_connectionSetupsMs.size()); }
     std::optional<FailureCause> lastFailureCause() const { return m_lastFailureCause; }
     QString lastError() const { return m_lastError; }
     std::optional<qint64> lastProbeMs() const { return m_lastProbeMs; }
@@ -101,7 +109,8 @@ private:
     HealthPolicy m_policy;
     NodeState m_state = NodeState::NotProbed;
     bool m_disabled = false;
-    QList<Sample> m_samples; // the last `window` probes and calls, oldest first
+    QList<Sample> m_samples;            // the last `window` probes and calls, oldest first
+    QList<qint64> m_connectionSetupsMs; // the last `window` connections opened, oldest first
     int m_consecutiveFailures = 0;
     int m_cleanProbes = 0;
     int m_staleProbes = 0;

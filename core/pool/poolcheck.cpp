@@ -90,6 +90,7 @@ NetworkCheck checkNetwork(const NetworkPool& pool, const UnansweredNodes& unansw
                                      {QStringLiteral("height"), QJsonValue()},
                                      {QStringLiteral("lag"), QJsonValue()},
                                      {QStringLiteral("latencyMs"), QJsonValue()},
+                                     {QStringLiteral("connectMs"), QJsonValue()},
                                      {QStringLiteral("push"), pushStateKey(node.pushState())},
                                      {QStringLiteral("protocol"), QJsonValue()},
                                      {QStringLiteral("error"), why}});
@@ -107,6 +108,8 @@ NetworkCheck checkNetwork(const NetworkPool& pool, const UnansweredNodes& unansw
                      health.lag() ? QJsonValue(*health.lag()) : QJsonValue());
         const std::optional<qint64> latency = health.latencyPercentileMs(50);
         entry.insert(QStringLiteral("latencyMs"), latency ? QJsonValue(*latency) : QJsonValue());
+        const std::optional<qint64> connect = health.connectionSetupPercentileMs(50);
+        entry.insert(QStringLiteral("connectMs"), connect ? QJsonValue(*connect) : QJsonValue());
         entry.insert(QStringLiteral("protocol"),
                      node.protocol.isEmpty() ? QJsonValue() : QJsonValue(node.protocol));
         entry.insert(QStringLiteral("error"),

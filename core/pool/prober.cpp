@@ -160,6 +160,7 @@ QCoro::Task<ProbeObservation> probeNode(JsonRpcClient* client, NetworkConfig net
                                        ? judgeSolana(replies, network, checkIdentity)
                                        : judgeEvm(replies, network);
     observation.protocol = replies.first().protocol;
+    observation.connectMs = replies.first().connectMs;
     if (const auto* transport = std::get_if<TransportFailure>(&replies.first().outcome))
         observation.tlsProblem = transport->tlsProblem;
     co_return observation;

@@ -1,6 +1,7 @@
 #include "jsonrpcclient.h"
 
 #include "rpc/nodetextredaction.h"
+#include "rpc/tcpnodelay.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -34,6 +35,11 @@ QNetworkAccessManager* threadNetworkAccessManager()
     // and Qt warns "invalid nullptr parameter" on stderr at the end of every run with an https
     // node.
     if (!threadManagers.hasLocalData()) {
+        static const bool noDelay = tcpNoDelayOnEveryConnection();
+        if (!noDelay)
+            qWarning("TCP_NODELAY is not set on this process's connections (connect(2) is not "
+                     "core/rpc/tcpnodelay.cpp's): requests over HTTP/2 and bodies over 16 KiB "
+                     "wait about 40 ms each for the node's delayed ACK");
         auto* manager = new QNetworkAccessManager;
         // JSON-RPC POSTs are never replayed to another host: a redirect is an HTTP answer.
         manager->setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
@@ -50,6 +56,7 @@ struct JsonRpcClient::Exchange
     // The body of a 2xx answer, or why there is none.
     std::variant<QByteArray, HttpFailure, TransportFailure, MalformedReply> body;
     qint64 latencyMs = 0;
+    std::optional<qint64> connectMs;
     qint64 bytesSent = 0;
     qint64 bytesReceived = 0;
     QString protocol;
@@ -394,6 +401,16 @@ QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool m
     QList<QSslError> tlsErrors;
     connect(reply.get(), &QNetworkReply::sslErrors, &frameContext,
             [&](const QList<QSslError>& errors) { tlsErrors += errors; });
+    // The node's latency runs from the request on the wire to the answer; opening a connection
+    // (TCP, TLS) before it is counted apart, so a reconnect does not read as a slow node.
+    std::optional<qint64> connectingAtNs;
+    std::optional<qint64> requestSentAtNs;
+    connect(reply.get(), &QNetworkReply::socketStartedConnecting, &frameContext,
+            [&] { connectingAtNs = elapsed.nsecsElapsed(); });
+    connect(reply.get(), &QNetworkReply::requestSent, &frameContext, [&] {
+        if (!requestSentAtNs)
+            requestSentAtNs = elapsed.nsecsElapsed();
+    });
     QTimer deadlineTimer;
     if (remainingMs > 0) {
         deadlineTimer.setSingleShot(true);
@@ -413,7 +430,11 @@ QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool m
     if (received.size() > cap)
         tooLarge = true;
 
-    exchange.latencyMs = elapsed.elapsed();
+    const qint64 totalNs = elapsed.nsecsElapsed();
+    // A reply that never left (refused, TLS failed, no time to connect) took all of it to fail.
+    exchange.latencyMs = (totalNs - requestSentAtNs.value_or(0)) / 1'000'000;
+    if (connectingAtNs && requestSentAtNs)
+        exchange.connectMs = *requestSentAtNs / 1'000'000;
     exchange.bytesReceived = received.size();
 
     const QVariant status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute);
@@ -460,6 +481,7 @@ QCoro::Task<RpcReply> JsonRpcClient::call(RpcRequest request, QDeadlineTimer dea
     RpcReply reply;
     reply.node = nodeName;
     reply.latencyMs = exchange.latencyMs;
+    reply.connectMs = exchange.connectMs;
     reply.bytesSent = exchange.bytesSent;
     reply.bytesReceived = exchange.bytesReceived;
     reply.protocol = exchange.protocol;
@@ -508,6 +530,7 @@ QCoro::Task<QList<RpcReply>> JsonRpcClient::callBatch(QList<RpcRequest> requests
     RpcReply common;
     common.node = nodeName;
     common.latencyMs = exchange.latencyMs;
+    common.connectMs = exchange.connectMs;
     common.bytesSent = exchange.bytesSent;
     common.bytesReceived = exchange.bytesReceived;
     common.protocol = exchange.protocol;

@@ -99,7 +99,10 @@ struct RpcReply
 {
     RpcOutcome outcome;
     QString node; // the node's configured name
+    // From the request written to the answer; all of the call when the request never left.
     qint64 latencyMs = 0;
+    // Opening the connection this call went out on (TCP, TLS), when the call opened one.
+    std::optional<qint64> connectMs = std::nullopt;
     qint64 bytesSent = 0;
     qint64 bytesReceived = 0;
     // How the answer came: "h2" or "http/1.1"; empty when no answer arrived.

@@ -98,7 +98,7 @@ public:
     QList<TrackedTransaction> transactions(const QString& network) const;
 
     // One status round for every transaction of `network` that can still change: Solana
-    // getSignatureStatuses (<= 128 per call), EVM receipts and nonces in JSON-RPC batches.
+    // getSignatureStatuses (<= 256 per call), EVM receipts and nonces in JSON-RPC batches.
     QCoro::Task<PollReport> poll(QString network);
     // The same for one transaction, plus (EVM) whether a node holds it in its pool.
     QCoro::Task<LookupReport> lookUp(QString id);

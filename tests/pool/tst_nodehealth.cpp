@@ -340,6 +340,28 @@ private Q_SLOTS:
         QCOMPARE(NodeHealth().latencyPercentileMs(50), std::nullopt);
     }
 
+    // Opening connections is kept apart from latency, over a window of its own; failed calls
+    // and probes add no latency.
+    void connectionSetupsApartFromLatency()
+    {
+        HealthPolicy policy;
+        policy.window = 3;
+        NodeHealth health(policy);
+        ProbeObservation probe = answered(1);
+        probe.latencyMs = 2;
+        probe.connectMs = 300;
+        health.observeProbe(probe, 1);
+        health.observeCall(std::nullopt, 4);
+        health.observeCall(FailureCause::Transport, 5000);
+        QCOMPARE(health.latencyPercentileMs(95), std::optional<qint64>(4));
+        QCOMPARE(health.connectionSetupPercentileMs(50), std::optional<qint64>(300));
+        for (const qint64 ms : {10, 20, 30})
+            health.observeConnectionSetup(ms);
+        QCOMPARE(health.connectionSetups(), 3);
+        QCOMPARE(health.connectionSetupPercentileMs(50), std::optional<qint64>(20));
+        QCOMPARE(NodeHealth().connectionSetupPercentileMs(50), std::nullopt);
+    }
+
     void referenceHeight_data()
     {
         QTest::addColumn<QList<qint64>>("heights");

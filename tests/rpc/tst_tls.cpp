@@ -13,7 +13,10 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTcpServer>
+#include <QTcpSocket>
 #include <QTest>
+#include <QTimer>
 #include <qcorotask.h>
 
 using namespace switchyard;
@@ -31,6 +34,42 @@ enum class ServerCertificate
     Expired,
     FromAnotherCa,
     NoTls,
+};
+
+// Forwards TCP to a node, holding back what the node sends on a connection for its first
+// `holdMs`: the TLS handshake (the node's hello) takes that long, the answers after it do not.
+class SlowHandshakeRelay : public QObject
+{
+public:
+    SlowHandshakeRelay(quint16 upstreamPort, int holdMs)
+    {
+        connect(&m_server, &QTcpServer::newConnection, this, [this, upstreamPort, holdMs] {
+            while (QTcpSocket* client = m_server.nextPendingConnection()) {
+                client->setParent(this);
+                auto* upstream = new QTcpSocket(client);
+                auto* held = new QTimer(client);
+                held->setSingleShot(true);
+                held->setTimerType(Qt::PreciseTimer); // a coarse one may fire 5 % early
+                held->start(holdMs);
+                const auto toClient = [client, upstream, held] {
+                    if (!held->isActive())
+                        client->write(upstream->readAll());
+                };
+                connect(upstream, &QTcpSocket::readyRead, client, toClient);
+                connect(held, &QTimer::timeout, client, toClient);
+                connect(client, &QTcpSocket::readyRead, upstream,
+                        [client, upstream] { upstream->write(client->readAll()); });
+                connect(client, &QTcpSocket::disconnected, client, &QObject::deleteLater);
+                upstream->connectToHost(QHostAddress::LocalHost, upstreamPort);
+                // Qt buffers writes until the upstream is connected.
+            }
+        });
+        m_server.listen(QHostAddress::LocalHost);
+    }
+    quint16 port() const { return m_server.serverPort(); }
+
+private:
+    QTcpServer m_server;
 };
 
 } // namespace
@@ -95,6 +134,34 @@ private Q_SLOTS:
     }
 
     void cleanup() { m_cluster.reset(); }
+
+    // A slow handshake is the connection's, not the node's: the call's latency runs from the
+    // request written to the answer, and the handshake is counted apart.
+    void connectionSetupIsCountedApart()
+    {
+        constexpr int holdMs = 1000;
+        SimulatedNode* node = m_cluster->addNode(QStringLiteral("alpha"));
+        QVERIFY(node);
+        node->setTls(serverTls(ServerCertificate::Good));
+        SlowHandshakeRelay relay(node->port(), holdMs);
+        QVERIFY(relay.port() != 0);
+        JsonRpcClient client(QStringLiteral("alpha"),
+                             QUrl(QStringLiteral("https://127.0.0.1:%1/").arg(relay.port())), {});
+        client.setExtraCaCertificates(caCertificates());
+
+        const RpcReply first = QCoro::waitFor(
+            client.call({QStringLiteral("getSlot")}, QDeadlineTimer(kAnswerDeadlineMs)));
+        QVERIFY2(first.isResult(), qPrintable(first.describe()));
+        QVERIFY(first.connectMs);
+        QVERIFY2(*first.connectMs >= holdMs, qPrintable(QString::number(*first.connectMs)));
+        // A local answer after the handshake: far under the held second even on a busy machine.
+        QVERIFY2(first.latencyMs < holdMs, qPrintable(QString::number(first.latencyMs)));
+
+        const RpcReply second = QCoro::waitFor(
+            client.call({QStringLiteral("getSlot")}, QDeadlineTimer(kAnswerDeadlineMs)));
+        QVERIFY2(second.isResult(), qPrintable(second.describe()));
+        QVERIFY(!second.connectMs); // the kept-alive connection: nothing opened
+    }
 
     void handshake_data()
     {

@@ -602,19 +602,19 @@ private Q_SLOTS:
         TrackingFixture f(ChainFamily::Evm, {QStringLiteral("a")});
         QVERIFY(f.start());
         QList<TrackedTransaction> records;
-        for (int i = 0; i < 250; ++i) {
+        for (int i = 0; i < 1000; ++i) {
             const ImportResult imported = importTransactions(
                 chain::hexEncode(f.signEvm(quint64(i), 1, 2 + i)), {f.pools.network}, {}, 0);
             QVERIFY(imported.ok());
             records.append(imported.transactions[0].record);
         }
-        QCOMPARE(QCoro::waitFor(f.tracker->track(records)).added.size(), 250);
+        QCOMPARE(QCoro::waitFor(f.tracker->track(records)).added.size(), 1000);
         sim::SimulatedNode* a = f.pools.simNode(QStringLiteral("a"));
         a->resetCounters();
         const PollReport report = f.poll();
-        QCOMPARE(report.requests, 3); // 100 + 100 + 50 receipts, each batch one POST
+        QCOMPARE(report.requests, 3); // 400 + 400 + 200 receipts, each batch one POST
         QCOMPARE(a->requestCount(), 3);
-        QCOMPARE(a->methodCount(QStringLiteral("eth_getTransactionReceipt")), 250);
+        QCOMPARE(a->methodCount(QStringLiteral("eth_getTransactionReceipt")), 1000);
     }
 };
 
