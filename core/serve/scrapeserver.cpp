@@ -1,5 +1,7 @@
 #include "scrapeserver.h"
 
+#include "util/httpstatus.h"
+
 #include <QElapsedTimer>
 #include <QTcpServer>
 #include <QTcpSocket>
@@ -20,38 +22,6 @@ constexpr int kMaxConnectionCap = 512;
 constexpr int kLingerMs = 2000;
 constexpr qint64 kLingerBytes = 1024 * 1024;
 constexpr int kAcceptRetryMs = 1000;
-
-QByteArray reasonPhrase(int status)
-{
-    switch (status) {
-    case 200:
-        return "OK";
-    case 400:
-        return "Bad Request";
-    case 404:
-        return "Not Found";
-    case 405:
-        return "Method Not Allowed";
-    case 408:
-        return "Request Timeout";
-    case 413:
-        return "Content Too Large";
-    case 414:
-        return "URI Too Long";
-    case 417:
-        return "Expectation Failed";
-    case 431:
-        return "Request Header Fields Too Large";
-    case 501:
-        return "Not Implemented";
-    case 503:
-        return "Service Unavailable";
-    case 505:
-        return "HTTP Version Not Supported";
-    default:
-        return "Error";
-    }
-}
 
 ScrapeAnswer plainText(int status, const QByteArray& text)
 {
@@ -206,7 +176,7 @@ private:
     void finish(const ScrapeAnswer& answer, bool headOnly, bool keepAlive, int minorVersion = 1)
     {
         QByteArray head = "HTTP/1.1 " + QByteArray::number(answer.status) + ' ' +
-                          reasonPhrase(answer.status) + "\r\n";
+                          httpReasonPhrase(answer.status) + "\r\n";
         if (!answer.contentType.isEmpty())
             head += "Content-Type: " + answer.contentType + "\r\n";
         head += "Content-Length: " + QByteArray::number(answer.body.size()) + "\r\n";

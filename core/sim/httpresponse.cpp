@@ -1,5 +1,7 @@
 #include "httpresponse.h"
 
+#include "util/httpstatus.h"
+
 namespace switchyard::sim {
 
 HttpResponse HttpResponse::json(const QByteArray& body, int status)
@@ -18,7 +20,7 @@ namespace {
 QByteArray headWith(const HttpResponse& response, const QByteArray& framing, bool keepAlive)
 {
     QByteArray out = "HTTP/1.1 " + QByteArray::number(response.status) + ' ' +
-                     reasonPhrase(response.status) + "\r\n";
+                     httpReasonPhrase(response.status) + "\r\n";
     out += "Server: switchyard-sim\r\n";
     for (const HttpHeaderField& field : response.headers)
         out += field.name + ": " + field.value + "\r\n";
@@ -47,48 +49,6 @@ QByteArray HttpResponse::serialize(bool keepAlive) const
     if (statusForbidsBody(status))
         return head(0, keepAlive);
     return head(body.size(), keepAlive) + body;
-}
-
-QByteArray reasonPhrase(int status)
-{
-    switch (status) {
-    case 100:
-        return "Continue";
-    case 200:
-        return "OK";
-    case 204:
-        return "No Content";
-    case 400:
-        return "Bad Request";
-    case 404:
-        return "Not Found";
-    case 405:
-        return "Method Not Allowed";
-    case 411:
-        return "Length Required";
-    case 413:
-        return "Content Too Large";
-    case 414:
-        return "URI Too Long";
-    case 415:
-        return "Unsupported Media Type";
-    case 417:
-        return "Expectation Failed";
-    case 429:
-        return "Too Many Requests";
-    case 431:
-        return "Request Header Fields Too Large";
-    case 500:
-        return "Internal Server Error";
-    case 501:
-        return "Not Implemented";
-    case 503:
-        return "Service Unavailable";
-    case 505:
-        return "HTTP Version Not Supported";
-    default:
-        return "Unknown";
-    }
 }
 
 bool statusForbidsBody(int status)

@@ -25,8 +25,6 @@ struct HttpResponse
     QByteArray serialize(bool keepAlive) const;
 };
 
-// "OK", "Not Found", ...; "Unknown" for codes this server never sends.
-QByteArray reasonPhrase(int status);
 // Statuses whose responses carry no body (1xx, 204, 304).
 bool statusForbidsBody(int status);
 
