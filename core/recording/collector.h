@@ -51,6 +51,8 @@ public:
     // holds then; then the lease (if any) is given back. Gives the number of writes refused
     // meanwhile, lost.
     QCoro::Task<qint64> stop(int giveUpAfterMs);
+    // Writes the store refused for good since it opened: not stored, each logged.
+    qint64 refusedWrites() const { return m_refusedWrites; }
 
 Q_SIGNALS:
     // startAsTheStoresCollector(): this process probes and records now; `previous` held the
@@ -62,9 +64,6 @@ Q_SIGNALS:
     void leaseLost(const QString& holder);
     // The store could not be asked about the lease; asked again shortly.
     void leaseFailed(const QString& error);
-
-    // Writes the store refused for good since it opened: not stored, each logged.
-    qint64 refusedWrites() const { return m_refusedWrites; }
 
 private:
     std::unique_ptr<PoolManager> m_pools;
