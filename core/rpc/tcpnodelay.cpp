@@ -18,8 +18,27 @@
 // first write on it, which is the one HTTP/2 needs unstalled; and QWebSocket needs its own).
 // Prove it: strace -f -e trace=setsockopt,connect switchyard check shows
 // setsockopt(fd, SOL_TCP, TCP_NODELAY, [1], 4) before every connect of a TCP socket.
+//
+// The same connect(2) marks each TCP socket, and this executable's read(2) bounds the header
+// section of what arrives on one. Why: Qt 6.4 reads an HTTP/1.1 status line and header section
+// with one read(2) of one byte per byte, with no size limit, for as long as bytes keep arriving,
+// inside one call of its network thread: the single thread all of a QNetworkAccessManager's
+// connections share. A node that streams header lines without end kept that thread from its
+// event loop: our QNetworkReply::abort() never reached it, every other node's request waited
+// behind it (check --timeout 2 reported the healthy nodes unanswered, after 7 s: Qt's manager
+// waits 5 s for the stuck thread at exit), and under serve every node went Unhealthy. Qt offers
+// no bound on the header section and no access to its sockets, and only the socket ending ends
+// that loop. So past maxByteAtATimeReads one-byte reads in a row on a TCP socket this process
+// connected, read(2) shuts the socket down: Qt reads what the kernel already holds (its receive
+// buffer, measured 64 KB on loopback) and then the end, and the call fails as a reset.
+// Qt reads everything else (bodies, TLS records) in large reads, which reset the count.
+// Rejected: shutting a node's connections down at a call's deadline (every node's call shares
+// that deadline, so the healthy ones time out with it); a per-call timer cannot reach the thread.
 #include "rpc/tcpnodelay.h"
 
+#include <array>
+#include <atomic>
+#include <cstdint>
 #include <dlfcn.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -28,6 +47,21 @@
 namespace {
 
 using ConnectFunction = int (*)(int, const sockaddr*, socklen_t);
+using ReadFunction = ssize_t (*)(int, void*, size_t);
+
+// Bytes a connection may deliver one read(2) of one byte at a time, in a row: the way Qt reads
+// a status line and header section, and nothing else. Bounds the header section.
+constexpr std::uint32_t maxByteAtATimeReads = 64 * 1024;
+// Per descriptor number: 0 for one this connect(2) has not seen as TCP, else 1 plus the
+// one-byte reads in a row on it. Descriptors past the table are not bounded.
+constexpr int boundedDescriptors = 65536;
+std::array<std::atomic<std::uint32_t>, boundedDescriptors> byteAtATimeReads{};
+
+ReadFunction libcRead()
+{
+    static const auto next = reinterpret_cast<ReadFunction>(dlsym(RTLD_NEXT, "read"));
+    return next;
+}
 
 ConnectFunction libcConnect()
 {
@@ -47,9 +81,37 @@ extern "C" __attribute__((visibility("default"))) int connect(int fd, const sock
         if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &typeLength) == 0 && type == SOCK_STREAM) {
             const int on = 1;
             setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+            if (fd < boundedDescriptors)
+                byteAtATimeReads[std::size_t(fd)].store(1, std::memory_order_relaxed);
         }
     }
     return libcConnect()(fd, address, length);
+}
+
+extern "C" __attribute__((visibility("default"))) ssize_t read(int fd, void* buffer, size_t size)
+{
+    const ssize_t result = libcRead()(fd, buffer, size);
+    if (fd < 0 || fd >= boundedDescriptors)
+        return result;
+    std::atomic<std::uint32_t>& count = byteAtATimeReads[std::size_t(fd)];
+    const std::uint32_t reads = count.load(std::memory_order_relaxed);
+    if (reads == 0)
+        return result;
+    if (size != 1 || result != 1) {
+        count.store(1, std::memory_order_relaxed);
+        return result;
+    }
+    if (reads > maxByteAtATimeReads) {
+        // A header section past the bound: the reader gets the end after what is queued.
+        int type = 0;
+        socklen_t typeLength = sizeof type;
+        if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &typeLength) == 0 && type == SOCK_STREAM)
+            ::shutdown(fd, SHUT_RDWR);
+        count.store(1, std::memory_order_relaxed);
+        return result;
+    }
+    count.store(reads + 1, std::memory_order_relaxed);
+    return result;
 }
 
 namespace switchyard {

@@ -8,6 +8,7 @@
 #include "sim/simulatednode.h"
 #include "util/clock.h"
 
+#include <QElapsedTimer>
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -15,6 +16,8 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSignalSpy>
+#include <QTcpServer>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -70,6 +73,46 @@ MeasuredRun runMeasured(const QStringList& arguments, int timeoutMs)
     run.out = process.readAllStandardOutput();
     return run;
 }
+
+// A node on loopback that answers every request with a status line and then header lines
+// without end ("X-a: bbbb…"), as fast as the connection takes them, until the connection ends
+// or the server goes.
+class EndlessHeaderNode : public QObject
+{
+public:
+    EndlessHeaderNode()
+    {
+        m_server.listen(QHostAddress::LocalHost);
+        connect(&m_server, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket* socket = m_server.nextPendingConnection()) {
+                connect(socket, &QTcpSocket::readyRead, socket, [socket] {
+                    socket->readAll();
+                    if (socket->property("streaming").toBool())
+                        return;
+                    socket->setProperty("streaming", true);
+                    socket->write("HTTP/1.1 200 OK\r\n");
+                    feed(*socket);
+                });
+                connect(socket, &QTcpSocket::bytesWritten, socket, [socket] { feed(*socket); });
+            }
+        });
+    }
+    QUrl url() const
+    {
+        return QUrl(QStringLiteral("http://127.0.0.1:%1/").arg(m_server.serverPort()));
+    }
+
+private:
+    static void feed(QTcpSocket& socket)
+    {
+        static const QByteArray line = "X-a: " + QByteArray(1000, 'b') + "\r\n";
+        while (socket.state() == QAbstractSocket::ConnectedState &&
+               socket.bytesToWrite() < 64 * 1024)
+            socket.write(line);
+    }
+
+    QTcpServer m_server;
+};
 
 } // namespace
 
@@ -268,6 +311,64 @@ private Q_SLOTS:
                  lines.at(0).left(200).constData());
         QVERIFY2(lines.at(1).startsWith("SWITCHYARD fine OK - 1 of 1 nodes serving"),
                  lines.at(1).constData());
+    }
+
+    // A node that streams header lines without end held Qt's network thread, which every node
+    // shares, in its header reader: the healthy nodes of its network stayed unanswered and
+    // check took 7 s for a 2 s deadline (5 s of them Qt waiting for the stuck thread at exit).
+    // The header bound (core/rpc/tcpnodelay.cpp) ends that connection, not the clock: the probe
+    // timeout (60 s) is longer than the command's, and the healthy nodes answer at once.
+    void endlessHeadersLeaveTheOthersTheirProbes()
+    {
+        ManualClock clock;
+        SimulatedCluster cluster(ChainFamily::Solana, QStringLiteral("local"), &clock);
+        for (int i = 0; i < 3; ++i)
+            cluster.addNode(QStringLiteral("fine%1").arg(i));
+        EndlessHeaderNode endless;
+        const QString path = configFor(cluster, 60'000);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadWrite));
+        QJsonObject config = QJsonDocument::fromJson(file.readAll()).object();
+        QJsonArray networks = config.value(QStringLiteral("networks")).toArray();
+        QJsonObject network = networks.first().toObject();
+        QJsonArray nodes = network.value(QStringLiteral("nodes")).toArray();
+        nodes.prepend(QJsonObject{{QStringLiteral("name"), QStringLiteral("endless")},
+                                  {QStringLiteral("url"), endless.url().toString()}});
+        network.insert(QStringLiteral("nodes"), nodes);
+        networks.replace(0, network);
+        config.insert(QStringLiteral("networks"), networks);
+        file.resize(0);
+        file.write(QJsonDocument(config).toJson());
+        file.close();
+
+        QElapsedTimer wall;
+        wall.start();
+        const CommandRun run = runSwitchyard({QStringLiteral("check"), QStringLiteral("--timeout"),
+                                              QStringLiteral("2"), QStringLiteral("--json"),
+                                              QStringLiteral("--config"), path});
+        const qint64 wallMs = wall.elapsed();
+        QVERIFY2(run.exitCode != -1, "check did not come back by itself");
+        qInfo("check with an endless-header node: exit %d after %lld ms", run.exitCode, wallMs);
+        const QJsonArray reported = QJsonDocument::fromJson(run.out)
+                                        .object()
+                                        .value(QStringLiteral("networks"))
+                                        .toArray()
+                                        .first()
+                                        .toObject()
+                                        .value(QStringLiteral("nodes"))
+                                        .toArray();
+        QCOMPARE(reported.size(), 4);
+        for (const QJsonValue& value : reported) {
+            const QJsonObject node = value.toObject();
+            const QString state = node.value(QStringLiteral("state")).toString();
+            if (node.value(QStringLiteral("name")).toString() == u"endless")
+                QVERIFY2(state != u"healthy", run.out.constData());
+            else
+                QVERIFY2(state == u"healthy", run.out.constData());
+        }
+        QCOMPARE(run.exitCode, 1); // one of four nodes down: a warning
+        // Generous for a loaded machine: the deadline is 2 s; the stuck thread made it 7 s.
+        QVERIFY2(wallMs < 5000, qPrintable(QStringLiteral("check took %1 ms").arg(wallMs)));
     }
 
     // The probe round gets half of the deadline, so silent nodes leave the one that answers
