@@ -263,10 +263,11 @@ int runServe(const QStringList& arguments)
         if (!collector.isCollecting()) {
             const QString holder = collector.lease()->otherHolder();
             return textAnswer(
-                503, (holder.isEmpty()
-                          ? QStringLiteral("standby: the store's collector lease is not taken yet\n")
-                          : QStringLiteral("standby: the store's collector is %1\n").arg(holder))
-                         .toUtf8());
+                503,
+                (holder.isEmpty()
+                     ? QStringLiteral("standby: the store's collector lease is not taken yet\n")
+                     : QStringLiteral("standby: the store's collector is %1\n").arg(holder))
+                    .toUtf8());
         }
         return ready ? textAnswer(200, "ready\n")
                      : textAnswer(503, "first probe round not finished\n");
