@@ -15,6 +15,33 @@ QString severityKey(IncidentEvent::Severity severity)
     Q_UNREACHABLE();
 }
 
+int storedSeverity(IncidentEvent::Severity severity)
+{
+    return static_cast<int>(severity);
+}
+
+IncidentEvent::Severity severityFromStored(qint64 value)
+{
+    if (value == storedSeverity(IncidentEvent::Severity::Info))
+        return IncidentEvent::Severity::Info;
+    if (value == storedSeverity(IncidentEvent::Severity::Warning))
+        return IncidentEvent::Severity::Warning;
+    return IncidentEvent::Severity::Critical;
+}
+
+QString storedSeveritySql(IncidentEvent::Severity severity)
+{
+    switch (severity) {
+    case IncidentEvent::Severity::Info:
+        return QStringLiteral("severity = 0");
+    case IncidentEvent::Severity::Warning:
+        return QStringLiteral("severity = 1");
+    case IncidentEvent::Severity::Critical:
+        return QStringLiteral("severity NOT IN (0, 1)");
+    }
+    Q_UNREACHABLE();
+}
+
 QString eventKindKey(IncidentEvent::Kind kind)
 {
     switch (kind) {

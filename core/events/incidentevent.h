@@ -49,8 +49,14 @@ struct IncidentEvent
 };
 
 QString severityKey(IncidentEvent::Severity severity); // "info", "warning", "critical"
-QString eventKindKey(IncidentEvent::Kind kind);        // "node-state", "failover", ...
-QList<IncidentEvent::Kind> allEventKinds();            // in declaration order, for pickers
+// The events table's severity column: 0 info, 1 warning, 2 critical. Any other value (a newer
+// build's, a hand edit) reads as critical: an event of unknown weight is never shown as routine.
+int storedSeverity(IncidentEvent::Severity severity);
+IncidentEvent::Severity severityFromStored(qint64 value);
+// The same rule as an SQL condition on the severity column.
+QString storedSeveritySql(IncidentEvent::Severity severity);
+QString eventKindKey(IncidentEvent::Kind kind); // "node-state", "failover", ...
+QList<IncidentEvent::Kind> allEventKinds();     // in declaration order, for pickers
 
 } // namespace switchyard
 

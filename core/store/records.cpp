@@ -22,18 +22,6 @@ QVariant textOrNull(const QString& value)
     return value.isEmpty() ? QVariant() : QVariant(value);
 }
 
-IncidentEvent::Severity severityFromColumn(int value)
-{
-    switch (value) {
-    case 1:
-        return IncidentEvent::Severity::Warning;
-    case 2:
-        return IncidentEvent::Severity::Critical;
-    default:
-        return IncidentEvent::Severity::Info;
-    }
-}
-
 QString readError(const QString& what, const QSqlQuery& query)
 {
     return QStringLiteral("cannot read %1: %2").arg(what, query.lastError().text());
@@ -124,7 +112,7 @@ WriteError EventInserter::insert(const IncidentEvent& event, qint64* id)
                                        m_query.lastError());
     }
     m_query.bindValue(0, event.time.toMSecsSinceEpoch());
-    m_query.bindValue(1, static_cast<int>(event.severity));
+    m_query.bindValue(1, storedSeverity(event.severity));
     m_query.bindValue(2, eventKindKey(event.kind));
     m_query.bindValue(3, text(event.network));
     m_query.bindValue(4, text(event.node));
@@ -246,7 +234,7 @@ ReadResult<QList<StoredEvent>> eventsForTransaction(const QSqlDatabase& db, cons
         StoredEvent event;
         event.id = query.value(0).toLongLong();
         event.timeMs = query.value(1).toLongLong();
-        event.severity = severityFromColumn(query.value(2).toInt());
+        event.severity = severityFromStored(query.value(2).toLongLong());
         event.kind = query.value(3).toString();
         event.network = query.value(4).toString();
         event.node = query.value(5).toString();

@@ -126,10 +126,10 @@ SqlCondition TimelineFilter::toSql(SqlDialect dialect) const
         values << until.toMSecsSinceEpoch();
     }
     if (!severities.isEmpty() && !severities.isAll()) {
-        const QList<IncidentEvent::Severity> chosen = severities.values();
-        terms << QStringLiteral("severity IN (") + placeholders(chosen.size()) + u')';
-        for (const IncidentEvent::Severity severity : chosen)
-            values << int(severity);
+        QStringList either;
+        for (const IncidentEvent::Severity severity : severities.values())
+            either << storedSeveritySql(severity);
+        terms << u'(' + either.join(QLatin1String(" OR ")) + u')';
     }
     if (!kinds.isEmpty()) {
         QStringList unique = kinds;

@@ -24,13 +24,4 @@ TimelineRow TimelineRow::fromEvent(const IncidentEvent& event)
     return row;
 }
 
-IncidentEvent::Severity severityFromStored(qint64 value)
-{
-    if (value <= 0)
-        return IncidentEvent::Severity::Info;
-    if (value == 1)
-        return IncidentEvent::Severity::Warning;
-    return IncidentEvent::Severity::Critical;
-}
-
 } // namespace switchyard

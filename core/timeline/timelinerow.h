@@ -39,7 +39,4 @@ struct TimelineCursor
     friend bool operator==(const TimelineCursor&, const TimelineCursor&) = default;
 };
 
-// The stored integer, clamped: a value from a newer version still gets a word.
-IncidentEvent::Severity severityFromStored(qint64 value);
-
 } // namespace switchyard

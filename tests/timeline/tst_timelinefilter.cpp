@@ -244,6 +244,36 @@ private Q_SLOTS:
         QVERIFY(!SeveritySet::of({Severity::Info}).contains(Severity::Critical));
     }
 
+    // One rule for a severity this build never wrote (a newer build's, a hand edit): the filter's
+    // SQL, the rows read from the store and the CSV all call it critical.
+    void aStoredSeverityThisBuildDidNotWriteIsCritical()
+    {
+        QSqlDatabase db = createEventsDb();
+        for (const int stored : {7, -1, 2, 1, 0})
+            insertEvent(db, StoredEvent{1000, stored, "node-state", "sol", "a", "", "", {}, "x"});
+        for (const Severity severity : {Severity::Info, Severity::Warning, Severity::Critical}) {
+            TimelineFilter filter;
+            filter.severities = SeveritySet::of({severity});
+            const SqlCondition condition = filter.toSql();
+            QSqlQuery query(db);
+            QVERIFY(query.prepare(QStringLiteral("SELECT id, severity FROM events") +
+                                  condition.whereClause() + QStringLiteral(" ORDER BY id")));
+            for (const QVariant& value : condition.values)
+                query.addBindValue(value);
+            QVERIFY2(query.exec(), qPrintable(query.lastError().text()));
+            QList<qint64> found;
+            while (query.next()) {
+                found.append(query.value(0).toLongLong());
+                QCOMPARE(severityFromStored(query.value(1).toLongLong()), severity);
+            }
+            const QList<qint64> expected = severity == Severity::Critical  ? ids({1, 2, 3})
+                                           : severity == Severity::Warning ? ids({4})
+                                                                           : ids({5});
+            QCOMPARE(found, expected);
+        }
+        closeDb(db);
+    }
+
 private:
     QSqlDatabase m_db;
 };
