@@ -31,15 +31,11 @@ IncidentEvent::Severity severityFromStored(qint64 value)
 
 QString storedSeveritySql(IncidentEvent::Severity severity)
 {
-    switch (severity) {
-    case IncidentEvent::Severity::Info:
-        return QStringLiteral("severity = 0");
-    case IncidentEvent::Severity::Warning:
-        return QStringLiteral("severity = 1");
-    case IncidentEvent::Severity::Critical:
-        return QStringLiteral("severity NOT IN (0, 1)");
-    }
-    Q_UNREACHABLE();
+    const int info = storedSeverity(IncidentEvent::Severity::Info);
+    const int warning = storedSeverity(IncidentEvent::Severity::Warning);
+    if (severity == IncidentEvent::Severity::Critical)
+        return QStringLiteral("severity NOT IN (%1, %2)").arg(info).arg(warning);
+    return QStringLiteral("severity = %1").arg(storedSeverity(severity));
 }
 
 QString eventKindKey(IncidentEvent::Kind kind)

@@ -75,9 +75,10 @@ inline qint64 insertEvent(QSqlDatabase& db, const StoredEvent& event)
 
 inline qint64 insertEvent(QSqlDatabase& db, const IncidentEvent& event)
 {
-    return insertEvent(db, StoredEvent{event.time.toMSecsSinceEpoch(), int(event.severity),
-                                       eventKindKey(event.kind), event.network, event.node,
-                                       event.method, event.txId, event.height, event.message});
+    return insertEvent(db,
+                       StoredEvent{event.time.toMSecsSinceEpoch(), storedSeverity(event.severity),
+                                   eventKindKey(event.kind), event.network, event.node,
+                                   event.method, event.txId, event.height, event.message});
 }
 
 inline void closeDb(QSqlDatabase& db)
