@@ -212,17 +212,19 @@ void AlertMonitor::collectTransactions(QList<Alert>& holding, AttentionSummary& 
                              record.network),
                     target};
         }
-        if (!tracking::isPending(record.state))
-            continue;
-        const std::optional<qint64> left =
-            tracking::blocksLeft(record, m_tracker->blockHeight(record.network));
+        const std::optional<qint64> height = m_tracker->blockHeight(record.network);
         const AlertRule& rule = rules.nearExpiry;
-        if (!left || *left < 0 || *left >= rule.blocksLeft)
+        if (!tracking::isNearExpiry(record, height, rule.blocksLeft))
             continue;
+        const qint64 left = *tracking::blocksLeft(record, height);
         const QString key = QStringLiteral("near-expiry:") + record.id;
-        const QString title = QStringLiteral("%1: %2 before it expires")
-                                  .arg(name, display::counted(*left, QStringLiteral("block"),
-                                                              QStringLiteral("blocks")));
+        const QString title =
+            left >= 0 ? QStringLiteral("%1: %2 before it expires")
+                            .arg(name, display::counted(left, QStringLiteral("block"),
+                                                        QStringLiteral("blocks")))
+                      : QStringLiteral("%1: past its last valid block height, not yet proven "
+                                       "expired")
+                            .arg(name);
         summary.criticalKeys << key;
         summary.critical << title;
         if (rule.enabled)

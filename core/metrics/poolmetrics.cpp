@@ -243,6 +243,7 @@ void PoolMetrics::writeTransactions(MetricsWriter& out) const
     };
     QMap<std::pair<QString, tracking::TxState>, Pending> pending;
     QMap<QString, qint64> nearExpiry;
+    const int nearExpiryBlocks = m_pools->config().alerts.nearExpiry.blocksLeft;
     for (const auto& pool : m_pools->pools()) {
         nearExpiry.insert(pool->config().name, 0);
         for (const tracking::TxState state : kPendingStates)
@@ -255,8 +256,8 @@ void PoolMetrics::writeTransactions(MetricsWriter& out) const
         if (entry.count == 0 || record.stateSinceMs < entry.oldestSinceMs)
             entry.oldestSinceMs = record.stateSinceMs;
         ++entry.count;
-        const auto left = tracking::blocksLeft(record, m_tracker->blockHeight(record.network));
-        if (left && *left >= 0 && *left <= nearExpiryBlocks)
+        if (tracking::isNearExpiry(record, m_tracker->blockHeight(record.network),
+                                   nearExpiryBlocks))
             ++nearExpiry[record.network];
     }
     out.family("switchyard_pending_transactions", "gauge",
@@ -275,8 +276,9 @@ void PoolMetrics::writeTransactions(MetricsWriter& out) const
                        ? 0.0
                        : double(std::max<qint64>(0, nowMs - it.value().oldestSinceMs)) / 1000.0);
     out.family("switchyard_transactions_near_expiry", "gauge",
-               QStringLiteral("Pending Solana transactions at most %1 blocks before their "
-                              "blockhash expires.")
+               QStringLiteral("Pending Solana transactions with fewer than %1 blocks left "
+                              "before their blockhash expires, or past it and not yet proven "
+                              "expired (alerts.nearExpiry.blocksLeft).")
                    .arg(nearExpiryBlocks));
     for (auto it = nearExpiry.cbegin(); it != nearExpiry.cend(); ++it)
         out.sample("switchyard_transactions_near_expiry", {{"network", it.key()}}, it.value());

@@ -41,9 +41,6 @@ class PoolMetrics : public QObject
 {
     Q_OBJECT
 public:
-    // Pending Solana transactions this close to their blockhash's expiry count as near expiry.
-    static constexpr qint64 nearExpiryBlocks = 30;
-
     PoolMetrics(PoolManager* pools, Clock* clock, QObject* parent = nullptr);
 
     void watchStore(store::StoreWriter* writer);

@@ -86,9 +86,11 @@ void judgeNodes(const NetworkPool& pool, NetworkOverview* overview)
         overview->verdict = NetworkVerdict::Healthy;
 }
 
-void countTransactions(const tracking::TransactionTracker& tracker, NetworkOverview* overview)
+void countTransactions(const tracking::TransactionTracker& tracker, int nearExpiryBlocks,
+                       NetworkOverview* overview)
 {
     overview->tracksTransactions = true;
+    overview->nearExpiryBlocks = nearExpiryBlocks;
     const std::optional<qint64> height = tracker.blockHeight(overview->network);
     for (const TrackedTransaction& record : tracker.transactions(overview->network)) {
         if (!tracking::isPending(record.state))
@@ -96,8 +98,7 @@ void countTransactions(const tracking::TransactionTracker& tracker, NetworkOverv
         ++overview->pending;
         if (record.state == TxState::TransportUnknown)
             ++overview->stuck;
-        if (const std::optional<qint64> left = tracking::blocksLeft(record, height);
-            left && *left < nearExpiryBlocks)
+        if (tracking::isNearExpiry(record, height, nearExpiryBlocks))
             ++overview->nearExpiry;
     }
 }
@@ -267,7 +268,7 @@ QList<NetworkOverview> NetworkOverviewModel::compute() const
     for (const std::shared_ptr<NetworkPool>& pool : m_pools->pools()) {
         NetworkOverview overview = judgeNetwork(*pool);
         if (const tracking::TransactionTracker* tracker = m_tracker)
-            countTransactions(*tracker, &overview);
+            countTransactions(*tracker, m_pools->config().alerts.nearExpiry.blocksLeft, &overview);
         rows.append(std::move(overview));
     }
     return rows;

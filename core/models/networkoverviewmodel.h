@@ -29,11 +29,6 @@ enum class NetworkVerdict
 QString networkVerdictWord(NetworkVerdict verdict);     // "Down", "Degraded", ...
 QString networkVerdictIconName(NetworkVerdict verdict); // theme icon name
 
-// A pending Solana transaction with fewer blocks than this left before its blockhash expires
-// (a third of the 150 it starts with: where the board's bar turns orange), or past its last
-// valid height, is near expiry.
-inline constexpr qint64 nearExpiryBlocks = 50;
-
 // One network at a glance: its verdict, its nodes by what they do, fallback, and its tracked
 // transactions that still need someone to look.
 struct NetworkOverview
@@ -47,10 +42,11 @@ struct NetworkOverview
     int unhealthy = 0; // Unhealthy, Probation or Wrong network: taking no calls
     int disabled = 0;
     bool fallback = false;
-    QStringList problems; // "sol-b unhealthy", "no node for send", "read: a is not serving"
-    int pending = 0;      // Imported, Submitted or Transport unknown
-    int stuck = 0;        // Transport unknown: a send left and no answer says where it is
-    int nearExpiry = 0;   // pending Solana, fewer than nearExpiryBlocks left or past them
+    QStringList problems;     // "sol-b unhealthy", "no node for send", "read: a is not serving"
+    int pending = 0;          // Imported, Submitted or Transport unknown
+    int stuck = 0;            // Transport unknown: a send left and no answer says where it is
+    int nearExpiry = 0;       // pending Solana near expiry (tracking::isNearExpiry)
+    int nearExpiryBlocks = 0; // the threshold those were counted with
     bool tracksTransactions = false; // a tracker was given: the three counts above mean something
 
     // Several lines for a tooltip: the verdict's reasons and what each count covers.

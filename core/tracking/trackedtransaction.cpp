@@ -26,4 +26,12 @@ std::optional<qint64> blocksLeft(const TrackedTransaction& record, std::optional
     return *record.lastValidBlockHeight - *height;
 }
 
+bool isNearExpiry(const TrackedTransaction& record, std::optional<qint64> height, int threshold)
+{
+    if (!isPending(record.state))
+        return false;
+    const std::optional<qint64> left = blocksLeft(record, height);
+    return left && *left < threshold;
+}
+
 } // namespace switchyard::tracking

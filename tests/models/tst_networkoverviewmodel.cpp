@@ -1,6 +1,8 @@
 // The overview over the main window: one row per network with its verdict, its nodes by what
 // they do, fallback, and its pending, stuck and near-expiry transactions, over the simulator and
 // a real tracker.
+#include "alerts/alertmonitor.h"
+#include "metrics/poolmetrics.h"
 #include "models/networkoverviewmodel.h"
 #include "trackingfixture.h"
 #include "twonetworks.h"
@@ -191,16 +193,35 @@ private Q_SLOTS:
     }
 
     // Pending counts Imported, Submitted and Transport unknown; stuck only Transport unknown;
-    // near expiry the pending Solana ones with fewer than nearExpiryBlocks left. Landed and
-    // failed ones count nowhere.
+    // near expiry the pending Solana ones with fewer than the nearExpiry alert's blocksLeft
+    // left. Landed and failed ones count nowhere. The tile, serve's gauge and the alert count
+    // near expiry by that one threshold: configured to 100 (not the default 50), all three move.
     void pendingStuckAndNearExpiry()
     {
+        constexpr int nearExpiryBlocks = 100;
         TrackingFixture f(ChainFamily::Solana, {QStringLiteral("a")});
+        f.pools.config.alerts.nearExpiry.blocksLeft = nearExpiryBlocks;
         QVERIFY(f.start());
         NetworkOverviewModel model(&f.pools.manager);
         model.setRefreshInterval(0);
         model.setTracker(f.tracker.get());
-        const int row = model.rowOf(f.pools.network.name);
+        metrics::PoolMetrics gauges(&f.pools.manager, &f.pools.clock);
+        gauges.watchTracker(f.tracker.get());
+        AlertMonitor alerts(&f.pools.manager, &f.pools.clock);
+        alerts.setTracker(f.tracker.get());
+        const QString network = f.pools.network.name;
+        const auto gaugeSays = [&](int count) {
+            return gauges.render().contains(
+                QStringLiteral("switchyard_transactions_near_expiry{network=\"%1\"} %2\n")
+                    .arg(network)
+                    .arg(count)
+                    .toUtf8());
+        };
+        const auto alertsHold = [&] {
+            alerts.evaluate();
+            return alerts.summary().criticalKeys.filter(QStringLiteral("near-expiry:")).size();
+        };
+        const int row = model.rowOf(network);
         QCOMPARE(model.overview(row).pending, 0);
         QCOMPARE(model.index(row).data(NetworkOverviewModel::PendingRole), QVariant(0));
 
@@ -220,20 +241,24 @@ private Q_SLOTS:
 
         // The chain moves on until fewer than nearExpiryBlocks are left for the fresh one.
         f.poll();
-        const qint64 left =
-            fresh.lastValidBlockHeight - *f.tracker->blockHeight(f.pools.network.name);
+        const qint64 left = fresh.lastValidBlockHeight - *f.tracker->blockHeight(network);
         QVERIFY(left >= nearExpiryBlocks);
         QTRY_COMPARE(model.overview(row).nearExpiry, 0);
-        // Slots, of which two in 32 are skipped: a few more than the blocks to go.
+        QVERIFY(gaugeSays(0));
+        QCOMPARE(alertsHold(), 0);
+        // Slots, of which two in 32 are skipped: a few more than the blocks to go. Still more
+        // than the default 50 left, so only the configured threshold makes it near expiry.
         f.pools.cluster.advance(int(left - nearExpiryBlocks) + 10);
         f.poll();
-        const qint64 leftNow =
-            fresh.lastValidBlockHeight - *f.tracker->blockHeight(f.pools.network.name);
-        QVERIFY2(leftNow >= 0 && leftNow < nearExpiryBlocks, qPrintable(QString::number(leftNow)));
+        const qint64 leftNow = fresh.lastValidBlockHeight - *f.tracker->blockHeight(network);
+        QVERIFY2(leftNow >= 50 && leftNow < nearExpiryBlocks, qPrintable(QString::number(leftNow)));
         QTRY_COMPARE(model.overview(row).nearExpiry, 1);
         QCOMPARE(model.index(row).data(NetworkOverviewModel::NearExpiryRole), QVariant(1));
         QCOMPARE(model.overview(row).pending, 2);
-        QVERIFY(model.overview(row).explanation().contains(QStringLiteral("1 near expiry")));
+        QVERIFY(model.overview(row).explanation().contains(
+            QStringLiteral("1 near expiry (fewer than 100 blocks left)")));
+        QVERIFY(gaugeSays(1));
+        QCOMPARE(alertsHold(), 1);
     }
 };
 
