@@ -1,6 +1,7 @@
 #include "pushmessage.h"
 
 #include "chain/codec/quantity.h"
+#include "rpc/jsonrpcenvelope.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -83,11 +84,12 @@ std::optional<PushMessage> parsePushMessage(const QByteArray& frame, QString* wh
         return std::nullopt;
     }
     if (hasError) {
-        const QJsonObject error = object.value(QStringLiteral("error")).toObject();
+        const std::optional<RpcError> error =
+            readJsonRpcError(object.value(QStringLiteral("error")), why);
+        if (!error)
+            return std::nullopt;
         message.kind = PushMessage::Kind::Error;
-        message.error = QStringLiteral("%1 %2")
-                            .arg(error.value(QStringLiteral("code")).toInteger())
-                            .arg(error.value(QStringLiteral("message")).toString());
+        message.error = QStringLiteral("%1 %2").arg(error->code).arg(error->message);
         return message;
     }
     message.result = object.value(QStringLiteral("result"));
@@ -102,12 +104,7 @@ std::optional<PushMessage> parsePushMessage(const QByteArray& frame, QString* wh
 
 QByteArray pushRequestFrame(const RpcRequest& request, qint64 id)
 {
-    QJsonObject object{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
-                       {QStringLiteral("id"), id},
-                       {QStringLiteral("method"), request.method}};
-    if (!request.params.isUndefined())
-        object.insert(QStringLiteral("params"), request.params);
-    return QJsonDocument(object).toJson(QJsonDocument::Compact);
+    return QJsonDocument(jsonRpcRequestObject(request, id)).toJson(QJsonDocument::Compact);
 }
 
 qint64 pushedHeightMargin(ChainFamily family)

@@ -36,7 +36,8 @@ struct PushMessage
 
 // One frame as text JSON-RPC 2.0: an answer to a numbered request or a notification. Nullopt,
 // with `why`, for anything else: not JSON, not 2.0, a subscription id that is neither a whole
-// number (Solana) nor 0x and 1-64 hex digits (EVM), params without a subscription or result.
+// number (Solana) nor 0x and 1-64 hex digits (EVM), params without a subscription or result,
+// an error without an integer code and a string message (the HTTP calls' rule).
 std::optional<PushMessage> parsePushMessage(const QByteArray& frame, QString* why);
 
 // A subscribe (or unsubscribe) request as a text frame with id `id`.

@@ -1,5 +1,6 @@
 #include "jsonrpcclient.h"
 
+#include "rpc/jsonrpcenvelope.h"
 #include "rpc/nodetextredaction.h"
 #include "rpc/tcpnodelay.h"
 
@@ -237,16 +238,6 @@ TransportFailure transportFailure(QNetworkReply::NetworkError error, bool timedO
     }
 }
 
-QJsonObject requestObject(const RpcRequest& request, qint64 id)
-{
-    QJsonObject object{{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
-                       {QStringLiteral("id"), id},
-                       {QStringLiteral("method"), request.method}};
-    if (!request.params.isUndefined())
-        object.insert(QStringLiteral("params"), request.params);
-    return object;
-}
-
 // Checks one response object against the id we sent.
 RpcOutcome responseOutcome(const QJsonValue& value, qint64 expectedId)
 {
@@ -275,15 +266,11 @@ RpcOutcome responseOutcome(const QJsonValue& value, qint64 expectedId)
                               QStringLiteral("neither result nor error")};
     if (hasResult)
         return RpcResult{object.value(QStringLiteral("result"))};
-    const QJsonValue error = object.value(QStringLiteral("error"));
-    const QJsonValue code = error.toObject().value(QStringLiteral("code"));
-    const QJsonValue message = error.toObject().value(QStringLiteral("message"));
-    if (!error.isObject() || !code.isDouble() || code.toDouble() != double(code.toInteger()) ||
-        !message.isString())
-        return MalformedReply{MalformedKind::BadErrorObject,
-                              QStringLiteral("error needs an integer code and a string message")};
-    return RpcError{code.toInteger(), message.toString(),
-                    error.toObject().value(QStringLiteral("data"))};
+    QString why;
+    if (std::optional<RpcError> error =
+            readJsonRpcError(object.value(QStringLiteral("error")), &why))
+        return *std::move(error);
+    return MalformedReply{MalformedKind::BadErrorObject, why};
 }
 
 } // namespace
@@ -472,7 +459,7 @@ QCoro::Task<RpcReply> JsonRpcClient::call(RpcRequest request, QDeadlineTimer dea
 {
     const qint64 id = nextId();
     const QByteArray body =
-        QJsonDocument(requestObject(request, id)).toJson(QJsonDocument::Compact);
+        QJsonDocument(jsonRpcRequestObject(request, id)).toJson(QJsonDocument::Compact);
     // Nothing after the co_await touches `this`: the pool may retire a client mid-call.
     const QString nodeName = m_nodeName;
     const SecretScrubber scrubber = m_scrubber;
@@ -518,7 +505,7 @@ QCoro::Task<QList<RpcReply>> JsonRpcClient::callBatch(QList<RpcRequest> requests
     ids.reserve(requests.size());
     for (const RpcRequest& request : std::as_const(requests)) {
         ids.append(nextId());
-        batch.append(requestObject(request, ids.last()));
+        batch.append(jsonRpcRequestObject(request, ids.last()));
     }
     const QString nodeName = m_nodeName;
     const SecretScrubber scrubber = m_scrubber;
