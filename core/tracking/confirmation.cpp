@@ -347,6 +347,7 @@ BytesCheck checkStoredBytes(const TrackedTransaction& record)
         return check;
     }
     check.ok = true;
+    check.transaction = verified.value();
     return check;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "chain/codec/signedtransaction.h"
 #include "lookup/lookupanswer.h"
 #include "tracking/transactiontracker.h"
 
@@ -68,7 +69,8 @@ struct BytesCheck
     QString trackedId;
     QString computedId; // empty when the bytes do not decode
     int byteCount = 0;
-    QString error; // why the bytes may not be sent
+    QString error;                                        // why the bytes may not be sent
+    std::optional<chain::DecodedTransaction> transaction; // the verified bytes, when ok
 };
 
 BytesCheck checkStoredBytes(const TrackedTransaction& record);

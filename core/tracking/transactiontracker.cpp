@@ -4,6 +4,7 @@
 #include "chain/evm/evmrpc.h"
 #include "chain/evm/evmtransaction.h"
 #include "chain/solana/solanarpc.h"
+#include "confirmation.h"
 #include "pool/networkpool.h"
 #include "pool/poolmanager.h"
 #include "pool/router.h"
@@ -85,6 +86,31 @@ IncidentEvent::Severity severityOf(TxState state)
     if (state == TxState::TransportUnknown)
         return IncidentEvent::Severity::Warning;
     return IncidentEvent::Severity::Info;
+}
+
+// Why a send the gate refused after its look did not go out, in the report's terms.
+SendReport::Result sendResultFor(Gate gate, const LookupReport& look)
+{
+    switch (gate) {
+    case Gate::Landed:
+    case Gate::SeenByNetwork:
+    case Gate::FailedOnChain:
+    case Gate::Expired:
+    case Gate::Superseded:
+        return SendReport::Result::StatusFound;
+    case Gate::SendInFlight:
+        return SendReport::Result::AnotherSend;
+    case Gate::NoEvidence:
+        if (!look.storeError.isEmpty())
+            return SendReport::Result::StoreFailed;
+        if (look.noEligibleNode || !look.answered)
+            return SendReport::Result::NoStatusNode;
+        return SendReport::Result::Refused;
+    case Gate::Open:
+    case Gate::WatchOnly:
+        break;
+    }
+    return SendReport::Result::Refused;
 }
 
 } // namespace
@@ -575,29 +601,17 @@ QCoro::Task<SendReport> TransactionTracker::sendChecked(QString id)
     }
     const TrackedTransaction record = *known;
     report.state = record.state;
-    if (record.isWatchOnly()) {
-        report.message = QStringLiteral("%1 is watch-only: Switchyard has no signed bytes for it "
-                                        "and never sends any")
-                             .arg(record.shortId());
+    // What the record alone decides, by the confirmation's gate (confirmation.h): a transaction
+    // whose gate is closed for good, or whose stored bytes do not check out, is refused before
+    // anything is asked.
+    if (const GateDecision settled = decideGate(record, LookupReport{}, false);
+        settled.isClosedForGood()) {
+        report.message = QStringLiteral("not sent: ") + settled.headline;
         co_return report;
     }
-    if (!maySend(record.state)) {
-        if (record.state == TxState::Expired)
-            report.message = QStringLiteral("expired: these bytes can never land; only the "
-                                            "sending system can sign a replacement");
-        else if (record.state == TxState::Superseded)
-            report.message = QStringLiteral("superseded: another transaction used its nonce; "
-                                            "these bytes can never land");
-        else
-            report.message = QStringLiteral("it has landed (%1): nothing to send")
-                                 .arg(txStateWord(record.state));
-        co_return report;
-    }
-    const auto verified =
-        chain::verifySignedTransaction(record.family, *record.wire, record.id, record.sender);
-    if (!verified) {
-        report.message = QStringLiteral("the stored bytes no longer match %1, refused: %2")
-                             .arg(record.id, verified.error().message);
+    const BytesCheck bytes = checkStoredBytes(record);
+    if (!bytes.ok) {
+        report.message = QStringLiteral("not sent: ") + bytes.error;
         co_return report;
     }
     const std::shared_ptr<NetworkPool> pool = m_pools->pool(record.network);
@@ -606,7 +620,7 @@ QCoro::Task<SendReport> TransactionTracker::sendChecked(QString id)
         report.message = QStringLiteral("network %1 is not configured").arg(record.network);
         co_return report;
     }
-    const ChainIdentity identity = chainIdentity(record, *verified, pool->config());
+    const ChainIdentity identity = chainIdentity(record, *bytes.transaction, pool->config());
     // Every attempt of this one operation is the first send until one reached a node before it.
     const IncidentEvent::Kind sendKind =
         record.sentBefore() ? IncidentEvent::Kind::Rebroadcast : IncidentEvent::Kind::Send;
@@ -616,45 +630,11 @@ QCoro::Task<SendReport> TransactionTracker::sendChecked(QString id)
     if (!self)
         co_return report;
     report.state = m_records[id].state;
-    if (!look.storeError.isEmpty()) {
-        report.result = SendReport::Result::StoreFailed;
-        report.message = QStringLiteral("nothing sent: %1").arg(look.storeError);
-        co_return report;
-    }
-    if (!look.sendInFlight.isEmpty()) {
-        report.result = SendReport::Result::AnotherSend;
-        report.message =
-            QStringLiteral("a send of it is in flight (%1): nothing sent; wait for its answer")
-                .arg(look.sendInFlight);
-        co_return report;
-    }
-    if (!maySend(report.state)) {
-        report.result = SendReport::Result::StatusFound;
-        report.message = QStringLiteral("the status lookup shows it %1: nothing sent")
-                             .arg(txStateWord(report.state));
-        co_return report;
-    }
-    if (!look.answered) {
-        report.result = SendReport::Result::NoStatusNode;
-        report.message = look.noEligibleNode
-                             ? QStringLiteral("no status node to ask: nothing is sent before "
-                                              "its status is known")
-                             : QStringLiteral("no status node answered: nothing is sent before "
-                                              "its status is known");
-        co_return report;
-    }
-    if (look.seen.level != StatusObservation::Level::NotFound) {
-        report.result = SendReport::Result::StatusFound;
-        report.message =
-            look.inPool ? QStringLiteral("%1 holds it in its pool: nothing sent").arg(look.node)
-                        : QStringLiteral("%1 sees it at %2: nothing sent")
-                              .arg(look.node)
-                              .arg(look.seen.landedAt.value_or(0));
-        co_return report;
-    }
-    if (look.expiry == ExpiryVerdict::NeedFinalLookup) {
-        report.message = QStringLiteral("its blockhash is past lastValidBlockHeight and the final "
-                                        "history lookup did not answer: nothing sent");
+    // The gate the wizard shows, decided again on this look: the send obeys the same decision
+    // and says it in the same words.
+    if (const GateDecision gate = decideGate(m_records[id], look, false); !gate.maySend()) {
+        report.result = sendResultFor(gate.gate, look);
+        report.message = QStringLiteral("not sent: ") + gate.headline;
         co_return report;
     }
 

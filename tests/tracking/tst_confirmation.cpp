@@ -1,11 +1,13 @@
 // The confirmation steps the wizard and `switchyard confirm` share: the gate and its evidence as
 // a pure decision, the stored-bytes check, and whole runs against the simulator and a real store
 // (rebroadcast once and land; expired or superseded: nothing sent; tampered bytes refused).
+#include "chain/codec/base64.h"
 #include "chain/codec/hex.h"
 #include "tracking/confirmation.h"
 #include "trackingfixture.h"
 
 #include <QJsonArray>
+#include <QJsonObject>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -325,6 +327,34 @@ private Q_SLOTS:
                  qPrintable(gate.evidence.join(' ')));
         QCOMPARE(QCoro::waitFor(run.rebroadcast()).result, SendReport::Result::Refused);
         QCOMPARE(f.totalSends(id), 0);
+    }
+
+    // One gate: the send decides on its own look by the wizard's gate and says the wizard's
+    // words, so what `confirm` and the wizard show is what the send obeys.
+    void theSendObeysTheWizardsGateInItsWords()
+    {
+        TrackingFixture f(ChainFamily::Solana, {QStringLiteral("a")});
+        QVERIFY(f.start());
+        const TrackedTransaction record = f.trackSolana(f.signSolana(500));
+        JsonRpcClient client(QStringLiteral("a"), f.pools.simNode(QStringLiteral("a"))->url(), {});
+        RpcRequest send;
+        send.method = QStringLiteral("sendTransaction");
+        send.params =
+            QJsonArray{chain::base64Encode(chain::asSpan(*record.wire)),
+                       QJsonObject{{QStringLiteral("encoding"), QStringLiteral("base64")}}};
+        const RpcReply sentElsewhere = QCoro::waitFor(client.call(send, QDeadlineTimer(5000)));
+        QVERIFY2(sentElsewhere.isResult(), qPrintable(sentElsewhere.describe()));
+        f.pools.cluster.advance(sim::SolanaLedger::kDefaultLandingDelaySlots + 1); // it landed
+
+        ConfirmationRun run(f.tracker.get(), &f.pools.manager, record.id);
+        const GateDecision gate = QCoro::waitFor(run.decide());
+        QVERIFY2(!gate.maySend(), qPrintable(gate.headline));
+        const SendReport direct = f.send(record.id);
+        QVERIFY(direct.attempts.isEmpty());
+        QCOMPARE(direct.message, QStringLiteral("not sent: ") + gate.headline);
+        const SendReport throughTheRun = QCoro::waitFor(run.rebroadcast());
+        QCOMPARE(throughTheRun.message, direct.message);
+        QCOMPARE(f.totalSends(record.id), 1); // the send from elsewhere, none of ours
     }
 
     // A store altered behind our back: the gate may be open, the bytes are still refused.
