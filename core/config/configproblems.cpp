@@ -114,7 +114,9 @@ QString describeError(const ConfigError& error, const Config& config)
         where << (known ? QStringLiteral("Settings › ") + known->label : error.jsonPath);
     }
     const QString message = withNames(error.message, config, location.network);
-    return where.isEmpty() ? message : where.join(QStringLiteral(" › ")) + u": " + message;
+    return where.isEmpty()
+               ? message
+               : QString(where.join(QStringLiteral(" › ")) + QStringLiteral(": ") + message);
 }
 
 EditorCheck checkEditedConfig(const Config& config, EditTarget target,

@@ -169,7 +169,8 @@ private Q_SLOTS:
                 *toggle = !*toggle;
             QVERIFY2(config != untouched, qPrintable(field.key));
             const ConfigResult reread = loadConfigText(configToJson(config), "config.json", {});
-            QVERIFY2(reread.ok(), qPrintable(field.key + u": " + reread.errorText()));
+            QVERIFY2(reread.ok(),
+                     qPrintable(QString(field.key + QStringLiteral(": ") + reread.errorText())));
             Config back = reread.config();
             if (number)
                 QCOMPARE(*integerSetting(back, field.key), 1001);

@@ -402,7 +402,7 @@ private Q_SLOTS:
         QTest::addColumn<int>("node");
         QTest::addColumn<QString>("question");
         QTest::newRow("node") << 1 << "Remove node “backup” of devnet?";
-        QTest::newRow("network") << -1 << "Remove network “devnet” and its 2 node(s)?";
+        QTest::newRow("network") << -1 << "Remove network “devnet” and its 2 nodes?";
     }
     void removingAsksFirst()
     {
@@ -607,7 +607,8 @@ private Q_SLOTS:
         for (const QString& key : std::as_const(documented)) {
             const bool container =
                 std::any_of(sections.cbegin(), sections.cend(), [&](const QString& name) {
-                    return name == key || name == key + "[]" || name.endsWith(u'.' + key + "[]");
+                    return name == key || name == QString(key + QStringLiteral("[]")) ||
+                           name.endsWith(QString(u'.' + key + QStringLiteral("[]")));
                 });
             if (!container)
                 editable << key;

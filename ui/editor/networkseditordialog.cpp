@@ -373,8 +373,9 @@ void NetworksEditorDialog::removeSelected()
     QString question;
     QString action;
     if (node < 0) {
-        question = tr("Remove network “%1” and its %n node(s)?", nullptr, int(config.nodes.size()))
-                       .arg(name);
+        const qsizetype nodes = config.nodes.size();
+        question = tr("Remove network “%1” and its %2?")
+                       .arg(name, nodes == 1 ? tr("node") : tr("%1 nodes").arg(nodes));
         action = tr("Remove network");
     } else {
         const QString nodeName =
@@ -494,8 +495,8 @@ bool NetworksEditorDialog::save()
     const auto refused = [this](const QList<ConfigError>& errors, const QString& status) {
         EditorCheck failed;
         for (const ConfigError& error : errors)
-            failed.problems.append(
-                {error, locateError(error.jsonPath), describeError(error, m_config), true});
+            failed.problems.append(ConfigProblem{error, locateError(error.jsonPath),
+                                                 describeError(error, m_config), true});
         failed.blocking = int(failed.problems.size());
         failed.level = CheckLevel::Blocked;
         failed.status = status;

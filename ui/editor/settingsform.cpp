@@ -151,7 +151,8 @@ void SettingsForm::showErrors(const FieldErrors& errors)
         const QString row = rowKey(key);
         // A rule's row holds several fields: say which one.
         const ConfigField* field = row != key ? configField(key) : nullptr;
-        byRow.insert(row, field ? field->label + u": " + it.value() : it.value());
+        byRow.insert(row, field ? QString(field->label + QStringLiteral(": ") + it.value())
+                                : it.value());
     }
     for (auto it = m_errors.cbegin(); it != m_errors.cend(); ++it)
         it.value()->setMessages(byRow.values(it.key()));
