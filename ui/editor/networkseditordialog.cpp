@@ -18,6 +18,7 @@
 #include <QProcessEnvironment>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTabWidget>
@@ -59,6 +60,10 @@ QScrollArea* scrolled(QWidget* content, QWidget* parent)
     area->setWidgetResizable(true);
     area->setFrameShape(QFrame::NoFrame);
     area->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Never narrower than the form: its right edge is never cut (the dialog grows instead, and
+    // the screen-fit test says so when that is more than a laptop's screen).
+    area->setMinimumWidth(content->minimumSizeHint().width() +
+                          area->verticalScrollBar()->sizeHint().width());
     return area;
 }
 
