@@ -36,7 +36,7 @@ using namespace switchyard;
 using namespace switchyard::ui;
 
 Q_DECLARE_METATYPE(switchyard::ChainFamily)
-Q_DECLARE_METATYPE(switchyard::ui::ErrorLocation)
+Q_DECLARE_METATYPE(switchyard::ErrorLocation)
 
 namespace {
 
