@@ -1457,7 +1457,8 @@ void TestConfig::saveWritesAWebSocketTemplateAlone()
     config.networks.append(network);
 
     const QByteArray json = configToJson(config);
-    QVERIFY2(json.contains(R"("wsUrl": "ws://127.0.0.1:8546/?key=${WS_KEY}")"), json.constData());
+    const QByteArray written = "\"wsUrl\": \"ws://127.0.0.1:8546/?key=${WS_KEY}\"";
+    QVERIFY2(json.contains(written), json.constData());
     QProcessEnvironment env;
     env.insert(QStringLiteral("WS_KEY"), QStringLiteral("k"));
     const ConfigResult reloaded = loadConfigText(json, QStringLiteral("config.json"), env);
