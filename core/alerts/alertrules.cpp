@@ -9,6 +9,16 @@ QStringList alertRuleKeys()
             QStringLiteral("nearExpiry")};
 }
 
+QStringList alertRuleParameters(const QString& rule)
+{
+    QStringList keys = {QStringLiteral("enabled"), QStringLiteral("cooldownS")};
+    if (rule == QLatin1String("fallbackActive") || rule == QLatin1String("transportUnknown"))
+        keys << QStringLiteral("afterS");
+    if (rule == QLatin1String("nearExpiry"))
+        keys << QStringLiteral("blocksLeft");
+    return keys;
+}
+
 AlertRule* alertRule(AlertRules& rules, const QString& key)
 {
     if (key == QLatin1String("noEligibleNode"))

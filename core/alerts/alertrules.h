@@ -31,6 +31,9 @@ struct AlertRules
 
 // The rule keys as the file spells them, in the order the docs list them.
 QStringList alertRuleKeys();
+// The keys the rule's object takes: "enabled", "cooldownS", and "afterS" (fallbackActive,
+// transportUnknown) or "blocksLeft" (nearExpiry) where the rule has one.
+QStringList alertRuleParameters(const QString& rule);
 // The rule of that key; null for a key that names none.
 const AlertRule* alertRule(const AlertRules& rules, const QString& key);
 AlertRule* alertRule(AlertRules& rules, const QString& key);

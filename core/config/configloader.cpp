@@ -649,11 +649,7 @@ AlertRules Validator::alerts(const QJsonValue& value, const QString& path)
 void Validator::alertRule(const QJsonValue& value, const QString& path, const QString& rule,
                           AlertRule& parsed)
 {
-    QStringList keys = {QStringLiteral("enabled"), QStringLiteral("cooldownS")};
-    if (rule == QLatin1String("fallbackActive") || rule == QLatin1String("transportUnknown"))
-        keys << QStringLiteral("afterS");
-    if (rule == QLatin1String("nearExpiry"))
-        keys << QStringLiteral("blocksLeft");
+    const QStringList keys = alertRuleParameters(rule);
     if (!value.isObject()) {
         wrongType(path, QStringLiteral("an object with ") + keys.join(QStringLiteral(", ")), value);
         return;

@@ -95,7 +95,7 @@ void writeNode(PrettyJsonWriter& json, const NodeConfig& node)
                 node.urlTemplate.isEmpty() && !node.url.isEmpty()
                     ? EnvTemplate::escape(node.url.toString(QUrl::FullyEncoded))
                     : node.urlTemplate);
-    if (!node.wsUrl.isEmpty())
+    if (!node.wsUrlTemplate.isEmpty() || !node.wsUrl.isEmpty())
         json.member(QStringLiteral("wsUrl"),
                     node.wsUrlTemplate.isEmpty()
                         ? EnvTemplate::escape(node.wsUrl.toString(QUrl::FullyEncoded))
@@ -165,9 +165,10 @@ void writeAlerts(PrettyJsonWriter& json, const AlertRules& rules)
         json.beginObject();
         json.member(QStringLiteral("enabled"), rule.enabled);
         json.member(QStringLiteral("cooldownS"), rule.cooldownS);
-        if (key == QLatin1String("fallbackActive") || key == QLatin1String("transportUnknown"))
+        const QStringList parameters = alertRuleParameters(key);
+        if (parameters.contains(QLatin1String("afterS")))
             json.member(QStringLiteral("afterS"), rule.afterS);
-        if (key == QLatin1String("nearExpiry"))
+        if (parameters.contains(QLatin1String("blocksLeft")))
             json.member(QStringLiteral("blocksLeft"), rule.blocksLeft);
         json.endObject();
     }

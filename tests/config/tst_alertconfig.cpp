@@ -1,7 +1,9 @@
 // The configuration's `alerts` object: defaults, every key read, every mistake named by its key.
+#include "config/configfields.h"
 #include "config/configloader.h"
 #include "config/configwriter.h"
 
+#include <QSet>
 #include <QTest>
 
 using namespace switchyard;
@@ -136,6 +138,49 @@ private Q_SLOTS:
         const ConfigResult reread = loadConfigText(text, "config.json", {});
         QVERIFY2(reread.ok(), qPrintable(reread.errorText()));
         QCOMPARE(reread.config().alerts, config.alerts);
+    }
+
+    // Each settings key the editor offers (configFields) is one member of the config: a value
+    // put there is saved under that key and loaded back there, and no two keys share one.
+    void everySettingKeyIsItsOwnMember()
+    {
+        int settings = 0;
+        Config shared;
+        QSet<const void*> members;
+        for (const ConfigField& field : configFields()) {
+            if (field.key.startsWith(QLatin1String("networks[]")))
+                continue;
+            const void* member = integerSetting(shared, field.key);
+            members << (member ? member : switchSetting(shared, field.key));
+        }
+        for (const ConfigField& field : configFields()) {
+            if (field.key.startsWith(QLatin1String("networks[]")))
+                continue;
+            ++settings;
+            Config config;
+            int* number = integerSetting(config, field.key);
+            bool* toggle = switchSetting(config, field.key);
+            QVERIFY2((number != nullptr) != (toggle != nullptr), qPrintable(field.key));
+            const Config untouched = config;
+            // A value inside every key's limits that differs from every default.
+            if (number)
+                *number = 1001;
+            else
+                *toggle = !*toggle;
+            QVERIFY2(config != untouched, qPrintable(field.key));
+            const ConfigResult reread = loadConfigText(configToJson(config), "config.json", {});
+            QVERIFY2(reread.ok(),
+                     qPrintable(QString(field.key + QStringLiteral(": ") + reread.errorText())));
+            Config back = reread.config();
+            if (number)
+                QCOMPARE(*integerSetting(back, field.key), 1001);
+            else
+                QCOMPARE(*switchSetting(back, field.key), *toggle);
+            QCOMPARE(back, config);
+        }
+        // probe (5), reconfigureGraceMs, muteMinutes and the rules' 2 + 2 + 3 + 3 + 3.
+        QCOMPARE(settings, 20);
+        QCOMPARE(members.size(), settings);
     }
 };
 

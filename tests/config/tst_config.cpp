@@ -149,6 +149,7 @@ private Q_SLOTS:
     void saveWritesReadableOrderedJson();
     void saveRefusesConfigThatWouldNotLoad();
     void saveKeepsLiteralsOfCodeBuiltConfig();
+    void saveWritesAWebSocketTemplateAlone();
     void saveReportsUnwritablePath();
 };
 
@@ -1435,6 +1436,35 @@ void TestConfig::saveKeepsLiteralsOfCodeBuiltConfig()
     QCOMPARE(back.roles, NodeRoles(NodeRole::Send));
     QCOMPARE(back.headers[0].value, node.headers[0].value);
     QCOMPARE(reloaded.config().networks[0].chainId, 31337u);
+}
+
+// The editor holds what the operator typed (the template) and no expanded URL yet: the
+// template alone is what the file must get.
+void TestConfig::saveWritesAWebSocketTemplateAlone()
+{
+    Config config;
+    NetworkConfig network;
+    network.name = QStringLiteral("local");
+    network.family = ChainFamily::Evm;
+    network.chainId = 31337;
+    network.warnLag = 1;
+    network.maxLag = 4;
+    NodeConfig node;
+    node.name = QStringLiteral("anvil");
+    node.urlTemplate = QStringLiteral("http://127.0.0.1:8545");
+    node.wsUrlTemplate = QStringLiteral("ws://127.0.0.1:8546/?key=${WS_KEY}");
+    network.nodes.append(node);
+    config.networks.append(network);
+
+    const QByteArray json = configToJson(config);
+    const QByteArray written = "\"wsUrl\": \"ws://127.0.0.1:8546/?key=${WS_KEY}\"";
+    QVERIFY2(json.contains(written), json.constData());
+    QProcessEnvironment env;
+    env.insert(QStringLiteral("WS_KEY"), QStringLiteral("k"));
+    const ConfigResult reloaded = loadConfigText(json, QStringLiteral("config.json"), env);
+    QVERIFY2(reloaded.ok(), qPrintable(reloaded.errorText()));
+    QCOMPARE(reloaded.config().networks[0].nodes[0].wsUrl,
+             QUrl(QStringLiteral("ws://127.0.0.1:8546/?key=k")));
 }
 
 void TestConfig::saveReportsUnwritablePath()

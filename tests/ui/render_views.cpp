@@ -71,6 +71,7 @@ Config editorSample()
     auth.name = "Authorization";
     auth.valueTemplate = QStringLiteral("Bearer ${TRITON_BEARER}");
     triton.headers = {auth};
+    triton.wsUrlTemplate = QStringLiteral("wss://example.rpcpool.com/${TRITON_TOKEN}");
     mainnet.nodes = {helius, triton,
                      node(QStringLiteral("public"),
                           QStringLiteral("https://api.mainnet-beta.solana.com"),
@@ -331,10 +332,13 @@ int main(int argc, char* argv[])
         qputenv(name, "render-views-stand-in-0123456789");
     ui::NetworksEditorDialog editor(editorSample(), defaultConfigPath(),
                                     ui::NetworksEditorDialog::Target::File);
-    editor.resize(screenSize);
+    // At the size it opens at on this screen (run under xdesk for a real one), not stretched.
     editor.show();
     editor.select(0, 1);
     ok = save(&editor, output, QStringLiteral("editor.png")) && ok;
+    editor.pages()->setCurrentIndex(ui::NetworksEditorDialog::SettingsPage);
+    ok = save(&editor, output, QStringLiteral("editor-settings.png")) && ok;
+    editor.pages()->setCurrentIndex(ui::NetworksEditorDialog::NetworksPage);
     // What an operator sees on a URL the loader refuses: each problem named, the save held.
     editor.select(0, 2);
     editor.nodeForm()->urlEdit()->setText(QStringLiteral("https://rpc.example.com:99999/"));

@@ -1,9 +1,14 @@
 #include "editorfields.h"
 
 #include "appearance.h"
+#include "config/configfields.h"
 #include "config/redaction.h"
 
+#include <QFileDialog>
 #include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLineEdit>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <QVBoxLayout>
 
@@ -37,8 +42,17 @@ void FieldErrorLabel::setMessages(const QStringList& messages)
     show();
 }
 
-FieldErrorLabel* addField(QFormLayout* form, const QString& label, QWidget* editor)
+void markField(QWidget* editor, const QString& key)
 {
+    editor->setProperty(configKeyProperty, key);
+    if (const ConfigField* field = configField(key))
+        editor->setToolTip(field->hint);
+}
+
+FieldErrorLabel* addField(QFormLayout* form, const QString& key, QWidget* editor,
+                          QWidget* fieldEditor)
+{
+    markField(fieldEditor ? fieldEditor : editor, key);
     auto* cell = new QWidget(form->parentWidget());
     auto* layout = new QVBoxLayout(cell);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -50,8 +64,31 @@ FieldErrorLabel* addField(QFormLayout* form, const QString& label, QWidget* edit
 
     // Spare height goes under the form, not into the rows.
     cell->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum);
+    const ConfigField* field = configField(key);
+    auto* label = new QLabel(field ? field->label : key, form->parentWidget());
+    label->setToolTip(field ? field->hint : QString());
     form->addRow(label, cell);
     return error;
+}
+
+QWidget* withBrowseButton(QLineEdit* edit)
+{
+    auto* cell = new QWidget;
+    auto* layout = new QHBoxLayout(cell);
+    layout->setContentsMargins(0, 0, 0, 0);
+    edit->setParent(cell);
+    edit->setPlaceholderText(QObject::tr("none: the system's authorities only"));
+    layout->addWidget(edit, 1);
+    auto* browse = new QPushButton(QObject::tr("Browse…"), cell);
+    layout->addWidget(browse);
+    QObject::connect(browse, &QPushButton::clicked, edit, [edit] {
+        const QString file = QFileDialog::getOpenFileName(
+            edit, QObject::tr("Certificate authorities (PEM)"), edit->text(),
+            QObject::tr("PEM files (*.pem *.crt);;All files (*)"));
+        if (!file.isEmpty())
+            edit->setText(file);
+    });
+    return cell;
 }
 
 namespace {

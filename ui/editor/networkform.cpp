@@ -30,6 +30,7 @@ NetworkForm::NetworkForm(QWidget* parent)
     , m_warnLag(new QSpinBox)
     , m_maxLag(new QSpinBox)
     , m_explorer(new QLineEdit)
+    , m_caFile(new QLineEdit)
     , m_nodes(new QLabel)
 {
     m_title->setFont(withPointSize(font(), headerPointSize + 2, true));
@@ -49,17 +50,30 @@ NetworkForm::NetworkForm(QWidget* parent)
     m_maxLag->setRange(0, maxLagInput);
     m_explorer->setPlaceholderText(QStringLiteral("https://explorer.example/tx/{id}"));
 
-    m_errors.insert(QStringLiteral("name"), addField(m_form, tr("Name"), m_name));
-    m_errors.insert(QStringLiteral("family"), addField(m_form, tr("Family"), m_family));
-    m_errors.insert(QStringLiteral("genesisHash"), addField(m_form, tr("Genesis hash"), m_genesis));
-    m_errors.insert(QStringLiteral("commitment"), addField(m_form, tr("Commitment"), m_commitment));
-    m_errors.insert(QStringLiteral("chainId"), addField(m_form, tr("Chain id"), m_chainId));
-    m_errors.insert(QStringLiteral("checkSyncing"),
-                    addField(m_form, tr("Syncing"), m_checkSyncing));
-    m_errors.insert(QStringLiteral("warnLag"), addField(m_form, tr("warnLag"), m_warnLag));
-    m_errors.insert(QStringLiteral("maxLag"), addField(m_form, tr("maxLag"), m_maxLag));
-    m_errors.insert(QStringLiteral("explorer"), addField(m_form, tr("Explorer link"), m_explorer));
-    m_errors.insert(QStringLiteral("nodes"), addField(m_form, tr("Nodes"), m_nodes));
+    const auto field = [this](const QString& key, QWidget* editor, QWidget* fieldEditor) {
+        m_errors.insert(key,
+                        addField(m_form, QStringLiteral("networks[].") + key, editor, fieldEditor));
+    };
+    field(QStringLiteral("name"), m_name, nullptr);
+    field(QStringLiteral("family"), m_family, nullptr);
+    field(QStringLiteral("genesisHash"), m_genesis, nullptr);
+    field(QStringLiteral("commitment"), m_commitment, nullptr);
+    field(QStringLiteral("chainId"), m_chainId, nullptr);
+    field(QStringLiteral("checkSyncing"), m_checkSyncing, nullptr);
+    field(QStringLiteral("warnLag"), m_warnLag, nullptr);
+    field(QStringLiteral("maxLag"), m_maxLag, nullptr);
+    field(QStringLiteral("explorer"), m_explorer, nullptr);
+    field(QStringLiteral("caFile"), withBrowseButton(m_caFile), m_caFile);
+    auto* nodesLabel = new QLabel(tr("Nodes"), this);
+    auto* nodesCell = new QWidget(this);
+    auto* nodesLayout = new QVBoxLayout(nodesCell);
+    nodesLayout->setContentsMargins(0, 0, 0, 0);
+    m_nodes->setParent(nodesCell);
+    nodesLayout->addWidget(m_nodes);
+    auto* nodesError = new FieldErrorLabel(nodesCell);
+    nodesLayout->addWidget(nodesError);
+    m_errors.insert(QStringLiteral("nodes"), nodesError);
+    m_form->addRow(nodesLabel, nodesCell);
     m_form->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
     m_form->setVerticalSpacing(10);
 
@@ -69,7 +83,8 @@ NetworkForm::NetworkForm(QWidget* parent)
     layout->addLayout(m_form);
     layout->addStretch();
 
-    for (QLineEdit* edit : {m_name, m_genesis, m_chainId, m_explorer})
+    m_caFile->setObjectName(QStringLiteral("networkCaFile"));
+    for (QLineEdit* edit : {m_name, m_genesis, m_chainId, m_explorer, m_caFile})
         connect(edit, &QLineEdit::textChanged, this, &NetworkForm::changed);
     connect(m_family, &QComboBox::currentIndexChanged, this, &NetworkForm::familyChanged);
     connect(m_commitment, &QComboBox::currentIndexChanged, this, &NetworkForm::changed);
@@ -92,6 +107,7 @@ void NetworkForm::load(const NetworkConfig& network)
     m_warnLag->setValue(int(std::min<qint64>(network.warnLag, maxLagInput)));
     m_maxLag->setValue(int(std::min<qint64>(network.maxLag, maxLagInput)));
     m_explorer->setText(network.explorer);
+    m_caFile->setText(network.caFile);
     m_nodes->setText(
         tr("%n node(s); select one in the list to edit it", nullptr, int(network.nodes.size())));
     const bool solana = network.family == ChainFamily::Solana;
@@ -113,6 +129,7 @@ void NetworkForm::store(NetworkConfig& network) const
     network.warnLag = m_warnLag->value();
     network.maxLag = m_maxLag->value();
     network.explorer = m_explorer->text();
+    network.caFile = m_caFile->text();
 }
 
 void NetworkForm::familyChanged()

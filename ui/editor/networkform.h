@@ -15,7 +15,7 @@ class QSpinBox;
 namespace switchyard::ui {
 
 // One network's settings: name, family and identity (genesis hash or chain id), lag
-// thresholds and explorer link. Nodes are edited in NodeForm.
+// thresholds, explorer link and CA file. Nodes are edited in NodeForm.
 class NetworkForm : public QWidget
 {
     Q_OBJECT
@@ -31,6 +31,7 @@ public:
     QComboBox* familyBox() const { return m_family; }
     QLineEdit* genesisEdit() const { return m_genesis; }
     QLineEdit* chainIdEdit() const { return m_chainId; }
+    QLineEdit* caFileEdit() const { return m_caFile; }
 
 Q_SIGNALS:
     void edited();
@@ -50,6 +51,7 @@ private:
     QSpinBox* m_warnLag;
     QSpinBox* m_maxLag;
     QLineEdit* m_explorer;
+    QLineEdit* m_caFile;
     QLabel* m_nodes;
     QHash<QString, FieldErrorLabel*> m_errors;
     ChainFamily m_shownFamily = ChainFamily::Solana;

@@ -3,22 +3,25 @@
 #include "appearance.h"
 #include "config/configloader.h"
 #include "config/configwriter.h"
-#include "errorlocation.h"
 #include "networkform.h"
 #include "networkpresets.h"
 #include "nodeform.h"
+#include "settingsform.h"
 
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenu>
+#include <QMessageBox>
 #include <QProcessEnvironment>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QTabWidget>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -30,11 +33,38 @@ namespace {
 constexpr int networkRole = Qt::UserRole;
 constexpr int nodeRole = Qt::UserRole + 1;
 constexpr int checkDelayMs = 300;
+// Problems the list shows without scrolling; its height never changes, so nothing under it
+// moves as problems come and go.
+constexpr int visibleProblems = 5;
 
 QString shortPath(const QString& path)
 {
     const QString home = QDir::homePath();
     return path.startsWith(home + u'/') ? u'~' + path.mid(home.size()) : path;
+}
+
+QString networkTitle(const NetworkConfig& network)
+{
+    return QStringLiteral("%1  (%2)")
+        .arg(network.name.isEmpty() ? NetworksEditorDialog::tr("unnamed") : network.name,
+             network.family == ChainFamily::Solana ? QStringLiteral("Solana")
+                                                   : QStringLiteral("EVM"));
+}
+
+// Vertical scrolling only: a form is as wide as its page, and taller than a laptop's screen
+// only when its error lines say much.
+QScrollArea* scrolled(QWidget* content, QWidget* parent)
+{
+    auto* area = new QScrollArea(parent);
+    area->setWidget(content);
+    area->setWidgetResizable(true);
+    area->setFrameShape(QFrame::NoFrame);
+    area->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // Never narrower than the form: its right edge is never cut (the dialog grows instead, and
+    // the screen-fit test says so when that is more than a laptop's screen).
+    area->setMinimumWidth(content->minimumSizeHint().width() +
+                          area->verticalScrollBar()->sizeHint().width());
+    return area;
 }
 
 } // namespace
@@ -45,26 +75,27 @@ NetworksEditorDialog::NetworksEditorDialog(Config config, QString path, Target t
     , m_config(std::move(config))
     , m_path(std::move(path))
     , m_target(target)
+    , m_pages(new QTabWidget(this))
     , m_tree(new QTreeWidget(this))
     , m_forms(new QStackedWidget(this))
     , m_nothingSelected(new QLabel(this))
     , m_networkForm(new NetworkForm(this))
     , m_nodeForm(new NodeForm(this))
-    , m_problemsTitle(new QLabel(this))
+    , m_settingsForm(new SettingsForm(this))
+    , m_status(new QLabel(this))
     , m_problemList(new QListWidget(this))
     , m_buttons(new QDialogButtonBox(this))
     , m_addNode(new QPushButton(tr("Add node"), this))
     , m_remove(new QPushButton(tr("Remove"), this))
 {
     setObjectName(QStringLiteral("networksEditor"));
-    setWindowTitle(tr("Networks and nodes"));
+    setWindowTitle(tr("Networks, nodes and settings"));
     setFont(withPointSize(font(), headerPointSize));
 
     m_tree->setHeaderHidden(true);
     m_tree->setObjectName(QStringLiteral("networkTree"));
     m_tree->setIconSize(QSize(22, 22));
     m_tree->setFont(withPointSize(font(), headerPointSize + 1));
-    m_tree->setMinimumWidth(320);
 
     auto* addNetwork = new QPushButton(tr("Add network"), this);
     addNetwork->setObjectName(QStringLiteral("addNetwork"));
@@ -80,7 +111,7 @@ NetworksEditorDialog::NetworksEditorDialog(Config config, QString path, Target t
     // Its text follows the selection: room for the longest from the start, so the pane's
     // width (set once by the splitter) never cuts it.
     int removeWidth = 0;
-    for (const QString& text : {tr("Remove network"), tr("Remove node"), tr("Remove")}) {
+    for (const QString& text : {tr("Remove network…"), tr("Remove node…"), tr("Remove")}) {
         m_remove->setText(text);
         removeWidth = std::max(removeWidth, m_remove->sizeHint().width());
     }
@@ -100,41 +131,47 @@ NetworksEditorDialog::NetworksEditorDialog(Config config, QString path, Target t
     treeButtons->addWidget(m_addNode);
     treeButtons->addWidget(m_remove);
     leftLayout->addLayout(treeButtons);
+    left->setMinimumWidth(left->sizeHint().width());
+    left->setMaximumWidth(std::max(520, left->minimumWidth()));
 
     m_nothingSelected->setText(tr("Select a network or a node on the left, or add a network "
                                   "from a preset."));
     m_nothingSelected->setAlignment(Qt::AlignCenter);
     m_nothingSelected->setWordWrap(true);
-    m_forms->setMaximumWidth(1300); // fields as long as a URL, not as wide as the screen
     m_forms->addWidget(m_nothingSelected);
     m_forms->addWidget(m_networkForm);
     m_forms->addWidget(m_nodeForm);
+    m_forms->setMaximumWidth(1300); // fields as long as a URL, not as wide as the screen
 
-    // Spare width goes to the right of the forms, not into the tree or the fields.
-    auto* formArea = new QWidget(this);
-    auto* formAreaLayout = new QHBoxLayout(formArea);
-    formAreaLayout->setContentsMargins(12, 0, 0, 0);
-    formAreaLayout->addWidget(m_forms, 1);
-    formAreaLayout->addStretch(0);
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(left);
-    splitter->addWidget(formArea);
+    splitter->addWidget(scrolled(m_forms, splitter));
     splitter->setStretchFactor(0, 0);
     splitter->setStretchFactor(1, 1);
-    left->setMinimumWidth(360);
-    left->setMaximumWidth(520);
+    splitter->setChildrenCollapsible(false);
+    m_pages->addTab(splitter, tr("Networks and nodes"));
+    m_pages->addTab(scrolled(m_settingsForm, m_pages), tr("Probes and alerts"));
 
-    m_problemsTitle->setFont(withPointSize(font(), headerPointSize, true));
+    m_status->setObjectName(QStringLiteral("status"));
+    m_status->setFont(withPointSize(font(), headerPointSize, true));
+    m_status->setWordWrap(true);
+    m_status->setFixedHeight(m_status->fontMetrics().lineSpacing() * 2);
     m_problemList->setObjectName(QStringLiteral("problems"));
     m_problemList->setIconSize(QSize(20, 20));
     m_problemList->setWordWrap(true);
-    m_problemList->setMaximumHeight(m_problemList->fontMetrics().height() * 7);
-    connect(m_problemList, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
-        select(item->data(networkRole).toInt(), item->data(nodeRole).toInt());
-    });
-    connect(m_problemList, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) {
-        select(item->data(networkRole).toInt(), item->data(nodeRole).toInt());
-    });
+    m_problemList->setFixedHeight(m_problemList->fontMetrics().lineSpacing() * visibleProblems +
+                                  2 * m_problemList->frameWidth() + 8);
+    const auto goTo = [this](QListWidgetItem* item) {
+        const int network = item->data(networkRole).toInt();
+        if (network < 0) {
+            m_pages->setCurrentIndex(SettingsPage);
+            return;
+        }
+        m_pages->setCurrentIndex(NetworksPage);
+        select(network, item->data(nodeRole).toInt());
+    };
+    connect(m_problemList, &QListWidget::itemActivated, this, goTo);
+    connect(m_problemList, &QListWidget::itemClicked, this, goTo);
 
     QPushButton* saveButton = m_buttons->addButton(
         m_target == Target::File ? tr("Save and apply") : tr("Apply to the demo"),
@@ -149,14 +186,15 @@ NetworksEditorDialog::NetworksEditorDialog(Config config, QString path, Target t
             ? tr("Saves to %1 (readable only by you, replaced in one step)").arg(shortPath(m_path))
             : tr("Demo: changes apply to this session and are not saved"),
         this);
+    destination->setWordWrap(true);
     setTextColor(destination, QColor(0x44, 0x44, 0x44));
     auto* bottom = new QHBoxLayout;
     bottom->addWidget(destination, 1);
     bottom->addWidget(m_buttons);
 
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(splitter, 1);
-    layout->addWidget(m_problemsTitle);
+    layout->addWidget(m_pages, 1);
+    layout->addWidget(m_status);
     layout->addWidget(m_problemList);
     layout->addLayout(bottom);
 
@@ -167,8 +205,10 @@ NetworksEditorDialog::NetworksEditorDialog(Config config, QString path, Target t
             [this](QTreeWidgetItem* current) { currentItemChanged(current); });
     connect(m_networkForm, &NetworkForm::edited, this, &NetworksEditorDialog::formEdited);
     connect(m_nodeForm, &NodeForm::edited, this, &NetworksEditorDialog::formEdited);
+    connect(m_settingsForm, &SettingsForm::edited, this, &NetworksEditorDialog::settingsEdited);
 
     fitToScreen(this, QSize(1280, 860));
+    m_settingsForm->load(m_config);
     rebuildTree();
     if (!m_config.networks.isEmpty())
         select(0);
@@ -178,6 +218,16 @@ NetworksEditorDialog::NetworksEditorDialog(Config config, QString path, Target t
 QPushButton* NetworksEditorDialog::saveButton() const
 {
     return m_buttons->findChild<QPushButton*>(QStringLiteral("save"));
+}
+
+QMessageBox* NetworksEditorDialog::removeQuestion() const
+{
+    return findChild<QMessageBox*>(QStringLiteral("removeQuestion"));
+}
+
+EditTarget NetworksEditorDialog::editTarget() const
+{
+    return m_target == Target::File ? EditTarget::File : EditTarget::Session;
 }
 
 std::pair<int, int> NetworksEditorDialog::selection() const
@@ -196,11 +246,7 @@ void NetworksEditorDialog::rebuildTree()
     for (int n = 0; n < m_config.networks.size(); ++n) {
         const NetworkConfig& config = m_config.networks[n];
         auto* networkItem = new QTreeWidgetItem(m_tree);
-        networkItem->setText(0, QStringLiteral("%1  (%2)")
-                                    .arg(config.name.isEmpty() ? tr("unnamed") : config.name,
-                                         config.family == ChainFamily::Solana
-                                             ? QStringLiteral("Solana")
-                                             : QStringLiteral("EVM")));
+        networkItem->setText(0, networkTitle(config));
         networkItem->setData(0, networkRole, n);
         networkItem->setData(0, nodeRole, -1);
         QFont bold = networkItem->font(0);
@@ -240,6 +286,7 @@ void NetworksEditorDialog::currentItemChanged(QTreeWidgetItem* current)
     m_remove->setEnabled(current != nullptr);
     if (!current) {
         m_forms->setCurrentWidget(m_nothingSelected);
+        m_remove->setText(tr("Remove"));
         return;
     }
     const int network = current->data(0, networkRole).toInt();
@@ -247,11 +294,11 @@ void NetworksEditorDialog::currentItemChanged(QTreeWidgetItem* current)
     if (node < 0) {
         m_networkForm->load(m_config.networks[network]);
         m_forms->setCurrentWidget(m_networkForm);
-        m_remove->setText(tr("Remove network"));
+        m_remove->setText(tr("Remove network…"));
     } else {
         m_nodeForm->load(m_config.networks[network].nodes[node], m_config.networks[network].name);
         m_forms->setCurrentWidget(m_nodeForm);
-        m_remove->setText(tr("Remove node"));
+        m_remove->setText(tr("Remove node…"));
     }
     showFieldErrors();
 }
@@ -261,7 +308,6 @@ void NetworksEditorDialog::formEdited()
     const auto [network, node] = selection();
     if (network < 0)
         return;
-    m_untouched.removeAll(std::pair{network, node});
     if (node < 0)
         m_networkForm->store(m_config.networks[network]);
     else
@@ -269,15 +315,17 @@ void NetworksEditorDialog::formEdited()
     // The tree shows names: keep it in step without losing the focus in the form.
     QTreeWidgetItem* item = m_tree->currentItem();
     if (node < 0) {
-        const NetworkConfig& config = m_config.networks[network];
-        item->setText(0, QStringLiteral("%1  (%2)")
-                             .arg(config.name.isEmpty() ? tr("unnamed") : config.name,
-                                  config.family == ChainFamily::Solana ? QStringLiteral("Solana")
-                                                                       : QStringLiteral("EVM")));
+        item->setText(0, networkTitle(m_config.networks[network]));
     } else {
         const QString name = m_config.networks[network].nodes[node].name;
         item->setText(0, name.isEmpty() ? tr("unnamed node") : name);
     }
+    m_checkTimer.start();
+}
+
+void NetworksEditorDialog::settingsEdited()
+{
+    m_settingsForm->store(m_config);
     m_checkTimer.start();
 }
 
@@ -292,10 +340,7 @@ void NetworksEditorDialog::addNetwork(int presetIndex)
         taken << existing.name;
     network.name = uniqueName(network.name, taken);
     m_config.networks.append(network);
-    const int added = int(m_config.networks.size()) - 1;
-    m_untouched.append({added, -1});
-    for (int node = 0; node < network.nodes.size(); ++node)
-        m_untouched.append({added, node});
+    m_pages->setCurrentIndex(NetworksPage);
     rebuildTree();
     select(int(m_config.networks.size()) - 1);
     check();
@@ -314,7 +359,6 @@ void NetworksEditorDialog::addNode()
     fresh.name = uniqueName(QStringLiteral("node-%1").arg(config.nodes.size() + 1), taken);
     fresh.roles = allNodeRoles;
     config.nodes.append(fresh);
-    m_untouched.append({network, int(config.nodes.size()) - 1});
     rebuildTree();
     select(network, int(config.nodes.size()) - 1);
     check();
@@ -325,12 +369,53 @@ void NetworksEditorDialog::removeSelected()
     const auto [network, node] = selection();
     if (network < 0)
         return;
+    if (QMessageBox* asked = removeQuestion()) {
+        asked->raise();
+        return;
+    }
+    const NetworkConfig& config = m_config.networks[network];
+    const QString name = config.name.isEmpty() ? tr("unnamed") : config.name;
+    QString question;
+    QString action;
+    if (node < 0) {
+        const qsizetype nodes = config.nodes.size();
+        question = tr("Remove network “%1” and its %2?")
+                       .arg(name, nodes == 1 ? tr("node") : tr("%1 nodes").arg(nodes));
+        action = tr("Remove network");
+    } else {
+        const QString nodeName =
+            config.nodes[node].name.isEmpty() ? tr("unnamed node") : config.nodes[node].name;
+        question = tr("Remove node “%1” of %2?").arg(nodeName, name);
+        action = tr("Remove node");
+    }
+    auto* asked =
+        new QMessageBox(QMessageBox::Question, action,
+                        question + u' ' +
+                            (m_target == Target::File ? tr("Nothing is written until you save.")
+                                                      : tr("Nothing changes until you apply.")),
+                        QMessageBox::Cancel, this);
+    asked->setObjectName(QStringLiteral("removeQuestion"));
+    asked->setAttribute(Qt::WA_DeleteOnClose);
+    QPushButton* yes = asked->addButton(action, QMessageBox::DestructiveRole);
+    yes->setObjectName(QStringLiteral("confirmRemove"));
+    asked->setDefaultButton(QMessageBox::Cancel);
+    connect(asked, &QMessageBox::buttonClicked, this,
+            [this, yes, network, node](QAbstractButton* clicked) {
+                if (clicked == yes)
+                    remove(network, node);
+            });
+    asked->open();
+}
+
+void NetworksEditorDialog::remove(int network, int node)
+{
+    if (network >= m_config.networks.size() ||
+        (node >= 0 && node >= m_config.networks[network].nodes.size()))
+        return;
     if (node < 0)
         m_config.networks.removeAt(network);
     else
         m_config.networks[network].nodes.removeAt(node);
-    // Positions moved: what was new is judged like the rest from now on.
-    m_untouched.clear();
     m_tree->setCurrentItem(nullptr);
     rebuildTree();
     if (node >= 0)
@@ -343,55 +428,15 @@ void NetworksEditorDialog::removeSelected()
 void NetworksEditorDialog::check()
 {
     m_checkTimer.stop();
-    // The same rules as loading the file. A variable not set here is listed too (the loader
-    // here would refuse the file): it stops an apply to the demo, but a file may be saved for
-    // an environment that sets it.
-    const QByteArray json = configToJson(m_config);
-    const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    const ConfigResult shape =
-        loadConfigText(json, QStringLiteral("editor"), env, MissingVariables::AreIgnored);
-    const ConfigResult here = loadConfigText(json, QStringLiteral("editor"), env);
-    const auto sameError = [](const ConfigError& a) {
-        return [&a](const ConfigError& b) {
-            return a.jsonPath == b.jsonPath && a.message == b.message;
-        };
-    };
-    QList<ConfigError> blocking;
-    QList<ConfigError> variables;
-    m_pending.clear();
-    for (const ConfigError& error : here.errors()) {
-        const bool ofShape =
-            std::any_of(shape.errors().cbegin(), shape.errors().cend(), sameError(error));
-        if (isUntouched(error))
-            m_pending.append(error);
-        else if (ofShape || m_target == Target::Session)
-            blocking.append(error);
-        else
-            variables.append(error);
-    }
-    m_blockingProblems = int(blocking.size());
-    showProblems(blocking + variables);
+    showCheck(checkEditedConfig(m_config, editTarget(), QProcessEnvironment::systemEnvironment()));
 }
 
-bool NetworksEditorDialog::isUntouched(const ConfigError& error) const
+QList<ConfigError> NetworksEditorDialog::problems() const
 {
-    const ErrorLocation location = locateError(error.jsonPath);
-    return location.network >= 0 &&
-           m_untouched.contains(std::pair{location.network, location.node});
-}
-
-void NetworksEditorDialog::updateSaveButton()
-{
-    QPushButton* button = saveButton();
-    const QString action = m_target == Target::File ? tr("saving") : tr("applying");
-    QString why;
-    if (m_blockingProblems > 0)
-        why = tr("Fix the %n problem(s) listed below before %1", nullptr, m_blockingProblems)
-                  .arg(action);
-    else if (!m_pending.isEmpty())
-        why = tr("Before %1: %2").arg(action, describeError(m_pending.first(), m_config));
-    button->setEnabled(why.isEmpty());
-    button->setToolTip(why);
+    QList<ConfigError> errors;
+    for (const ConfigProblem& problem : m_check.problems)
+        errors << problem.error;
+    return errors;
 }
 
 QStringList NetworksEditorDialog::problemTexts() const
@@ -402,65 +447,73 @@ QStringList NetworksEditorDialog::problemTexts() const
     return texts;
 }
 
-void NetworksEditorDialog::showProblems(const QList<ConfigError>& errors, const QString& headline)
+QString NetworksEditorDialog::statusText() const
 {
-    m_problems = errors;
+    return m_status->text();
+}
+
+void NetworksEditorDialog::showCheck(const EditorCheck& check)
+{
+    m_check = check;
     m_problemList->clear();
-    for (const ConfigError& error : errors) {
-        auto* item = new QListWidgetItem(themeIcon(QStringLiteral("error")),
-                                         describeError(error, m_config), m_problemList);
-        const ErrorLocation location = locateError(error.jsonPath);
-        item->setData(networkRole, location.network);
-        item->setData(nodeRole, location.node);
+    for (const ConfigProblem& problem : check.problems) {
+        auto* item =
+            new QListWidgetItem(themeIcon(problem.blocksSave ? QStringLiteral("error")
+                                                             : QStringLiteral("severity-warning")),
+                                problem.text, m_problemList);
+        item->setData(networkRole, problem.location.network);
+        item->setData(nodeRole, problem.location.node);
     }
-    const bool onlyVariables = !errors.isEmpty() && m_blockingProblems == 0;
-    if (!headline.isEmpty())
-        m_problemsTitle->setText(headline);
-    else if (!errors.isEmpty() && onlyVariables)
-        m_problemsTitle->setText(tr("%n problem(s): the file can be saved, but it is not "
-                                    "applied until the variables are set here",
-                                    nullptr, int(errors.size())));
-    else if (!errors.isEmpty())
-        m_problemsTitle->setText(
-            m_target == Target::File
-                ? tr("%n problem(s) to fix before saving", nullptr, int(errors.size()))
-                : tr("%n problem(s) to fix before applying", nullptr, int(errors.size())));
-    else if (!m_pending.isEmpty())
-        m_problemsTitle->setText(
-            tr("Still to fill in: %1").arg(describeError(m_pending.first(), m_config)));
-    else
-        m_problemsTitle->setText(m_target == Target::File ? tr("No problems: ready to save")
-                                                          : tr("No problems: ready to apply"));
-    setTextColor(m_problemsTitle, !errors.isEmpty()     ? stateColor(NodeState::Unhealthy)
-                                  : m_pending.isEmpty() ? stateColor(NodeState::Healthy)
-                                                        : QColor(0x44, 0x44, 0x44));
-    m_problemList->setVisible(!errors.isEmpty());
+    m_status->setText(check.status);
+    setTextColor(m_status, check.level == CheckLevel::Ready     ? stateColor(NodeState::Healthy)
+                           : check.level == CheckLevel::Warning ? stateColor(NodeState::Lagging)
+                                                                : stateColor(NodeState::Unhealthy));
+    QPushButton* button = saveButton();
+    button->setEnabled(check.canSave());
+    button->setToolTip(check.saveReason);
     showFieldErrors();
-    updateSaveButton();
 }
 
 void NetworksEditorDialog::showFieldErrors()
 {
     const auto [network, node] = selection();
     FieldErrors fields;
-    for (const ConfigError& error : std::as_const(m_problems)) {
-        const ErrorLocation location = locateError(error.jsonPath);
-        if (location.network == network && location.node == node && network >= 0)
-            fields.insert(location.field, error.message);
+    FieldErrors settings;
+    for (const ConfigProblem& problem : std::as_const(m_check.problems)) {
+        const ErrorLocation& location = problem.location;
+        if (location.network < 0)
+            settings.insert(problem.error.jsonPath, problem.error.message);
+        else if (location.network == network && location.node == node)
+            fields.insert(location.field, problem.error.message);
     }
     m_networkForm->showErrors(node < 0 ? fields : FieldErrors());
     m_nodeForm->showErrors(node >= 0 ? fields : FieldErrors());
+    m_settingsForm->showErrors(settings);
 }
 
 bool NetworksEditorDialog::save()
 {
     check();
-    if (m_blockingProblems > 0 || !m_pending.isEmpty())
+    if (!m_check.canSave())
         return false;
+    // What the loader said of the file as written or read back, under a status of its own.
+    const auto refused = [this](const QList<ConfigError>& errors, const QString& status) {
+        EditorCheck failed;
+        for (const ConfigError& error : errors)
+            failed.problems.append(ConfigProblem{error, locateError(error.jsonPath),
+                                                 describeError(error, m_config), true});
+        failed.blocking = int(failed.problems.size());
+        failed.level = CheckLevel::Blocked;
+        failed.status = status;
+        showCheck(failed);
+        // Still savable again: what stopped it may be outside the config (a variable, a disk).
+        saveButton()->setEnabled(true);
+        saveButton()->setToolTip(QString());
+    };
     if (m_target == Target::Session) {
         const ConfigResult loaded = loadConfigText(configToJson(m_config), QStringLiteral("demo"));
         if (!loaded.ok()) {
-            showProblems(loaded.errors());
+            refused(loaded.errors(), tr("Not applied"));
             return false;
         }
         Q_EMIT saved(loaded.config());
@@ -469,16 +522,16 @@ bool NetworksEditorDialog::save()
     }
     const ConfigSaveResult written = saveConfigFile(m_config, m_path);
     if (!written.ok()) {
-        showProblems(written.errors, tr("Not saved"));
+        refused(written.errors, tr("Not saved"));
         return false;
     }
     const ConfigResult loaded = loadConfigFile(m_path);
     if (!loaded.ok()) {
         // Written, but it cannot run here yet (usually a variable that is not set): the
         // running configuration stays.
-        showProblems(loaded.errors(),
-                     tr("Saved to %1, but not applied: the running configuration stays")
-                         .arg(shortPath(m_path)));
+        refused(loaded.errors(), tr("Saved to %1, but not applied: the running configuration "
+                                    "stays")
+                                     .arg(shortPath(m_path)));
         return false;
     }
     Q_EMIT saved(loaded.config());

@@ -2,6 +2,7 @@
 
 #include "config/config.h"
 #include "config/configerror.h"
+#include "config/configproblems.h"
 
 #include <QDialog>
 #include <QTimer>
@@ -9,8 +10,10 @@
 class QDialogButtonBox;
 class QLabel;
 class QListWidget;
+class QMessageBox;
 class QPushButton;
 class QStackedWidget;
+class QTabWidget;
 class QTreeWidget;
 class QTreeWidgetItem;
 
@@ -18,11 +21,13 @@ namespace switchyard::ui {
 
 class NetworkForm;
 class NodeForm;
+class SettingsForm;
 
-// Add, edit and remove networks (from presets) and their nodes. Every edit is checked by the
-// core's config loader; its errors appear next to the fields and in a list. Saving writes the
-// file atomically (only a config that loads back is written) and hands the loaded result to
-// whoever applies it to the pool.
+// Add, edit and remove networks (from presets) and their nodes, and the probe and alert
+// settings: every key of the file. Every edit is checked by the core's config loader
+// (checkEditedConfig); all its problems are listed at once, each also next to its field, under
+// one status line. Saving writes the file atomically (only a config that loads back is
+// written) and hands the loaded result to whoever applies it to the pool.
 class NetworksEditorDialog : public QDialog
 {
     Q_OBJECT
@@ -32,24 +37,34 @@ public:
         File,    // save to `path`, then load it back with the environment's variables
         Session, // the demo: apply only, nothing is written
     };
+    enum Page
+    {
+        NetworksPage,
+        SettingsPage,
+    };
 
     NetworksEditorDialog(Config config, QString path, Target target, QWidget* parent = nullptr);
 
     const Config& config() const { return m_config; }
     QString path() const { return m_path; }
-    // Listed problems; a network or node just added is not blamed before it is edited (its
-    // problems are pending: they keep the save button disabled and say why on it).
-    QList<ConfigError> problems() const { return m_problems; }
+    QList<ConfigError> problems() const;
     QStringList problemTexts() const;
+    QString statusText() const;
 
+    QTabWidget* pages() const { return m_pages; }
     QTreeWidget* tree() const { return m_tree; }
     NetworkForm* networkForm() const { return m_networkForm; }
     NodeForm* nodeForm() const { return m_nodeForm; }
+    SettingsForm* settingsForm() const { return m_settingsForm; }
+    QListWidget* problemList() const { return m_problemList; }
     QPushButton* saveButton() const;
+    // The question a removal asks first; null while none is open.
+    QMessageBox* removeQuestion() const;
 
     void select(int network, int node = -1);
     void addNetwork(int presetIndex);
     void addNode();
+    // Asks whether to remove the selected network (with its nodes) or node; removes on yes.
     void removeSelected();
 
 public Q_SLOTS:
@@ -63,32 +78,32 @@ Q_SIGNALS:
     void saved(const switchyard::Config& config);
 
 private:
+    void remove(int network, int node);
     void rebuildTree();
     void currentItemChanged(QTreeWidgetItem* current);
     void formEdited();
-    void showProblems(const QList<ConfigError>& errors, const QString& headline = {});
+    void settingsEdited();
+    void showCheck(const EditorCheck& check);
     void showFieldErrors();
     std::pair<int, int> selection() const;
-    bool isUntouched(const ConfigError& error) const;
-    void updateSaveButton();
+    EditTarget editTarget() const;
 
     Config m_config;
     QString m_path;
     Target m_target;
+    QTabWidget* m_pages;
     QTreeWidget* m_tree;
     QStackedWidget* m_forms;
     QLabel* m_nothingSelected;
     NetworkForm* m_networkForm;
     NodeForm* m_nodeForm;
-    QLabel* m_problemsTitle;
+    SettingsForm* m_settingsForm;
+    QLabel* m_status;
     QListWidget* m_problemList;
     QDialogButtonBox* m_buttons;
     QPushButton* m_addNode;
     QPushButton* m_remove;
-    QList<ConfigError> m_problems;
-    QList<ConfigError> m_pending;
-    int m_blockingProblems = 0;             // of m_problems: those that stop a save (or an apply)
-    QList<std::pair<int, int>> m_untouched; // (network, node) added and not yet edited
+    EditorCheck m_check;
     QTimer m_checkTimer;
     bool m_updatingTree = false;
 };

@@ -10,7 +10,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QProcessEnvironment>
 #include <QPushButton>
 #include <QStyledItemDelegate>
 #include <QTableWidget>
@@ -43,6 +42,33 @@ public:
 
 } // namespace
 
+namespace {
+
+// An endpoint field with how every view will show it under it.
+QWidget* endpointCell(QLineEdit* edit, QLabel* preview)
+{
+    auto* cell = new QWidget;
+    auto* layout = new QVBoxLayout(cell);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(4);
+    edit->setParent(cell);
+    layout->addWidget(edit);
+    auto* previewRow = new QHBoxLayout;
+    previewRow->addWidget(new QLabel(QObject::tr("Shown everywhere as:"), cell));
+    preview->setParent(cell);
+    preview->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QFont previewFont = preview->font();
+    previewFont.setFamily(QStringLiteral("DejaVu Sans Mono"));
+    preview->setFont(previewFont);
+    // A long URL wraps rather than widening the form past the screen.
+    preview->setWordWrap(true);
+    previewRow->addWidget(preview, 1);
+    layout->addLayout(previewRow);
+    return cell;
+}
+
+} // namespace
+
 NodeForm::NodeForm(QWidget* parent)
     : QWidget(parent)
     , m_title(new QLabel(this))
@@ -50,34 +76,29 @@ NodeForm::NodeForm(QWidget* parent)
     , m_url(new QLineEdit)
     , m_preview(new QLabel)
     , m_urlHint(new QLabel)
+    , m_wsUrl(new QLineEdit)
+    , m_wsPreview(new QLabel)
     , m_headers(new QTableWidget(0, HeaderColumnCount))
+    , m_caFile(new QLineEdit)
+    , m_cleartextHttp2(new QCheckBox(tr("Speak HTTP/2 from the first byte (h2c; http:// only)")))
 {
     m_title->setFont(withPointSize(font(), headerPointSize + 2, true));
     m_name->setObjectName(QStringLiteral("nodeName"));
     m_url->setObjectName(QStringLiteral("nodeUrl"));
     m_url->setPlaceholderText(QStringLiteral("https://rpc.example.com/?api-key=${RPC_KEY}"));
     m_preview->setObjectName(QStringLiteral("urlPreview"));
-    m_preview->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_urlHint->setWordWrap(true);
     setTextColor(m_urlHint, QColor(0x44, 0x44, 0x44));
+    m_wsUrl->setObjectName(QStringLiteral("nodeWsUrl"));
+    m_wsUrl->setPlaceholderText(
+        tr("none: polled only (e.g. wss://rpc.example.com/?api-key=${RPC_KEY})"));
+    m_wsPreview->setObjectName(QStringLiteral("wsUrlPreview"));
+    m_caFile->setObjectName(QStringLiteral("nodeCaFile"));
+    m_cleartextHttp2->setObjectName(QStringLiteral("cleartextHttp2"));
 
-    auto* urlCell = new QWidget;
-    auto* urlLayout = new QVBoxLayout(urlCell);
-    urlLayout->setContentsMargins(0, 0, 0, 0);
-    urlLayout->setSpacing(4);
-    m_url->setParent(urlCell);
-    urlLayout->addWidget(m_url);
-    auto* previewRow = new QHBoxLayout;
-    auto* previewLabel = new QLabel(tr("Shown everywhere as:"), urlCell);
-    previewRow->addWidget(previewLabel);
-    m_preview->setParent(urlCell);
-    QFont previewFont = m_preview->font();
-    previewFont.setFamily(QStringLiteral("DejaVu Sans Mono"));
-    m_preview->setFont(previewFont);
-    previewRow->addWidget(m_preview, 1);
-    urlLayout->addLayout(previewRow);
+    QWidget* urlCell = endpointCell(m_url, m_preview);
     m_urlHint->setParent(urlCell);
-    urlLayout->addWidget(m_urlHint);
+    urlCell->layout()->addWidget(m_urlHint);
 
     auto* rolesCell = new QWidget;
     auto* rolesLayout = new QHBoxLayout(rolesCell);
@@ -98,25 +119,25 @@ NodeForm::NodeForm(QWidget* parent)
     rolesLayout->addStretch();
 
     auto* headersCell = new QWidget;
-    auto* headersLayout = new QVBoxLayout(headersCell);
+    auto* headersLayout = new QHBoxLayout(headersCell);
     headersLayout->setContentsMargins(0, 0, 0, 0);
     m_headers->setParent(headersCell);
     m_headers->setObjectName(QStringLiteral("headers"));
     m_headers->setHorizontalHeaderLabels({tr("Header"), tr("Value (use ${NAME} for secrets)")});
     m_headers->horizontalHeader()->setStretchLastSection(true);
-    m_headers->horizontalHeader()->resizeSection(HeaderName, 220);
+    m_headers->horizontalHeader()->resizeSection(HeaderName, 200);
     m_headers->verticalHeader()->hide();
     m_headers->setItemDelegateForColumn(HeaderValue, new HeaderValueDelegate(m_headers));
-    m_headers->setFixedHeight(m_headers->fontMetrics().height() * 7);
-    headersLayout->addWidget(m_headers);
-    auto* headerButtons = new QHBoxLayout;
+    m_headers->setFixedHeight(m_headers->fontMetrics().height() * 5);
+    headersLayout->addWidget(m_headers, 1);
+    // Beside the table, not under it: the form stays short enough for a laptop screen.
+    auto* headerButtons = new QVBoxLayout;
     auto* addHeaderButton = new QPushButton(tr("Add header"), headersCell);
     auto* removeHeaderButton = new QPushButton(tr("Remove header"), headersCell);
     headerButtons->addWidget(addHeaderButton);
     headerButtons->addWidget(removeHeaderButton);
     headerButtons->addStretch();
     headersLayout->addLayout(headerButtons);
-    headersLayout->addStretch();
     connect(addHeaderButton, &QPushButton::clicked, this, [this] {
         addHeader();
         m_headers->editItem(m_headers->item(m_headers->rowCount() - 1, HeaderName));
@@ -132,21 +153,31 @@ NodeForm::NodeForm(QWidget* parent)
 
     auto* form = new QFormLayout;
     form->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    form->setVerticalSpacing(10);
-    m_errors.insert(QStringLiteral("name"), addField(form, tr("Name"), m_name));
-    m_errors.insert(QStringLiteral("url"), addField(form, tr("URL"), urlCell));
-    m_errors.insert(QStringLiteral("roles"), addField(form, tr("Roles"), rolesCell));
-    m_errors.insert(QStringLiteral("headers"), addField(form, tr("Headers"), headersCell));
+    form->setVerticalSpacing(8);
+    const auto field = [this, form](const QString& key, QWidget* editor, QWidget* fieldEditor) {
+        m_errors.insert(
+            key, addField(form, QStringLiteral("networks[].nodes[].") + key, editor, fieldEditor));
+    };
+    field(QStringLiteral("name"), m_name, nullptr);
+    field(QStringLiteral("url"), urlCell, m_url);
+    field(QStringLiteral("roles"), rolesCell, nullptr);
+    field(QStringLiteral("headers"), headersCell, m_headers);
+    field(QStringLiteral("wsUrl"), endpointCell(m_wsUrl, m_wsPreview), m_wsUrl);
+    field(QStringLiteral("caFile"), withBrowseButton(m_caFile), m_caFile);
+    field(QStringLiteral("cleartextHttp2"), m_cleartextHttp2, nullptr);
+    m_caFile->setPlaceholderText(tr("none: the network's CA file, if any"));
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_title);
-    layout->addSpacing(8);
+    layout->addSpacing(4);
     layout->addLayout(form);
     layout->addStretch();
 
-    connect(m_name, &QLineEdit::textChanged, this, &NodeForm::changed);
-    connect(m_url, &QLineEdit::textChanged, this, &NodeForm::changed);
+    for (QLineEdit* edit : {m_name, m_url, m_wsUrl, m_caFile})
+        connect(edit, &QLineEdit::textChanged, this, &NodeForm::changed);
     connect(m_url, &QLineEdit::editingFinished, this, &NodeForm::updatePreview);
+    connect(m_wsUrl, &QLineEdit::editingFinished, this, &NodeForm::updatePreview);
+    connect(m_cleartextHttp2, &QCheckBox::toggled, this, &NodeForm::changed);
 }
 
 QCheckBox* NodeForm::roleBox(NodeRole role) const
@@ -177,6 +208,11 @@ void NodeForm::load(const NodeConfig& node, const QString& network)
     m_url->setText(node.urlTemplate.isEmpty() && !node.url.isEmpty()
                        ? EnvTemplate::escape(node.url.toString())
                        : node.urlTemplate);
+    m_wsUrl->setText(node.wsUrlTemplate.isEmpty() && !node.wsUrl.isEmpty()
+                         ? EnvTemplate::escape(node.wsUrl.toString())
+                         : node.wsUrlTemplate);
+    m_caFile->setText(node.caFile);
+    m_cleartextHttp2->setChecked(node.cleartextHttp2);
     for (const auto& [role, box] : m_roles)
         box->setChecked(node.roles.testFlag(role));
     m_headers->setRowCount(0);
@@ -195,6 +231,10 @@ void NodeForm::store(NodeConfig& node) const
     node.urlTemplate = m_url->text();
     // The template is what is saved; the expanded URL is made when the file is loaded.
     node.url = QUrl();
+    node.wsUrlTemplate = m_wsUrl->text();
+    node.wsUrl = QUrl();
+    node.caFile = m_caFile->text();
+    node.cleartextHttp2 = m_cleartextHttp2->isChecked();
     node.roles = {};
     for (const auto& [role, box] : m_roles)
         if (box->isChecked())
@@ -227,33 +267,31 @@ QString NodeForm::urlPreview() const
     return m_preview->text();
 }
 
+QString NodeForm::wsUrlPreview() const
+{
+    return m_wsPreview->text();
+}
+
 void NodeForm::updatePreview()
 {
-    const QString text = m_url->text();
-    m_preview->setText(text.isEmpty() ? QStringLiteral("—") : redactedUrlText(text));
     // A key typed out in full stays hidden unless the field is being edited.
-    const bool literalSecret = urlHoldsLiteralSecret(text);
-    m_url->setEchoMode(literalSecret && !m_url->hasFocus() ? QLineEdit::PasswordEchoOnEdit
-                                                           : QLineEdit::Normal);
-    QStringList notes;
-    if (literalSecret)
-        notes << tr("This URL holds a key in plain text. Write it as ${NAME} and set the "
-                    "environment variable: the file then keeps only the name.");
-    const EnvTemplate parsed(text);
-    if (parsed.isValid()) {
-        const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        QStringList unset;
-        for (const QString& name : parsed.variableNames())
-            if (env.value(name).isEmpty())
-                unset << name;
-        if (!unset.isEmpty())
-            notes << tr("Not set here: %1. The file can be saved; the node connects once the "
-                        "variable is set.")
-                         .arg(unset.join(QStringLiteral(", ")));
-    }
-    if (notes.isEmpty())
-        notes << tr("Keys belong in ${NAME} variables; ${NAME} is kept as written when saving.");
-    m_urlHint->setText(notes.join(u'\n'));
+    const auto preview = [](QLineEdit* edit, QLabel* shown) {
+        const QString text = edit->text();
+        shown->setText(text.isEmpty() ? QStringLiteral("—") : redactedUrlText(text));
+        const bool literalSecret = urlHoldsLiteralSecret(text);
+        edit->setEchoMode(literalSecret && !edit->hasFocus() ? QLineEdit::PasswordEchoOnEdit
+                                                             : QLineEdit::Normal);
+        return literalSecret;
+    };
+    const bool urlSecret = preview(m_url, m_preview);
+    const bool wsSecret = preview(m_wsUrl, m_wsPreview);
+    // Whether its variables are set here is the problem list's to say, once: it knows whether
+    // that stops a save or only an apply.
+    m_urlHint->setText(
+        urlSecret || wsSecret
+            ? tr("This URL holds a key in plain text. Write it as ${NAME} and set the "
+                 "environment variable: the file then keeps only the name.")
+            : tr("Keys belong in ${NAME} variables; ${NAME} is kept as written when saving."));
 }
 
 void NodeForm::showErrors(const FieldErrors& errors)

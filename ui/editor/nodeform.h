@@ -13,7 +13,7 @@ class QTableWidget;
 namespace switchyard::ui {
 
 // One node: name, URL template (with ${NAME} for keys) and how it will be shown (redacted),
-// roles, extra headers.
+// roles, extra headers, WebSocket URL, CA file and cleartext HTTP/2.
 class NodeForm : public QWidget
 {
     Q_OBJECT
@@ -28,6 +28,10 @@ public:
     QLineEdit* nameEdit() const { return m_name; }
     QLineEdit* urlEdit() const { return m_url; }
     QString urlPreview() const; // the URL as every view will show it
+    QLineEdit* wsUrlEdit() const { return m_wsUrl; }
+    QString wsUrlPreview() const;
+    QLineEdit* caFileEdit() const { return m_caFile; }
+    QCheckBox* cleartextHttp2Box() const { return m_cleartextHttp2; }
     QCheckBox* roleBox(NodeRole role) const;
     QTableWidget* headerTable() const { return m_headers; }
     void addHeader(const QString& name = {}, const QString& valueTemplate = {});
@@ -44,8 +48,12 @@ private:
     QLineEdit* m_url;
     QLabel* m_preview;
     QLabel* m_urlHint;
+    QLineEdit* m_wsUrl;
+    QLabel* m_wsPreview;
     QList<std::pair<NodeRole, QCheckBox*>> m_roles;
     QTableWidget* m_headers;
+    QLineEdit* m_caFile;
+    QCheckBox* m_cleartextHttp2;
     QHash<QString, FieldErrorLabel*> m_errors;
     QString m_network;
     bool m_loading = false;
