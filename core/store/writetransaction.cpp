@@ -26,7 +26,12 @@ WriteError WriteTransaction::begin()
     if (!m_db.transaction())
         return WriteError::fromSql(QStringLiteral("cannot start a transaction"), m_db.lastError());
     m_active = true;
-    return {};
+    // PostgreSQL: one writer at a time, as BEGIN IMMEDIATE on SQLite. The lock is the
+    // transaction's: it ends with COMMIT or ROLLBACK, or with the session when the holder dies.
+    WriteError error = run(QStringLiteral("SELECT pg_advisory_xact_lock(%1)").arg(kWriteLockKey));
+    if (error.isError())
+        rollback();
+    return error;
 }
 
 WriteError WriteTransaction::commit()
