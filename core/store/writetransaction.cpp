@@ -1,5 +1,7 @@
 #include "writetransaction.h"
 
+#include "store/changenotifier.h"
+
 #include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -48,6 +50,13 @@ WriteError WriteTransaction::commit()
         }
         m_active = false;
         return {};
+    }
+    // Every desk LISTENing is told once this commits (store/changenotifier.h).
+    if (WriteError error =
+            run(QStringLiteral("NOTIFY ") + QLatin1String(PostgresChangeNotifier::channel));
+        error.isError()) {
+        rollback();
+        return error;
     }
     m_active = false;
     if (!m_db.commit()) {

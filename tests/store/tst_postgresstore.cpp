@@ -2,10 +2,12 @@
 // a newer store refused untouched, writers taking turns, and every way opening can fail said
 // in one line without a password.
 #include "postgresserver.h"
+#include "store/changenotifier.h"
 #include "store/database.h"
 #include "store/storelocation.h"
 #include "store/writetransaction.h"
 
+#include <QSignalSpy>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QSqlRecord>
@@ -388,6 +390,44 @@ private Q_SLOTS:
         const OpenResult owner = Database::open(m_server.url(name));
         QVERIFY2(owner.ok(), qPrintable(owner.error));
         QCOMPARE(owner.database->schemaVersion(), Database::currentSchemaVersion());
+    }
+
+    void aDeskHearsAnotherConnectionsCommit()
+    {
+        const QString url = freshDatabase();
+        const OpenResult desk = Database::open(url);
+        QVERIFY2(desk.ok(), qPrintable(desk.error));
+        const OpenResult writer = Database::open(url);
+        QVERIFY2(writer.ok(), qPrintable(writer.error));
+        // A poll too slow to be what tells it.
+        PostgresChangeNotifier notifier(desk.database->connection(), 3'600'000);
+        QVERIFY(notifier.isListening());
+        QSignalSpy changed(&notifier, &ChangeNotifier::changed);
+
+        QSqlDatabase db = writer.database->connection();
+        WriteTransaction transaction(db);
+        QVERIFY(!transaction.begin().isError());
+        IncidentEvent event;
+        event.time = QDateTime::currentDateTimeUtc();
+        event.message = QStringLiteral("from another desk");
+        QVERIFY(!insertEvent(db, event).isError());
+        QVERIFY(!transaction.commit().isError());
+        QVERIFY(changed.wait(30000));
+    }
+
+    void theSlowPollTellsWhatNoNotificationDid()
+    {
+        const QString url = freshDatabase();
+        const OpenResult desk = Database::open(url);
+        QVERIFY2(desk.ok(), qPrintable(desk.error));
+        PostgresChangeNotifier notifier(desk.database->connection(), 100);
+        QSignalSpy changed(&notifier, &ChangeNotifier::changed);
+        // Written past WriteTransaction: no NOTIFY, as when the notification was lost.
+        QCOMPARE(m_server.execute(QStringLiteral("INSERT INTO events (time_ms, severity, kind) "
+                                                 "VALUES (1, 0, 'store')"),
+                                  url.section(QLatin1Char('/'), -1)),
+                 QString());
+        QVERIFY(changed.wait(30000));
     }
 
     void aSecondThreadReopensItsOwnConnection()
