@@ -184,9 +184,11 @@ int runConfirm(const QStringList& arguments)
         return fail(ConfirmError, loaded.errorText());
     const QString dbPath =
         parser.isSet(dbOption) ? parser.value(dbOption) : store::defaultDatabasePath();
-    if (const QString error = store::storeUrlError(dbPath); !error.isEmpty())
-        return fail(ConfirmError, error);
-    if (!QFileInfo::exists(dbPath))
+    QString locationError;
+    const store::StoreLocation location = store::StoreLocation::parse(dbPath, &locationError);
+    if (!locationError.isEmpty())
+        return fail(ConfirmError, locationError);
+    if (!location.isPostgres() && !QFileInfo::exists(dbPath))
         return fail(ConfirmError,
                     QStringLiteral("no transaction store at %1 (track the transaction first; see "
                                    "--db)")

@@ -123,9 +123,11 @@ int runExport(const QStringList& arguments)
 
     const QString dbPath =
         parser.isSet(dbOption) ? parser.value(dbOption) : store::defaultDatabasePath();
-    if (const QString error = store::storeUrlError(dbPath); !error.isEmpty())
-        return fail(ExitExportFailed, error);
-    if (!QFileInfo::exists(dbPath)) {
+    QString locationError;
+    const store::StoreLocation location = store::StoreLocation::parse(dbPath, &locationError);
+    if (!locationError.isEmpty())
+        return fail(ExitExportFailed, locationError);
+    if (!location.isPostgres() && !QFileInfo::exists(dbPath)) {
         return fail(ExitExportFailed,
                     QStringLiteral("no event store at %1 (export never creates one; see --db)")
                         .arg(dbPath));

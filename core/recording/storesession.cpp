@@ -84,8 +84,7 @@ StoreSession::StoreSession(std::unique_ptr<store::Database> database, const QStr
     restoreTracker(clock);
     m_poller = new tracking::TrackingPoller(m_tracker, pools, clock, this);
     m_poller->start();
-    m_changes = new store::SqliteChangeNotifier(
-        m_database->connection(), store::SqliteChangeNotifier::defaultIntervalMs, this);
+    m_changes = store::ChangeNotifier::create(m_database->connection(), this);
     connect(m_changes, &store::ChangeNotifier::changed, this, &StoreSession::catchUpWithOthers);
 }
 

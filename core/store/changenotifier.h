@@ -12,13 +12,16 @@ namespace switchyard::store {
 // listener re-reads what changed since what it last saw; the signal carries nothing, so one
 // signal may stand for many commits. resources/docs/design.md, "Across processes".
 //
-// SQLite has no cross-process notification: SqliteChangeNotifier polls. A PostgreSQL store
-// will LISTEN on a channel its writers NOTIFY in their transactions, behind the same signal.
+// SQLite has no cross-process notification: SqliteChangeNotifier polls. On PostgreSQL,
+// PostgresChangeNotifier LISTENs on the channel every write transaction NOTIFYs as it commits.
 class ChangeNotifier : public QObject
 {
     Q_OBJECT
 public:
     using QObject::QObject;
+
+    // The notifier for `connection`'s engine (a connection of the calling thread).
+    static ChangeNotifier* create(QSqlDatabase connection, QObject* parent = nullptr);
 
 Q_SIGNALS:
     void changed();
@@ -44,6 +47,31 @@ private:
     QSqlDatabase m_connection;
     QTimer* m_timer = nullptr;
     qint64 m_lastVersion = -1;
+};
+
+// LISTENs on `connection` for the channel WriteTransaction NOTIFYs in every commit, from any
+// process on any machine: told as soon as the server delivers it. A notification lost with the
+// connection is made up for by a slow poll of the newest event id every `pollIntervalMs`.
+class PostgresChangeNotifier : public ChangeNotifier
+{
+    Q_OBJECT
+public:
+    static constexpr int defaultPollIntervalMs = 5000;
+    static constexpr const char* channel = "switchyard_changes";
+
+    PostgresChangeNotifier(QSqlDatabase connection, int pollIntervalMs = defaultPollIntervalMs,
+                           QObject* parent = nullptr);
+    ~PostgresChangeNotifier() override;
+
+    bool isListening() const { return m_listening; }
+
+private:
+    void poll();
+
+    QSqlDatabase m_connection;
+    QTimer* m_timer = nullptr;
+    bool m_listening = false;
+    qint64 m_lastEventId = -1;
 };
 
 } // namespace switchyard::store

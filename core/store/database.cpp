@@ -1,6 +1,7 @@
 #include "database.h"
 
 #include "store/sqlitehandle.h"
+#include "store/storelocation.h"
 #include "store/writetransaction.h"
 
 #include <QAtomicInteger>
@@ -33,13 +34,6 @@ QString uniqueConnectionName()
 {
     static QAtomicInteger<quint64> counter;
     return QStringLiteral("switchyard-store-%1").arg(++counter);
-}
-
-// "postgresql://user@host/db": a scheme and "://" before anything else.
-bool looksLikeUrl(const QString& path)
-{
-    static const QRegularExpression url(QStringLiteral("^[A-Za-z][A-Za-z0-9+.-]*://"));
-    return url.match(path).hasMatch();
 }
 
 QString fileTypeName(mode_t mode)
@@ -193,6 +187,27 @@ QString ownerOnlyNotice(const QList<Loosened>& files)
 // "SWYD": the application id in the file header says whose SQLite file it is.
 constexpr qint32 kApplicationId = 0x53575944;
 
+const QString postgresDriver = QStringLiteral("QPSQL");
+// SQLSTATE 42501
+const QString insufficientPrivilege = QStringLiteral("42501");
+
+// The store's tables: SQLite's, or those of the PostgreSQL connection's current schema.
+QStringList storeTables(const QSqlDatabase& db, QString* error)
+{
+    if (db.driverName() != postgresDriver)
+        return db.tables(QSql::Tables);
+    QSqlQuery query(db);
+    if (!query.exec(QStringLiteral("SELECT table_name FROM information_schema.tables WHERE "
+                                   "table_schema = current_schema() ORDER BY table_name"))) {
+        *error = query.lastError().text().simplified();
+        return {};
+    }
+    QStringList names;
+    while (query.next())
+        names << query.value(0).toString();
+    return names;
+}
+
 int sqliteCode(const QSqlError& error)
 {
     bool numeric = false;
@@ -285,26 +300,17 @@ int Database::currentSchemaVersion()
     return migrations().constLast().version;
 }
 
-QString storeUrlError(const QString& path)
-{
-    if (!looksLikeUrl(path))
-        return {};
-    return QStringLiteral("%1 is a URL: stores on a database server (PostgreSQL) are not built "
-                          "yet; a store is an SQLite file, named by its path")
-        .arg(path);
-}
-
 OpenResult Database::open(const QString& path, const OpenOptions& options)
 {
     OpenResult result;
-    if (path.isEmpty()) {
-        result.error = QStringLiteral("no database path given");
+    QString locationError;
+    const StoreLocation location = StoreLocation::parse(path, &locationError);
+    if (!locationError.isEmpty()) {
+        result.error = locationError;
         return result;
     }
-    if (QString error = storeUrlError(path); !error.isEmpty()) {
-        result.error = error;
-        return result;
-    }
+    if (location.isPostgres())
+        return openPostgres(location, options);
     const QString absolute = QFileInfo(path).absoluteFilePath();
     const int target = options.migrateTo < 0 ? currentSchemaVersion() : options.migrateTo;
     if (target > currentSchemaVersion()) {
@@ -356,6 +362,79 @@ OpenResult Database::open(const QString& path, const OpenOptions& options)
     }
     result.database = std::move(database);
     return result;
+}
+
+OpenResult Database::openPostgres(const StoreLocation& location, const OpenOptions& options)
+{
+    OpenResult result;
+    const int target = options.migrateTo < 0 ? currentSchemaVersion() : options.migrateTo;
+    if (target > currentSchemaVersion()) {
+        result.error = QStringLiteral("cannot migrate %1 to schema %2: this build knows %3")
+                           .arg(location.path)
+                           .arg(target)
+                           .arg(currentSchemaVersion());
+        return result;
+    }
+    std::unique_ptr<Database> database(
+        new Database(location.path, uniqueConnectionName(), options));
+    database->m_dialect = Dialect::Postgres;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(postgresDriver, database->m_connectionName);
+        if (!db.isValid()) {
+            result.error = QStringLiteral("cannot open the store %1: the Qt PostgreSQL driver "
+                                          "(QPSQL, Debian's libqt6sql6-psql) is not installed")
+                               .arg(location.path);
+            return result;
+        }
+        configurePostgresConnection(db, location, options.busyTimeoutMs);
+        if (!db.open()) {
+            result.error = QStringLiteral("cannot connect to the store %1: %2")
+                               .arg(location.path, postgresConnectionProblem(db.lastError()));
+            return result;
+        }
+        QSqlQuery query(db);
+        // A writer waits this long for another one's transaction, as SQLite's busy timeout.
+        if (!query.exec(QStringLiteral("SET lock_timeout = %1").arg(options.busyTimeoutMs))) {
+            result.error = QStringLiteral("cannot prepare the store %1: %2")
+                               .arg(location.path, query.lastError().text().simplified());
+            return result;
+        }
+    }
+    if (QString error = database->preparePostgres(); !error.isEmpty()) {
+        result.error = error;
+        return result;
+    }
+    if (QString error = database->migrate(target); !error.isEmpty()) {
+        result.error = error;
+        return result;
+    }
+    result.database = std::move(database);
+    return result;
+}
+
+QString Database::preparePostgres()
+{
+    QSqlQuery query(connection());
+    if (!query.exec(QStringLiteral("SELECT current_schema()")) || !query.next())
+        return QStringLiteral("cannot read the store %1: %2")
+            .arg(m_path, query.lastError().text().simplified());
+    if (query.value(0).isNull())
+        return QStringLiteral("%1 has no schema on the search path to keep the store's tables in "
+                              "(create one, or set the role's search_path)")
+            .arg(m_path);
+    query.finish();
+    // Nothing is written before the store is known not to be newer than this build.
+    int version = 0;
+    if (QString error = readVersion(&version); !error.isEmpty())
+        return error;
+    if (version > currentSchemaVersion())
+        return QStringLiteral(
+                   "%1 was created by a newer Switchyard: schema %2, this build knows %3")
+            .arg(m_path)
+            .arg(version)
+            .arg(currentSchemaVersion());
+    m_schemaVersion = version;
+    return {};
 }
 
 Database::Database(QString path, QString connectionName, OpenOptions options)
@@ -565,7 +644,10 @@ QString Database::readVersion(int* version)
 {
     QSqlDatabase db = connection();
     const QString where = QDir::toNativeSeparators(m_path);
-    const QStringList tables = db.tables(QSql::Tables);
+    QString error;
+    const QStringList tables = storeTables(db, &error);
+    if (!error.isEmpty())
+        return QStringLiteral("cannot read the tables of %1: %2").arg(where, error);
     if (!tables.contains(QLatin1String("schema_version"))) {
         if (!tables.isEmpty())
             return QStringLiteral("%1 is not a Switchyard database (it has tables but no "
@@ -605,11 +687,20 @@ QString Database::migrate(int target)
         }
         QSqlQuery query(db);
         for (const QString& statement : migration.statements) {
-            if (!query.exec(dialectSql(statement, m_dialect)))
+            if (!query.exec(dialectSql(statement, m_dialect)) &&
+                query.lastError().nativeErrorCode() == insufficientPrivilege)
+                return QStringLiteral("%1 has no Switchyard schema %2 and user %3 has no right to "
+                                      "create it (%4): let the database's owner open it once, "
+                                      "or grant CREATE on the schema")
+                    .arg(where)
+                    .arg(migration.version)
+                    .arg(db.userName().isEmpty() ? QStringLiteral("(default)") : db.userName(),
+                         query.lastError().databaseText().simplified());
+            if (query.lastError().isValid())
                 return QStringLiteral("cannot migrate %1 to schema %2 (%3): %4")
                     .arg(where)
                     .arg(migration.version)
-                    .arg(migration.summary, query.lastError().text());
+                    .arg(migration.summary, query.lastError().text().simplified());
         }
         query.prepare(
             QStringLiteral("INSERT INTO schema_version (version, applied_ms) VALUES (?, ?)"));
@@ -633,6 +724,21 @@ QString Database::migrate(int target)
 QString Database::integrityCheck() const
 {
     QSqlQuery query(connection());
+    if (m_dialect == Dialect::Postgres) {
+        // The server keeps its own pages consistent; what is checked is that every row of
+        // every table of the store reads.
+        QString error;
+        const QStringList tables = storeTables(connection(), &error);
+        if (!error.isEmpty())
+            return error;
+        for (const QString& table : tables) {
+            if (!query.exec(QStringLiteral("SELECT * FROM \"%1\"").arg(table)))
+                return query.lastError().text().simplified();
+            while (query.next()) {
+            }
+        }
+        return QStringLiteral("ok");
+    }
     if (!query.exec(QStringLiteral("PRAGMA integrity_check")))
         return query.lastError().text();
     QStringList lines;

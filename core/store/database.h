@@ -2,6 +2,7 @@
 
 #include "store/records.h"
 #include "store/schema.h"
+#include "store/storelocation.h"
 
 #include <QSqlDatabase>
 #include <QString>
@@ -41,7 +42,8 @@ struct OpenResult
 class Database
 {
 public:
-    static OpenResult open(const QString& path, const OpenOptions& options = {});
+    // `location` is an SQLite file's path or a PostgreSQL URL (store/storelocation.h).
+    static OpenResult open(const QString& location, const OpenOptions& options = {});
     static int currentSchemaVersion();
 
     ~Database();
@@ -51,6 +53,7 @@ public:
     // A new connection to the same file for the calling thread.
     OpenResult reopen() const;
 
+    // The file, or the PostgreSQL URL (which has no password).
     QString path() const { return m_path; }
     int schemaVersion() const { return m_schemaVersion; }
     Dialect dialect() const { return m_dialect; }
@@ -73,7 +76,10 @@ public:
 private:
     Database(QString path, QString connectionName, OpenOptions options);
 
+    static OpenResult openPostgres(const StoreLocation& location, const OpenOptions& options);
+
     QString prepare(QStringList* notices);
+    QString preparePostgres();
     QString identify(int* version, bool* unmarked);
     QString writeFirstPage();
     QString writeApplicationId();
@@ -88,9 +94,6 @@ private:
     Dialect m_dialect = Dialect::Sqlite;
     QThread* m_thread = nullptr;
 };
-
-// Why `path` cannot name a store when it is a URL ("postgresql://..."), or empty.
-QString storeUrlError(const QString& path);
 
 // Where the store lives unless configured otherwise.
 QString defaultDatabasePath();

@@ -106,7 +106,7 @@ WriteError EventInserter::insert(const IncidentEvent& event, qint64* id)
     if (!m_prepared) {
         m_prepared = m_query.prepare(QStringLiteral(
             "INSERT INTO events (time_ms, severity, kind, network, node, method, tx_id, height, "
-            "message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+            "message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"));
         if (!m_prepared)
             return WriteError::fromSql(QStringLiteral("cannot store an event"),
                                        m_query.lastError());
@@ -120,10 +120,12 @@ WriteError EventInserter::insert(const IncidentEvent& event, qint64* id)
     m_query.bindValue(6, text(event.txId));
     m_query.bindValue(7, integerOrNull(event.height));
     m_query.bindValue(8, text(event.message));
-    if (!m_query.exec())
+    // RETURNING rather than lastInsertId(): PostgreSQL's driver would give an OID.
+    if (!m_query.exec() || !m_query.next())
         return WriteError::fromSql(QStringLiteral("cannot store an event"), m_query.lastError());
     if (id)
-        *id = m_query.lastInsertId().toLongLong();
+        *id = m_query.value(0).toLongLong();
+    m_query.finish();
     return {};
 }
 
@@ -200,7 +202,8 @@ WriteError insertAttempt(QSqlDatabase& db, const SendAttempt& attempt, qint64* i
 {
     QSqlQuery query(db);
     query.prepare(QStringLiteral("INSERT INTO send_attempts (tx_id, time_ms, node, outcome, "
-                                 "detail, height, holder) VALUES (?, ?, ?, ?, ?, ?, ?)"));
+                                 "detail, height, holder) VALUES (?, ?, ?, ?, ?, ?, ?) "
+                                 "RETURNING id"));
     query.addBindValue(text(attempt.txId));
     query.addBindValue(attempt.timeMs);
     query.addBindValue(text(attempt.node));
@@ -208,12 +211,12 @@ WriteError insertAttempt(QSqlDatabase& db, const SendAttempt& attempt, qint64* i
     query.addBindValue(text(attempt.detail));
     query.addBindValue(integerOrNull(attempt.height));
     query.addBindValue(textOrNull(attempt.holder));
-    if (!query.exec())
+    if (!query.exec() || !query.next())
         return WriteError::fromSql(
             QStringLiteral("cannot store a send attempt of %1").arg(attempt.txId),
             query.lastError());
     if (id)
-        *id = query.lastInsertId().toLongLong();
+        *id = query.value(0).toLongLong();
     return {};
 }
 

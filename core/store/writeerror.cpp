@@ -28,20 +28,24 @@ bool isTransientSqliteCode(int code)
 }
 
 // PostgreSQL SQLSTATE classes of the same kind: connection (08), serialization or deadlock
-// (40), insufficient resources (53), operator intervention (57), system error (58).
+// (40), a lock not had in time (55P03), insufficient resources (53), operator intervention (57),
+// system error (58).
 bool isTransientSqlState(const QString& state)
 {
     static const QStringList classes{QStringLiteral("08"), QStringLiteral("40"),
                                      QStringLiteral("53"), QStringLiteral("57"),
                                      QStringLiteral("58")};
-    return state.size() == 5 && classes.contains(state.left(2));
+    // 55P03: the write lock was not had within lock_timeout, as SQLite's busy timeout.
+    return state == QLatin1String("55P03") ||
+           (state.size() == 5 && classes.contains(state.left(2)));
 }
 
 } // namespace
 
 WriteError WriteError::fromSql(const QString& what, const QSqlError& error)
 {
-    WriteError result(what + QStringLiteral(": ") + error.text());
+    // One line: PostgreSQL's messages come in several.
+    WriteError result(what + QStringLiteral(": ") + error.text().simplified());
     const QString code = error.nativeErrorCode();
     bool numeric = false;
     const int number = code.toInt(&numeric);

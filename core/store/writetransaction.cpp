@@ -1,5 +1,7 @@
 #include "writetransaction.h"
 
+#include "store/changenotifier.h"
+
 #include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -26,7 +28,12 @@ WriteError WriteTransaction::begin()
     if (!m_db.transaction())
         return WriteError::fromSql(QStringLiteral("cannot start a transaction"), m_db.lastError());
     m_active = true;
-    return {};
+    // PostgreSQL: one writer at a time, as BEGIN IMMEDIATE on SQLite. The lock is the
+    // transaction's: it ends with COMMIT or ROLLBACK, or with the session when the holder dies.
+    WriteError error = run(QStringLiteral("SELECT pg_advisory_xact_lock(%1)").arg(kWriteLockKey));
+    if (error.isError())
+        rollback();
+    return error;
 }
 
 WriteError WriteTransaction::commit()
@@ -43,6 +50,13 @@ WriteError WriteTransaction::commit()
         }
         m_active = false;
         return {};
+    }
+    // Every desk LISTENing is told once this commits (store/changenotifier.h).
+    if (WriteError error =
+            run(QStringLiteral("NOTIFY ") + QLatin1String(PostgresChangeNotifier::channel));
+        error.isError()) {
+        rollback();
+        return error;
     }
     m_active = false;
     if (!m_db.commit()) {

@@ -1,5 +1,7 @@
 #include "readconnection.h"
 
+#include "store/storelocation.h"
+
 #include <QAtomicInteger>
 #include <QFileInfo>
 #include <QSqlError>
@@ -17,6 +19,23 @@ ReadConnection::ReadConnection(const QString& path)
     : m_name(QStringLiteral("switchyard-timeline-read-%1")
                  .arg(connectionCounter.fetchAndAddRelaxed(1)))
 {
+    QString locationError;
+    const store::StoreLocation location = store::StoreLocation::parse(path, &locationError);
+    if (!locationError.isEmpty()) {
+        m_error = locationError;
+        return;
+    }
+    if (location.isPostgres()) {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), m_name);
+        store::configurePostgresConnection(db, location, 10000);
+        if (!db.open()) {
+            m_error = QStringLiteral("cannot connect to %1: %2")
+                          .arg(path, store::postgresConnectionProblem(db.lastError()));
+            return;
+        }
+        probeEvents(path);
+        return;
+    }
     const QFileInfo file(path);
     if (!file.exists()) {
         m_error = QStringLiteral("cannot open %1: no such file").arg(path);
@@ -35,10 +54,15 @@ ReadConnection::ReadConnection(const QString& path)
         return;
     }
     // Opening is lazy in SQLite: a file that is not a database only shows on the first read.
-    QSqlQuery probe(db);
+    probeEvents(path);
+}
+
+void ReadConnection::probeEvents(const QString& path)
+{
+    QSqlQuery probe(database());
     if (!probe.exec(QStringLiteral("SELECT 1 FROM events LIMIT 1")))
-        m_error =
-            QStringLiteral("cannot read events from %1: %2").arg(path, probe.lastError().text());
+        m_error = QStringLiteral("cannot read events from %1: %2")
+                      .arg(path, probe.lastError().text().simplified());
 }
 
 ReadConnection::~ReadConnection()

@@ -5,9 +5,10 @@
 
 namespace switchyard {
 
-// A read-only SQLite connection of its own, for a thread that is not the one that owns the
-// application's connection (Qt SQL connections must stay in the thread that opened them).
-// Never creates the file. Removed from Qt's registry when it goes out of scope.
+// A read-only SQLite connection of its own (or a PostgreSQL one, for a store named by its URL), for
+// a thread that is not the one that owns the application's connection (Qt SQL connections must stay
+// in the thread that opened them). Never creates the file. Removed from Qt's registry when it goes
+// out of scope.
 class ReadConnection
 {
 public:
@@ -21,6 +22,8 @@ public:
     QSqlDatabase database() const;
 
 private:
+    void probeEvents(const QString& path);
+
     QString m_name;
     QString m_error;
 };

@@ -4,6 +4,7 @@
 #include "commandrunner.h"
 #include "piecewisestdin.h"
 #include "store/database.h"
+#include "teststores.h"
 #include "tracking/sqltrackingstore.h"
 
 #include <QFile>
@@ -13,6 +14,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUrl>
 
 using namespace switchyard;
 using namespace switchyard::testing;
@@ -65,6 +67,7 @@ private:
     QJsonArray m_solana;
     QJsonArray m_evm;
     int m_dbCount = 0;
+    TestStores m_stores;
 
     // A Solana network and the EVM chain of the first EVM vector; `secondSolana` adds another
     // Solana network so the family no longer names one.
@@ -120,8 +123,13 @@ private Q_SLOTS:
         QVERIFY(!m_evm.isEmpty());
     }
 
+    // Tracked by one process, read by another: this one, through the store API.
+    void tracksThenAlreadyTracked_data() { TestStores::addEngineRows(); }
+
     void tracksThenAlreadyTracked()
     {
+        QFETCH(QString, engine);
+        SWITCHYARD_FRESH_STORE_OF(m_stores, engine, db);
         QByteArray file;
         QStringList expected;
         for (const QJsonValue& value : std::as_const(m_solana)) {
@@ -136,7 +144,6 @@ private Q_SLOTS:
         file += evm[QStringLiteral("raw")].toString().toUtf8() + '\n';
         expected << evm[QStringLiteral("hash")].toString().toLower();
         const QString path = writeFile(m_dir.filePath(QStringLiteral("batch.jsonl")), file);
-        const QString db = freshDb();
         const QStringList common{QStringLiteral("track"),    path,
                                  QStringLiteral("--config"), config(),
                                  QStringLiteral("--db"),     db};
@@ -170,6 +177,36 @@ private Q_SLOTS:
         for (const QString& id : expected)
             again << id + QStringLiteral(" already tracked");
         QCOMPARE(lines(second.out), again);
+    }
+
+    // Said in one line at the start, exit 3, nothing tracked; a password is never repeated.
+    void aStoreThatCannotBeOpenedExits3_data()
+    {
+        QTest::addColumn<QString>("db");
+        QTest::addColumn<QByteArray>("expected");
+        QTest::newRow("password in the URL")
+            << QStringLiteral("postgresql://desk:hunter2x@127.0.0.1:1/team")
+            << QByteArray("carries a password");
+        QTest::newRow("no server there")
+            << QStringLiteral("postgresql://desk@%1:1/team")
+                   .arg(QString::fromLatin1(QUrl::toPercentEncoding(m_dir.path())))
+            << QByteArray("cannot connect to the store postgresql://desk@");
+        QTest::newRow("other scheme")
+            << QStringLiteral("mysql://desk@127.0.0.1/team") << QByteArray("not a mysql:// URL");
+    }
+
+    void aStoreThatCannotBeOpenedExits3()
+    {
+        QFETCH(QString, db);
+        QFETCH(QByteArray, expected);
+        const CommandRun run =
+            runSwitchyard({QStringLiteral("track"), solana(0, "wireBase64"),
+                           QStringLiteral("--config"), config(), QStringLiteral("--db"), db});
+        QCOMPARE(run.exitCode, 3);
+        QCOMPARE(run.out, QByteArray());
+        QVERIFY2(run.err.contains(expected), run.err.constData());
+        QCOMPARE(run.err.count('\n'), 1);
+        QVERIFY2(!run.err.contains("hunter2x"), run.err.constData());
     }
 
     void inputForms_data()

@@ -1,7 +1,9 @@
-// The store's collector lease against a real store file: free, held by a live process, held by
-// one on another host (renewed or not), given back. Two processes on one host are tst_serve's.
+// The store's collector lease against a real store, an SQLite file and a PostgreSQL database:
+// free, held by a live process, held by one on another host (renewed or not), given back. Two
+// processes on one host are tst_serve's.
 #include "recording/collectorlease.h"
 #include "store/database.h"
+#include "teststores.h"
 #include "tracking/claimholder.h"
 #include "util/clock.h"
 
@@ -10,7 +12,6 @@
 #include <QSignalSpy>
 #include <QSqlQuery>
 #include <QSysInfo>
-#include <QTemporaryDir>
 #include <QTest>
 
 using namespace switchyard;
@@ -49,22 +50,23 @@ class TestCollectorLease : public QObject
     Q_OBJECT
 
 private:
-    QTemporaryDir m_dir;
-    int m_run = 0;
+    testing::TestStores m_stores;
 
-    std::unique_ptr<store::Database> freshStore()
+    static std::unique_ptr<store::Database> openStore(const QString& location)
     {
-        store::OpenResult opened =
-            store::Database::open(m_dir.filePath(QStringLiteral("%1.db").arg(++m_run)));
+        store::OpenResult opened = store::Database::open(location);
         if (!opened.ok())
             qWarning("%s", qPrintable(opened.error));
         return std::move(opened.database);
     }
 
 private Q_SLOTS:
+    void initTestCase_data() { testing::TestStores::addEngineRows(); }
+
     void aFreeLeaseIsTakenAndGivenBack()
     {
-        const std::unique_ptr<store::Database> database = freshStore();
+        SWITCHYARD_FRESH_STORE(m_stores, location);
+        const std::unique_ptr<store::Database> database = openStore(location);
         QVERIFY(database);
         CollectorLease lease(database->connection(), Clock::system());
         QSignalSpy taken(&lease, &CollectorLease::taken);
@@ -80,7 +82,8 @@ private Q_SLOTS:
 
     void aLeaseRenewedOnAnotherHostIsWaitedFor()
     {
-        const std::unique_ptr<store::Database> database = freshStore();
+        SWITCHYARD_FRESH_STORE(m_stores, location);
+        const std::unique_ptr<store::Database> database = openStore(location);
         QVERIFY(database);
         // Its pid runs here too (this one's): only the host tells it is another process.
         storeHolder(database->connection(), tracking::thisProcessAsHolder(),
@@ -100,7 +103,8 @@ private Q_SLOTS:
 
     void aLeaseNotRenewedIsTakenOver()
     {
-        const std::unique_ptr<store::Database> database = freshStore();
+        SWITCHYARD_FRESH_STORE(m_stores, location);
+        const std::unique_ptr<store::Database> database = openStore(location);
         QVERIFY(database);
         storeHolder(database->connection(), QStringLiteral("pid=1 start=1 boot=other"),
                     QStringLiteral("elsewhere"), nowMs() - 20'000);
@@ -116,7 +120,8 @@ private Q_SLOTS:
 
     void aLeaseOfAnEndedProcessHereIsTakenAtOnce()
     {
-        const std::unique_ptr<store::Database> database = freshStore();
+        SWITCHYARD_FRESH_STORE(m_stores, location);
+        const std::unique_ptr<store::Database> database = openStore(location);
         QVERIFY(database);
         // This boot, this host, renewed just now, but no such process (another start time).
         QString holder = tracking::thisProcessAsHolder();

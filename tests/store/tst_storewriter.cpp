@@ -3,6 +3,8 @@
 #include "store/database.h"
 #include "store/probeminute.h"
 #include "store/storewriter.h"
+#include "store/writetransaction.h"
+#include "teststores.h"
 #include "util/clock.h"
 
 #include <QCoroTask>
@@ -10,7 +12,6 @@
 #include <QSignalSpy>
 #include <QSqlError>
 #include <QSqlQuery>
-#include <QTemporaryDir>
 #include <QTest>
 
 using namespace switchyard;
@@ -84,18 +85,18 @@ class TestStoreWriter : public QObject
     Q_OBJECT
 
 private:
-    QTemporaryDir m_dir;
+    testing::TestStores m_stores;
     std::unique_ptr<Database> m_db;
-    QString m_path;
-    int m_files = 0;
 
 private Q_SLOTS:
+    // Every test on an SQLite file and on a PostgreSQL database.
+    void initTestCase_data() { testing::TestStores::addEngineRows(); }
+
     void init()
     {
-        // A fresh file for every test and every data row.
-        m_path = m_dir.filePath(
-            QStringLiteral("%1-%2.db").arg(QTest::currentTestFunction()).arg(++m_files));
-        OpenResult opened = Database::open(m_path);
+        // A fresh store for every test and every data row.
+        SWITCHYARD_FRESH_STORE(m_stores, location);
+        OpenResult opened = Database::open(location);
         QVERIFY2(opened.ok(), qPrintable(opened.error));
         m_db = std::move(opened.database);
     }
@@ -185,7 +186,8 @@ private Q_SLOTS:
         QCOMPARE(rejected.at(0).at(0).value<quint64>(), bad);
         QCOMPARE(rejected.at(0).at(1).toString(), QStringLiteral("refused after two rows"));
         QCOMPARE(rejected.at(1).at(0).value<quint64>(), constraint);
-        QVERIFY2(rejected.at(1).at(1).toString().contains(QStringLiteral("FOREIGN KEY")),
+        QVERIFY2(rejected.at(1).at(1).toString().contains(QStringLiteral("foreign key"),
+                                                          Qt::CaseInsensitive),
                  qPrintable(rejected.at(1).at(1).toString()));
         QCOMPARE(failed.size(), 2);
         QCOMPARE(column(*m_db, QStringLiteral("SELECT message FROM events ORDER BY id")),
@@ -204,8 +206,9 @@ private Q_SLOTS:
         QSignalSpy rejected(&writer, &StoreWriter::rejected);
 
         // Another connection holds the write lock: the writer cannot begin its batch.
-        QSqlQuery lock(m_db->connection());
-        QVERIFY(lock.exec(QStringLiteral("BEGIN IMMEDIATE")));
+        QSqlDatabase connection = m_db->connection();
+        WriteTransaction lock(connection);
+        QVERIFY(!lock.begin().isError());
         for (int i = 0; i < 10; ++i)
             writer.appendEvent(incident(QString::number(i)));
         QVERIFY(failed.wait(10000));
@@ -215,8 +218,7 @@ private Q_SLOTS:
         QCOMPARE(committed.size(), 0);
         for (int i = 10; i < 20; ++i)
             writer.appendEvent(incident(QString::number(i)));
-        QVERIFY(lock.exec(QStringLiteral("COMMIT")));
-        lock.finish();
+        QVERIFY(!lock.commit().isError());
 
         QCoro::waitFor(writer.flush());
         QCOMPARE(writer.acknowledgedTicket(), quint64(20));
@@ -240,8 +242,9 @@ private Q_SLOTS:
         QSignalSpy rejected(&writer, &StoreWriter::rejected);
         QSignalSpy failed(&writer, &StoreWriter::writeFailed);
 
-        QSqlQuery lock(m_db->connection());
-        QVERIFY(lock.exec(QStringLiteral("BEGIN IMMEDIATE")));
+        QSqlDatabase connection = m_db->connection();
+        WriteTransaction lock(connection);
+        QVERIFY(!lock.begin().isError());
         for (int i = 0; i < 5; ++i)
             writer.appendEvent(incident(QString::number(i)));
         QTRY_COMPARE_WITH_TIMEOUT(writer.acknowledgedTicket(), quint64(5), 30000);
@@ -250,13 +253,12 @@ private Q_SLOTS:
             QCOMPARE(rejected.at(i).at(0).value<quint64>(), quint64(i + 1));
             const QString why = rejected.at(i).at(1).toString();
             QVERIFY2(why.contains(QStringLiteral("after 3 tries")) &&
-                         why.contains(QStringLiteral("locked")),
+                         why.contains(QStringLiteral("lock")),
                      qPrintable(why));
         }
         QVERIFY2(failed.last().first().toString().contains(QStringLiteral("not stored")),
                  qPrintable(failed.last().first().toString()));
-        QVERIFY(lock.exec(QStringLiteral("ROLLBACK")));
-        lock.finish();
+        lock.rollback();
 
         // The store works again: later writes get their own tries.
         const quint64 after = writer.appendEvent(incident(QStringLiteral("after")));
@@ -278,18 +280,18 @@ private Q_SLOTS:
         QSignalSpy rejected(&writer, &StoreWriter::rejected);
         QSignalSpy failed(&writer, &StoreWriter::writeFailed);
 
-        QSqlQuery lock(m_db->connection());
-        QVERIFY(lock.exec(QStringLiteral("BEGIN IMMEDIATE")));
+        QSqlDatabase connection = m_db->connection();
+        WriteTransaction lock(connection);
+        QVERIFY(!lock.begin().isError());
         writer.appendEvent(incident(QStringLiteral("tried")));
         QTRY_VERIFY_WITH_TIMEOUT(!failed.isEmpty(), 30000);
         writer.appendEvent(incident(QStringLiteral("queued")));
         writer.giveUp();
         QTRY_COMPARE_WITH_TIMEOUT(writer.acknowledgedTicket(), quint64(2), 10000);
         QCOMPARE(rejected.size(), 2);
-        QVERIFY2(rejected.first().at(1).toString().contains(QStringLiteral("locked")),
+        QVERIFY2(rejected.first().at(1).toString().contains(QStringLiteral("lock")),
                  qPrintable(rejected.first().at(1).toString()));
-        QVERIFY(lock.exec(QStringLiteral("ROLLBACK")));
-        lock.finish();
+        lock.rollback();
         QCOMPARE(column(*m_db, QStringLiteral("SELECT message FROM events")), QStringList());
     }
 
@@ -324,7 +326,8 @@ private Q_SLOTS:
         QCOMPARE(
             column(*m_db, QStringLiteral("SELECT minute || ' ' || samples || ' ' || failures "
                                          "|| ' ' || latency_p50_ms || ' ' || latency_p95_ms || ' ' "
-                                         "|| ifnull(height, '-') || ' ' || ifnull(lag, '-') "
+                                         "|| COALESCE(CAST(height AS TEXT), '-') || ' ' || "
+                                         "COALESCE(CAST(lag AS TEXT), '-') "
                                          "FROM probe_samples "
                                          "ORDER BY minute")),
             (QStringList{QStringLiteral("%1 6 1 30 100 1004 7").arg(start),

@@ -1,0 +1,456 @@
+// A store on a real PostgreSQL server: how --db names it, the schema the migrations make there,
+// a newer store refused untouched, writers taking turns, and every way opening can fail said
+// in one line without a password.
+#include "postgresserver.h"
+#include "store/changenotifier.h"
+#include "store/database.h"
+#include "store/storelocation.h"
+#include "store/writetransaction.h"
+
+#include <QSignalSpy>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QSqlRecord>
+#include <QTest>
+#include <QThread>
+#include <QUrl>
+
+using namespace switchyard;
+using namespace switchyard::store;
+using switchyard::testing::PostgresServer;
+
+namespace {
+
+QStringList rows(const QSqlDatabase& db, const QString& sql)
+{
+    QSqlQuery query(db);
+    if (!query.exec(sql))
+        return {QStringLiteral("error: ") + query.lastError().text()};
+    QStringList values;
+    while (query.next()) {
+        QStringList fields;
+        for (int i = 0; i < query.record().count(); ++i)
+            fields << query.value(i).toString();
+        values << fields.join(QLatin1Char(' '));
+    }
+    return values;
+}
+
+// Sets an environment variable for one scope.
+class ScopedEnvironment
+{
+public:
+    ScopedEnvironment(const char* name, const QByteArray& value)
+        : m_name(name)
+        , m_had(qEnvironmentVariableIsSet(name))
+        , m_before(qgetenv(name))
+    {
+        qputenv(name, value);
+    }
+    ~ScopedEnvironment()
+    {
+        if (m_had)
+            qputenv(m_name, m_before);
+        else
+            qunsetenv(m_name);
+    }
+
+private:
+    const char* m_name;
+    bool m_had;
+    QByteArray m_before;
+};
+
+} // namespace
+
+class TestPostgresStore : public QObject
+{
+    Q_OBJECT
+
+private:
+    PostgresServer m_server;
+    int m_databases = 0;
+
+    // One value read as the superuser from database `name`, past the store code.
+    QString peek(const QString& name, const QString& sql) const
+    {
+        const QString connection = QStringLiteral("tst_postgresstore-peek");
+        QString value;
+        {
+            QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QPSQL"), connection);
+            db.setHostName(m_server.socketFolder());
+            db.setPort(m_server.port());
+            db.setUserName(QLatin1String(PostgresServer::superuser));
+            db.setDatabaseName(name);
+            if (!db.open())
+                value = QStringLiteral("error: ") + db.lastError().text();
+            else
+                value = rows(db, sql).join(QLatin1Char('|'));
+            db.close();
+        }
+        QSqlDatabase::removeDatabase(connection);
+        return value;
+    }
+
+    // A new empty database on the server, by its URL.
+    QString freshDatabase()
+    {
+        const QString name = QStringLiteral("db%1").arg(++m_databases);
+        const QString error = m_server.createDatabase(name);
+        if (!error.isEmpty())
+            qWarning("%s", qPrintable(error));
+        return m_server.url(name);
+    }
+
+private Q_SLOTS:
+    void initTestCase() { SWITCHYARD_START_POSTGRES(m_server); }
+
+    void locationsParse_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("postgres");
+        QTest::addColumn<QString>("user");
+        QTest::addColumn<QString>("host");
+        QTest::addColumn<int>("port");
+        QTest::addColumn<QString>("database");
+        QTest::addColumn<QString>("sslMode");
+        QTest::newRow("file") << QStringLiteral("/var/lib/switchyard/store.db") << false
+                              << QString() << QString() << -1 << QString() << QString();
+        QTest::newRow("relative file") << QStringLiteral("store.db") << false << QString()
+                                       << QString() << -1 << QString() << QString();
+        QTest::newRow("full") << QStringLiteral("postgresql://desk@db.example:6432/team") << true
+                              << QStringLiteral("desk") << QStringLiteral("db.example") << 6432
+                              << QStringLiteral("team") << QString();
+        QTest::newRow("postgres scheme, defaults")
+            << QStringLiteral("postgres:///team") << true << QString() << QString() << -1
+            << QStringLiteral("team") << QString();
+        QTest::newRow("socket folder")
+            << QStringLiteral("postgresql://desk@%2Fvar%2Frun%2Fpostgresql/team") << true
+            << QStringLiteral("desk") << QStringLiteral("/var/run/postgresql") << -1
+            << QStringLiteral("team") << QString();
+        QTest::newRow("IPv6 and sslmode")
+            << QStringLiteral("postgresql://desk@[::1]:5432/team?sslmode=verify-full") << true
+            << QStringLiteral("desk") << QStringLiteral("::1") << 5432 << QStringLiteral("team")
+            << QStringLiteral("verify-full");
+    }
+
+    void locationsParse()
+    {
+        QFETCH(QString, text);
+        QFETCH(bool, postgres);
+        QString error;
+        const StoreLocation location = StoreLocation::parse(text, &error);
+        QCOMPARE(error, QString());
+        QCOMPARE(location.isPostgres(), postgres);
+        QCOMPARE(location.path, text);
+        QTEST(location.user, "user");
+        QTEST(location.host, "host");
+        QTEST(location.port, "port");
+        QTEST(location.databaseName, "database");
+        QTEST(location.sslMode, "sslMode");
+    }
+
+    void badLocationsAreNamed_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("empty") << QString() << QStringLiteral("no database path given");
+        QTest::newRow("other scheme")
+            << QStringLiteral("mysql://u@h/db") << QStringLiteral("not a mysql:// URL");
+        QTest::newRow("no database")
+            << QStringLiteral("postgresql://u@h:5432") << QStringLiteral("names no database");
+        QTest::newRow("port") << QStringLiteral("postgresql://u@h:99999/db")
+                              << QStringLiteral("not between 1 and 65535");
+        QTest::newRow("sslmode") << QStringLiteral("postgresql://u@h/db?sslmode=always")
+                                 << QStringLiteral("sslmode 'always' is none of");
+        QTest::newRow("other setting") << QStringLiteral("postgresql://u@h/db?connect_timeout=1")
+                                       << QStringLiteral("'connect_timeout' is no setting");
+    }
+
+    void badLocationsAreNamed()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, expected);
+        const OpenResult opened = Database::open(text);
+        QVERIFY(!opened.ok());
+        QVERIFY2(opened.error.contains(expected), qPrintable(opened.error));
+        QVERIFY2(!opened.error.contains(QLatin1Char('\n')), qPrintable(opened.error));
+    }
+
+    void aPasswordInTheUrlIsRefusedUnrepeated_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::newRow("user info") << QStringLiteral("postgresql://desk:hunter2x@h:5432/db");
+        QTest::newRow("setting") << QStringLiteral("postgresql://desk@h/db?password=hunter2x");
+        QTest::newRow("after sslmode")
+            << QStringLiteral("postgresql://desk@h:99999/db?sslmode=require&password=hunter2x");
+    }
+
+    void aPasswordInTheUrlIsRefusedUnrepeated()
+    {
+        QFETCH(QString, text);
+        const OpenResult opened = Database::open(text);
+        QVERIFY(!opened.ok());
+        QVERIFY2(opened.error.contains(QLatin1String("carries a password")),
+                 qPrintable(opened.error));
+        QVERIFY2(opened.error.contains(QLatin1String("PGPASSWORD")), qPrintable(opened.error));
+        QVERIFY2(!opened.error.contains(QLatin1String("hunter2x")), qPrintable(opened.error));
+    }
+
+    void migratesANewDatabaseWithTheServersTypes()
+    {
+        const QString url = freshDatabase();
+        const OpenResult opened = Database::open(url);
+        QVERIFY2(opened.ok(), qPrintable(opened.error));
+        QCOMPARE(opened.database->dialect(), Dialect::Postgres);
+        QCOMPARE(opened.database->schemaVersion(), Database::currentSchemaVersion());
+        QCOMPARE(opened.database->path(), url);
+        const QSqlDatabase db = opened.database->connection();
+        QCOMPARE(rows(db, QStringLiteral("SELECT count(*) FROM schema_version")),
+                 QStringList{QString::number(Database::currentSchemaVersion())});
+        QCOMPARE(rows(db, QStringLiteral("SELECT table_name FROM information_schema.tables WHERE "
+                                         "table_schema = 'public' ORDER BY table_name")),
+                 (QStringList{QStringLiteral("collector_lease"), QStringLiteral("events"),
+                              QStringLiteral("failover_counts"), QStringLiteral("probe_samples"),
+                              QStringLiteral("schema_version"), QStringLiteral("send_attempts"),
+                              QStringLiteral("transactions")}));
+        // The schema's ${ROW_ID} and ${BYTES} in the server's words.
+        QCOMPARE(rows(db, QStringLiteral("SELECT data_type, is_identity FROM "
+                                         "information_schema.columns WHERE table_name = 'events' "
+                                         "AND column_name = 'id'")),
+                 QStringList{QStringLiteral("bigint YES")});
+        QCOMPARE(rows(db, QStringLiteral("SELECT data_type FROM information_schema.columns WHERE "
+                                         "table_name = 'transactions' AND column_name = 'wire'")),
+                 QStringList{QStringLiteral("bytea")});
+        QCOMPARE(opened.database->integrityCheck(), QStringLiteral("ok"));
+    }
+
+    void rowsRoundTripWithTheirIds()
+    {
+        const OpenResult opened = Database::open(freshDatabase());
+        QVERIFY2(opened.ok(), qPrintable(opened.error));
+        QSqlDatabase db = opened.database->connection();
+        IncidentEvent event;
+        event.time = QDateTime::fromMSecsSinceEpoch(1700000000123, Qt::UTC);
+        event.txId = QStringLiteral("tx-1");
+        event.message = QStringLiteral("héllo");
+        qint64 first = 0;
+        qint64 second = 0;
+        QVERIFY(!insertEvent(db, event, &first).isError());
+        QVERIFY(!insertEvent(db, event, &second).isError());
+        QVERIFY(first > 0);
+        QCOMPARE(second, first + 1);
+
+        StoredTransaction tx;
+        tx.id = QStringLiteral("tx-1");
+        tx.network = QStringLiteral("mainnet");
+        tx.family = ChainFamily::Solana;
+        tx.wire = QByteArray("\x00\x01\xff\x00\x27'\\", 7);
+        tx.state = QStringLiteral("submitted");
+        tx.stateSinceMs = 5;
+        tx.createdMs = 4;
+        tx.nonce = 7;
+        QVERIFY(!saveTransaction(db, tx).isError());
+        SendAttempt attempt;
+        attempt.txId = tx.id;
+        attempt.timeMs = 6;
+        attempt.node = QStringLiteral("alpha");
+        attempt.outcome = QStringLiteral("sending");
+        qint64 attemptId = 0;
+        QVERIFY(!insertAttempt(db, attempt, &attemptId).isError());
+        QVERIFY(attemptId > 0);
+
+        const auto read = opened.database->transaction(tx.id);
+        QVERIFY2(read.ok(), qPrintable(read.error));
+        QVERIFY(read.value.has_value());
+        QCOMPARE(read.value->wire, tx.wire);
+        QCOMPARE(read.value->nonce, tx.nonce);
+        QCOMPARE(read.value->recentBlockhash, QString());
+        const auto events = opened.database->eventsForTransaction(tx.id);
+        QVERIFY2(events.ok(), qPrintable(events.error));
+        QCOMPARE(events.value.size(), 2);
+        QCOMPARE(events.value.first().message, QStringLiteral("héllo"));
+        const auto attempts = opened.database->attempts(tx.id);
+        QCOMPARE(attempts.value.size(), 1);
+        QCOMPARE(attempts.value.first().id, attemptId);
+    }
+
+    void aNewerStoreIsRefusedUntouched()
+    {
+        const QString name = QStringLiteral("newer");
+        QCOMPARE(m_server.createDatabase(name), QString());
+        const QString url = m_server.url(name);
+        {
+            const OpenResult opened = Database::open(url);
+            QVERIFY2(opened.ok(), qPrintable(opened.error));
+            QSqlQuery query(opened.database->connection());
+            QVERIFY(query.exec(QStringLiteral("INSERT INTO schema_version (version, applied_ms) "
+                                              "VALUES (99, 0)")));
+        }
+        const QString shape = QStringLiteral(
+            "SELECT string_agg(table_name || ':' || column_name || ':' || data_type, "
+            "',' ORDER BY table_name, column_name) FROM information_schema.columns "
+            "WHERE table_schema = 'public'");
+        const QString versions =
+            QStringLiteral("SELECT string_agg(version::text, ',' ORDER BY version) FROM "
+                           "schema_version");
+        const QStringList before = {peek(name, shape), peek(name, versions)};
+        const OpenResult refused = Database::open(url);
+        QVERIFY(!refused.ok());
+        QVERIFY2(refused.error.contains(QLatin1String("created by a newer Switchyard: schema 99")),
+                 qPrintable(refused.error));
+        QCOMPARE((QStringList{peek(name, shape), peek(name, versions)}), before);
+    }
+
+    void writersTakeTurns()
+    {
+        const QString url = freshDatabase();
+        const OpenResult first = Database::open(url);
+        QVERIFY2(first.ok(), qPrintable(first.error));
+        OpenOptions impatient;
+        impatient.busyTimeoutMs = 200;
+        const OpenResult second = Database::open(url, impatient);
+        QVERIFY2(second.ok(), qPrintable(second.error));
+        QSqlDatabase one = first.database->connection();
+        QSqlDatabase other = second.database->connection();
+
+        WriteTransaction holding(one);
+        QVERIFY(!holding.begin().isError());
+        {
+            WriteTransaction waiting(other);
+            const WriteError refused = waiting.begin();
+            QVERIFY(refused.isError());
+            QVERIFY2(refused.transient, qPrintable(refused.text));
+            QVERIFY2(refused.text.contains(QLatin1String("lock timeout")),
+                     qPrintable(refused.text));
+            QVERIFY2(!refused.text.contains(QLatin1Char('\n')), qPrintable(refused.text));
+        }
+        QVERIFY(!holding.commit().isError());
+        WriteTransaction next(other);
+        QVERIFY(!next.begin().isError());
+        QVERIFY(!next.commit().isError());
+    }
+
+    void anUnreachableServerIsOneLine()
+    {
+        // The socket folder of a server that does not run there.
+        const QString url = QStringLiteral("postgresql://switchyard@%1:1/none")
+                                .arg(QString::fromLatin1(QUrl::toPercentEncoding(
+                                    m_server.folder() + QStringLiteral("/nothing"))));
+        const OpenResult opened = Database::open(url);
+        QVERIFY(!opened.ok());
+        QVERIFY2(opened.error.startsWith(QLatin1String("cannot connect to the store ") + url),
+                 qPrintable(opened.error));
+        QVERIFY2(!opened.error.contains(QLatin1Char('\n')), qPrintable(opened.error));
+    }
+
+    void aWrongOrMissingPasswordIsNamedAndNotShown()
+    {
+        const QString url = m_server.tcpUrl();
+        {
+            const ScopedEnvironment password("PGPASSWORD", "wrong-secret-9");
+            const OpenResult opened = Database::open(url);
+            QVERIFY(!opened.ok());
+            QVERIFY2(opened.error.contains(QLatin1String("password authentication failed")),
+                     qPrintable(opened.error));
+            QVERIFY2(opened.error.contains(QLatin1String("PGPASSWORD or ~/.pgpass")),
+                     qPrintable(opened.error));
+            QVERIFY2(!opened.error.contains(QLatin1String("wrong-secret-9")),
+                     qPrintable(opened.error));
+            QVERIFY2(!opened.error.contains(QLatin1Char('\n')), qPrintable(opened.error));
+        }
+        {
+            const ScopedEnvironment noPasswordFile("PGPASSFILE", "/nonexistent/pgpass");
+            const OpenResult opened = Database::open(url);
+            QVERIFY(!opened.ok());
+            QVERIFY2(opened.error.contains(QLatin1String("no password supplied")),
+                     qPrintable(opened.error));
+        }
+        {
+            const ScopedEnvironment password("PGPASSWORD", m_server.password().toLatin1());
+            const OpenResult opened = Database::open(url);
+            QVERIFY2(opened.ok(), qPrintable(opened.error));
+        }
+    }
+
+    void noSchemaAndNoRightToCreateItIsNamed()
+    {
+        QCOMPARE(m_server.execute(QStringLiteral("CREATE ROLE reader LOGIN")), QString());
+        const QString name = QStringLiteral("owned_by_another");
+        QCOMPARE(m_server.createDatabase(name), QString());
+        QString url = m_server.url(name);
+        url.replace(QLatin1String("//switchyard@"), QLatin1String("//reader@"));
+        const OpenResult opened = Database::open(url);
+        QVERIFY(!opened.ok());
+        QVERIFY2(opened.error.contains(QLatin1String("has no Switchyard schema")) &&
+                     opened.error.contains(QLatin1String("user reader has no right to create it")),
+                 qPrintable(opened.error));
+        QVERIFY2(!opened.error.contains(QLatin1Char('\n')), qPrintable(opened.error));
+        // Nothing was left half made.
+        const OpenResult owner = Database::open(m_server.url(name));
+        QVERIFY2(owner.ok(), qPrintable(owner.error));
+        QCOMPARE(owner.database->schemaVersion(), Database::currentSchemaVersion());
+    }
+
+    void aDeskHearsAnotherConnectionsCommit()
+    {
+        const QString url = freshDatabase();
+        const OpenResult desk = Database::open(url);
+        QVERIFY2(desk.ok(), qPrintable(desk.error));
+        const OpenResult writer = Database::open(url);
+        QVERIFY2(writer.ok(), qPrintable(writer.error));
+        // A poll too slow to be what tells it.
+        PostgresChangeNotifier notifier(desk.database->connection(), 3'600'000);
+        QVERIFY(notifier.isListening());
+        QSignalSpy changed(&notifier, &ChangeNotifier::changed);
+
+        QSqlDatabase db = writer.database->connection();
+        WriteTransaction transaction(db);
+        QVERIFY(!transaction.begin().isError());
+        IncidentEvent event;
+        event.time = QDateTime::currentDateTimeUtc();
+        event.message = QStringLiteral("from another desk");
+        QVERIFY(!insertEvent(db, event).isError());
+        QVERIFY(!transaction.commit().isError());
+        QVERIFY(changed.wait(30000));
+    }
+
+    void theSlowPollTellsWhatNoNotificationDid()
+    {
+        const QString url = freshDatabase();
+        const OpenResult desk = Database::open(url);
+        QVERIFY2(desk.ok(), qPrintable(desk.error));
+        PostgresChangeNotifier notifier(desk.database->connection(), 100);
+        QSignalSpy changed(&notifier, &ChangeNotifier::changed);
+        // Written past WriteTransaction: no NOTIFY, as when the notification was lost.
+        QCOMPARE(m_server.execute(QStringLiteral("INSERT INTO events (time_ms, severity, kind) "
+                                                 "VALUES (1, 0, 'store')"),
+                                  url.section(QLatin1Char('/'), -1)),
+                 QString());
+        QVERIFY(changed.wait(30000));
+    }
+
+    void aSecondThreadReopensItsOwnConnection()
+    {
+        const OpenResult first = Database::open(freshDatabase());
+        QVERIFY2(first.ok(), qPrintable(first.error));
+        QString otherConnection;
+        int otherVersion = 0;
+        QThread* thread = QThread::create([&] {
+            const OpenResult other = first.database->reopen();
+            if (other.ok()) {
+                otherConnection = other.database->connectionName();
+                otherVersion = other.database->schemaVersion();
+            }
+        });
+        thread->start();
+        QVERIFY(thread->wait(30000));
+        delete thread;
+        QVERIFY(!otherConnection.isEmpty());
+        QVERIFY(otherConnection != first.database->connectionName());
+        QCOMPARE(otherVersion, Database::currentSchemaVersion());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPostgresStore)
+#include "tst_postgresstore.moc"
