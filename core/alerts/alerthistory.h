@@ -22,8 +22,8 @@ public:
     {
         Time,
         Severity,
-        Notification,
         Status,
+        Notification, // last: it takes the room that is left
         ColumnCount
     };
     enum Role

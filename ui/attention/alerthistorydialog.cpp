@@ -16,8 +16,8 @@ namespace switchyard::ui {
 
 namespace {
 
-// Room for a grouped alert's title ("demo-solana: 12 transactions close to expiry, the first
-// in 49 blocks") in the table's large type.
+// Room at least for a grouped alert's title ("demo-solana: 12 transactions close to expiry, the
+// first in 49 blocks") in the table's large type.
 constexpr int notificationColumnChars = 62;
 
 } // namespace
@@ -41,18 +41,8 @@ AlertHistoryDialog::AlertHistoryDialog(AlertHistory* history, AlertMonitor* moni
     m_table->setTextElideMode(Qt::ElideRight);
     QHeaderView* header = m_table->horizontalHeader();
     header->setSectionResizeMode(QHeaderView::Interactive);
-    // The notification is what is read: it keeps its width and the status takes what is
-    // left; a narrow screen scrolls sideways rather than cut it.
-    header->setStretchLastSection(true);
-    const QFontMetrics metrics(m_table->font());
-    for (const auto& [column, sample] :
-         {std::pair{AlertHistory::Time, QStringLiteral("2026-12-31 23:59:59 UTC")},
-          std::pair{AlertHistory::Severity, QStringLiteral("Critical")},
-          std::pair{AlertHistory::Status, QStringLiteral("Acknowledged at 23:59:59 UTC")}})
-        header->resizeSection(column, metrics.horizontalAdvance(sample) + 2 * cellPadding);
-    m_minimumNotificationWidth =
-        metrics.averageCharWidth() * notificationColumnChars + 2 * cellPadding;
-    fitNotificationColumn();
+    header->setStretchLastSection(false);
+    fitColumns();
 
     m_detail->setObjectName(QStringLiteral("alertHistoryDetail"));
     m_detail->setWordWrap(true);
@@ -82,7 +72,7 @@ AlertHistoryDialog::AlertHistoryDialog(AlertHistory* history, AlertMonitor* moni
     connect(history, &QAbstractItemModel::dataChanged, this, &AlertHistoryDialog::selectionChanged);
     connect(history, &QAbstractItemModel::rowsInserted, this, [this] {
         m_empty->setVisible(m_history->rowCount() == 0);
-        fitNotificationColumn();
+        fitColumns();
         selectionChanged();
     });
 
@@ -100,13 +90,19 @@ AlertHistoryDialog::AlertHistoryDialog(AlertHistory* history, AlertMonitor* moni
                             620));
 }
 
-void AlertHistoryDialog::fitNotificationColumn()
+void AlertHistoryDialog::fitColumns()
 {
-    m_table->setColumnWidth(
-        AlertHistory::Notification,
-        std::max(m_minimumNotificationWidth,
-                 static_cast<const QAbstractItemView*>(m_table)->sizeHintForColumn(
-                     AlertHistory::Notification)));
+    const QFontMetrics metrics(m_table->font());
+    const auto* view = static_cast<const QAbstractItemView*>(m_table);
+    for (const auto& [column, sample] :
+         {std::pair{AlertHistory::Time, QStringLiteral("23:59:59 UTC")},
+          std::pair{AlertHistory::Severity, QStringLiteral("Critical")},
+          std::pair{AlertHistory::Status, QStringLiteral("Acknowledged at 23:59:59 UTC")},
+          std::pair{AlertHistory::Notification,
+                    QString(notificationColumnChars, QLatin1Char('n'))}})
+        m_table->setColumnWidth(column,
+                                std::max(metrics.horizontalAdvance(sample) + 2 * cellPadding,
+                                         view->sizeHintForColumn(column)));
 }
 
 int AlertHistoryDialog::selectedRow() const

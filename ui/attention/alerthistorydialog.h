@@ -31,8 +31,9 @@ Q_SIGNALS:
     void openRequested(const switchyard::AlertTarget& target);
 
 private:
-    // As wide as its longest title, and never narrower than a grouped alert's.
-    void fitNotificationColumn();
+    // Each column as wide as its longest cell: the notification never narrower than a grouped
+    // alert's title, and never cut (a narrow screen scrolls sideways).
+    void fitColumns();
     int selectedRow() const;
     void selectionChanged();
 
@@ -43,7 +44,6 @@ private:
     QLabel* m_empty;
     QPushButton* m_open;
     QPushButton* m_acknowledge;
-    int m_minimumNotificationWidth = 0;
 };
 
 } // namespace switchyard::ui
