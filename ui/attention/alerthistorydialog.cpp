@@ -97,12 +97,14 @@ void AlertHistoryDialog::fitColumns()
     for (const auto& [column, sample] :
          {std::pair{AlertHistory::Time, QStringLiteral("23:59:59 UTC")},
           std::pair{AlertHistory::Severity, QStringLiteral("Critical")},
-          std::pair{AlertHistory::Status, QStringLiteral("Acknowledged at 23:59:59 UTC")},
-          std::pair{AlertHistory::Notification,
-                    QString(notificationColumnChars, QLatin1Char('n'))}})
+          std::pair{AlertHistory::Status, QStringLiteral("Acknowledged at 23:59:59 UTC")}})
         m_table->setColumnWidth(column,
                                 std::max(metrics.horizontalAdvance(sample) + 2 * cellPadding,
                                          view->sizeHintForColumn(column)));
+    m_table->setColumnWidth(
+        AlertHistory::Notification,
+        std::max(metrics.averageCharWidth() * notificationColumnChars + 2 * cellPadding,
+                 view->sizeHintForColumn(AlertHistory::Notification)));
 }
 
 int AlertHistoryDialog::selectedRow() const
