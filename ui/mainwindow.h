@@ -73,6 +73,7 @@ public:
     ~MainWindow() override;
 
     QTabWidget* views() const { return m_views; }
+    AttentionController* attention() const { return m_attention; }
     OverviewBar* overviewBar() const { return m_overview; }
     NetworkOverviewModel* overviewModel() const { return m_overviewModel; }
     QComboBox* networkSelector() const { return m_networkSelector; }

@@ -1,6 +1,7 @@
 #include "shortcuts.h"
 
 #include "appearance.h"
+#include "attention/attentioncontroller.h"
 #include "mainwindow.h"
 #include "pendingboardview.h"
 #include "pendingpage.h"
@@ -149,6 +150,12 @@ void installShortcuts(MainWindow* window)
     QAction* quit = file->addAction(MainWindow::tr("Quit") + QStringLiteral("\tCtrl+Q"));
     quit->setObjectName(QStringLiteral("fileQuit"));
     QObject::connect(quit, &QAction::triggered, window, [window] { window->quitSwitchyard(); });
+    QMenu* alerts = window->menuBar()->addMenu(MainWindow::tr("&Alerts"));
+    alerts->addAction(window->attention()->historyAction());
+    alerts->addAction(window->attention()->muteAction());
+    // A mute ends on its own: the menu says how things stand when it opens.
+    QObject::connect(alerts, &QMenu::aboutToShow, window->attention(),
+                     &AttentionController::updateMuteAction);
     QMenu* help = window->menuBar()->addMenu(MainWindow::tr("&Help"));
     // The key is written in the text: as the action's own shortcut it would be a second
     // binding of F1, and an ambiguous one fires neither.

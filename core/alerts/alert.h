@@ -4,6 +4,7 @@
 
 #include <QMetaType>
 #include <QString>
+#include <QStringList>
 
 namespace switchyard {
 
@@ -23,15 +24,22 @@ struct AlertTarget
     bool operator==(const AlertTarget&) const = default;
 };
 
-// One notification's worth: raised once per incident by AlertMonitor.
+// One notification's worth: raised once per incident by AlertMonitor, and again when a grouped
+// incident gains a subject.
 struct Alert
 {
-    QString key;  // the incident: "wrong-network:solnet:b", "transport-unknown:<id>", ...
+    QString key;  // the incident: "wrong-network:solnet:b", "near-expiry:solnet", ...
     QString rule; // the rule that raised it: "wrongNetwork", ... (what a mute silences)
     IncidentEvent::Severity severity = IncidentEvent::Severity::Warning;
     QString title;
     QString body;
     AlertTarget target;
+    // What a grouped incident is about, one each (the network's transactions close to expiry);
+    // a new one is told in the same notification.
+    QStringList subjects;
+    // The incident whose notification this one takes the place of: a transaction's expiry
+    // replaces the warning that it was close to it, so the failure is said where the warning was.
+    QString replaces;
     bool operator==(const Alert&) const = default;
 };
 

@@ -6,7 +6,9 @@
 #include "tracking/transactiontracker.h"
 #include "util/clock.h"
 
+#include <QMap>
 #include <QSet>
+#include <algorithm>
 
 namespace switchyard {
 
@@ -32,6 +34,25 @@ QString noNodeCan(NodeRole role)
         return QStringLiteral("no node can look up transaction status");
     }
     return QStringLiteral("no node can serve %1").arg(nodeRoleName(role));
+}
+
+// "a, b or c"
+QString joinedWithOr(const QStringList& parts)
+{
+    if (parts.size() < 2)
+        return parts.join(QString());
+    return parts.mid(0, parts.size() - 1).join(QStringLiteral(", ")) + QStringLiteral(" or ") +
+           parts.last();
+}
+
+// "no node can send", "no node can serve reads, build transactions, send or look up ...".
+QString noNodeCan(const QList<NodeRole>& roles)
+{
+    const QString prefix = QStringLiteral("no node can ");
+    QStringList verbs;
+    for (const NodeRole role : roles)
+        verbs << noNodeCan(role).mid(prefix.size());
+    return prefix + joinedWithOr(verbs);
 }
 
 QString nodeList(const NetworkPool& pool, const QList<int>& indexes)
@@ -101,6 +122,8 @@ void AlertMonitor::collectPools(QList<Alert>& holding, AttentionSummary& summary
     QSet<QString> inFallback;
     for (const std::shared_ptr<NetworkPool>& pool : m_pools->pools()) {
         const QString network = pool->config().name;
+        QList<NodeRole> lost;
+        QList<int> outOfService; // the nodes of the lost roles
         for (const NodeRole role : nodeRoleOrder) {
             QList<int> withRole;
             bool unknown = false; // a node not probed yet may well serve
@@ -112,21 +135,32 @@ void AlertMonitor::collectPools(QList<Alert>& holding, AttentionSummary& summary
             }
             if (withRole.isEmpty() || unknown || !pool->eligibleNodes(role).isEmpty())
                 continue;
-            const QString key =
-                QStringLiteral("no-eligible-node:%1:%2").arg(network, nodeRoleName(role));
-            const QString title = QStringLiteral("%1: %2").arg(network, noNodeCan(role));
-            summary.criticalKeys << key;
-            summary.critical << title;
-            if (rules.noEligibleNode.enabled)
-                holding << Alert{key,
-                                 QStringLiteral("noEligibleNode"),
-                                 Severity::Critical,
-                                 title,
-                                 QStringLiteral("Every %1 node of %2 is out of service: %3. "
-                                                "Calls that need it fail until one serves "
-                                                "again.")
-                                     .arg(nodeRoleName(role), network, nodeList(*pool, withRole)),
-                                 {AlertTarget::Kind::Network, network, {}, {}}};
+            lost << role;
+            for (const int index : std::as_const(withRole)) {
+                if (!outOfService.contains(index))
+                    outOfService << index;
+            }
+            summary.criticalKeys
+                << QStringLiteral("no-eligible-node:%1:%2").arg(network, nodeRoleName(role));
+            summary.critical << QStringLiteral("%1: %2").arg(network, noNodeCan(role));
+        }
+        // One outage is one notification, whatever roles it took.
+        if (!lost.isEmpty() && rules.noEligibleNode.enabled) {
+            QStringList roleNames;
+            for (const NodeRole role : std::as_const(lost))
+                roleNames << nodeRoleName(role);
+            std::sort(outOfService.begin(), outOfService.end());
+            holding << Alert{
+                QStringLiteral("no-eligible-node:") + network,
+                QStringLiteral("noEligibleNode"),
+                Severity::Critical,
+                QStringLiteral("%1: %2").arg(network, noNodeCan(lost)),
+                QStringLiteral("Every %1 node of %2 is out of service: %3. "
+                               "Calls that need it fail until one serves again.")
+                    .arg(joinedWithOr(roleNames), network, nodeList(*pool, outOfService)),
+                {AlertTarget::Kind::Network, network, {}, {}},
+                {},
+                {}};
         }
         for (int i = 0; i < pool->nodeCount(); ++i) {
             const PoolNode& node = pool->node(i);
@@ -149,7 +183,9 @@ void AlertMonitor::collectPools(QList<Alert>& holding, AttentionSummary& summary
                                                           "answers for %1 again.")
                                                .arg(network)
                                          : node.health.lastError(),
-                                     {AlertTarget::Kind::Node, network, name, {}}};
+                                     {AlertTarget::Kind::Node, network, name, {}},
+                                     {},
+                                     {}};
             } else if (state == NodeState::Unhealthy) {
                 summary.criticalKeys << QStringLiteral("unhealthy:") + itemKey;
                 summary.critical << QStringLiteral("%1: %2 is Unhealthy").arg(network, name);
@@ -179,18 +215,27 @@ void AlertMonitor::collectPools(QList<Alert>& holding, AttentionSummary& summary
                              QStringLiteral("%1: fallback active for %2")
                                  .arg(network, display::duration(now - since)),
                              pool->fallbackReasons().join(QStringLiteral("; ")),
-                             {AlertTarget::Kind::Network, network, {}, {}}};
+                             {AlertTarget::Kind::Network, network, {}, {}},
+                             {},
+                             {}};
     }
     for (auto it = m_fallbackSinceMs.begin(); it != m_fallbackSinceMs.end();)
         it = inFallback.contains(it.key()) ? std::next(it) : m_fallbackSinceMs.erase(it);
 }
 
-void AlertMonitor::collectTransactions(QList<Alert>& holding, AttentionSummary& summary) const
+void AlertMonitor::collectTransactions(QList<Alert>& holding, AttentionSummary& summary)
 {
     if (!m_tracker)
         return;
     const AlertRules& rules = m_pools->config().alerts;
     const qint64 nowUtc = m_clock->utcNow().toMSecsSinceEpoch();
+    struct NearExpiry
+    {
+        tracking::TrackedTransaction record;
+        qint64 left = 0;
+    };
+    QMap<QString, QList<NearExpiry>> nearExpiry; // network -> its transactions, soonest first
+    QHash<QString, QString> pendingNow;
     for (const tracking::TrackedTransaction& record : m_tracker->transactions()) {
         const AlertTarget target{AlertTarget::Kind::Transaction, record.network, {}, record.id};
         const QString name = QStringLiteral("Transaction %1").arg(record.shortId());
@@ -210,35 +255,124 @@ void AlertMonitor::collectTransactions(QList<Alert>& holding, AttentionSummary& 
                                    "whether it can be rebroadcast.")
                         .arg(record.lastNode.isEmpty() ? QStringLiteral("a node") : record.lastNode,
                              record.network),
-                    target};
+                    target,
+                    {},
+                    {}};
         }
-        const std::optional<qint64> height = m_tracker->blockHeight(record.network);
-        const AlertRule& rule = rules.nearExpiry;
-        if (!tracking::isNearExpiry(record, height, rule.blocksLeft))
+        if (record.state == tracking::TxState::Expired && m_pendingSeen.contains(record.id)) {
+            QStringList& expired = m_expired[record.network];
+            if (!expired.contains(record.id))
+                expired << record.id;
+        }
+        if (!tracking::isPending(record.state))
             continue;
-        const qint64 left = *tracking::blocksLeft(record, height);
-        const QString key = QStringLiteral("near-expiry:") + record.id;
-        const QString title =
-            left >= 0 ? QStringLiteral("%1: %2 before it expires")
-                            .arg(name, display::counted(left, QStringLiteral("block"),
-                                                        QStringLiteral("blocks")))
-                      : QStringLiteral("%1: past its last valid block height, not yet proven "
-                                       "expired")
-                            .arg(name);
-        summary.criticalKeys << key;
-        summary.critical << title;
-        if (rule.enabled)
-            holding << Alert{key,
-                             QStringLiteral("nearExpiry"),
-                             Severity::Critical,
-                             title,
-                             QStringLiteral("Not landed on %1; its blockhash is valid up to "
-                                            "block height %2. After that it can never land and "
-                                            "only the sending system can sign a replacement.")
-                                 .arg(record.network)
-                                 .arg(*record.lastValidBlockHeight),
-                             target};
+        pendingNow.insert(record.id, record.network);
+        const std::optional<qint64> height = m_tracker->blockHeight(record.network);
+        // Past its last valid height and not yet declared Expired (the next status lookup
+        // decides): still the warning, at zero, until the expiry takes its place.
+        if (!tracking::isNearExpiry(record, height, rules.nearExpiry.blocksLeft))
+            continue;
+        const std::optional<qint64> left = tracking::blocksLeft(record, height);
+        summary.criticalKeys << QStringLiteral("near-expiry:") + record.id;
+        summary.critical << QStringLiteral("%1: %2 before it expires")
+                                .arg(name, display::counted(std::max<qint64>(0, *left),
+                                                            QStringLiteral("block"),
+                                                            QStringLiteral("blocks")));
+        nearExpiry[record.network] << NearExpiry{record, std::max<qint64>(0, *left)};
     }
+    m_pendingSeen = pendingNow;
+    if (!rules.nearExpiry.enabled) {
+        m_expired.clear();
+        return;
+    }
+
+    for (auto it = nearExpiry.begin(); it != nearExpiry.end(); ++it) {
+        QList<NearExpiry>& group = *it;
+        std::stable_sort(group.begin(), group.end(),
+                         [](const NearExpiry& x, const NearExpiry& y) { return x.left < y.left; });
+        const NearExpiry& soonest = group.first();
+        const QString blocks =
+            display::counted(soonest.left, QStringLiteral("block"), QStringLiteral("blocks"));
+        QStringList ids;
+        for (const NearExpiry& member : std::as_const(group))
+            ids << member.record.id;
+        const QString title =
+            group.size() == 1
+                ? QStringLiteral("Transaction %1: %2 before it expires")
+                      .arg(soonest.record.shortId(), blocks)
+                : QStringLiteral("%1: %2 transactions close to expiry, the first in %3")
+                      .arg(it.key())
+                      .arg(group.size())
+                      .arg(blocks);
+        const QString body =
+            group.size() == 1
+                ? QStringLiteral("Not landed on %1; its blockhash is valid up to block height "
+                                 "%2. After that it can never land and only the sending system "
+                                 "can sign a replacement.")
+                      .arg(it.key())
+                      .arg(*soonest.record.lastValidBlockHeight)
+                : QStringLiteral("Not landed on %1; Transaction %2 is valid up to block height "
+                                 "%3, the others a little longer. After that they can never "
+                                 "land and only the sending system can sign replacements.")
+                      .arg(it.key(), soonest.record.shortId())
+                      .arg(*soonest.record.lastValidBlockHeight);
+        holding << Alert{QStringLiteral("near-expiry:") + it.key(),
+                         QStringLiteral("nearExpiry"),
+                         Severity::Critical,
+                         title,
+                         body,
+                         {AlertTarget::Kind::Transaction, it.key(), {}, soonest.record.id},
+                         ids,
+                         {}};
+    }
+
+    for (auto it = m_expired.cbegin(); it != m_expired.cend(); ++it) {
+        const QStringList& ids = it.value();
+        const std::optional<tracking::TrackedTransaction> first =
+            m_tracker->transaction(ids.first());
+        const QString firstName = first ? first->shortId() : ids.first();
+        const QString title =
+            ids.size() == 1
+                ? QStringLiteral("Transaction %1 expired on %2").arg(firstName, it.key())
+                : QStringLiteral("%1: %2 transactions expired").arg(it.key()).arg(ids.size());
+        const QString stillNear =
+            nearExpiry.contains(it.key())
+                ? QStringLiteral(" %1 more close to expiry.").arg(nearExpiry.value(it.key()).size())
+                : QString();
+        holding << Alert{QStringLiteral("expired:") + it.key(),
+                         QStringLiteral("nearExpiry"),
+                         Severity::Critical,
+                         title,
+                         (ids.size() == 1 ? QStringLiteral("Its blockhash expired before it "
+                                                           "landed: it can never land now. Only "
+                                                           "the sending system can sign a "
+                                                           "replacement.")
+                                          : QStringLiteral("Their blockhashes expired before "
+                                                           "they landed: they can never land "
+                                                           "now. Only the sending system can "
+                                                           "sign replacements.")) +
+                             stillNear,
+                         {AlertTarget::Kind::Transaction, it.key(), {}, ids.first()},
+                         ids,
+                         QStringLiteral("near-expiry:") + it.key()};
+    }
+}
+
+bool AlertMonitor::shouldRaise(const Alert& alert, const Incident& incident, qint64 nowMs) const
+{
+    if (isMuted(alert.rule, nowMs))
+        return false;
+    const bool cooling =
+        incident.lastRaisedMs && nowMs - *incident.lastRaisedMs < incident.cooldownMs;
+    if (!incident.notified)
+        return !cooling;
+    if (incident.acknowledged || cooling)
+        return false;
+    for (const QString& subject : alert.subjects) {
+        if (!incident.toldSubjects.contains(subject))
+            return true;
+    }
+    return false;
 }
 
 void AlertMonitor::evaluate()
@@ -251,16 +385,18 @@ void AlertMonitor::evaluate()
     collectTransactions(holding, summary);
 
     QSet<QString> held;
+    QSet<QString> replaced;
     for (const Alert& alert : std::as_const(holding)) {
         held.insert(alert.key);
         Incident& incident = m_incidents[alert.key];
         incident.cooldownMs = alertRule(rules, alert.rule)->cooldownS * msPerSecond;
-        if (incident.notified || isMuted(alert.rule, now))
-            continue;
-        if (incident.lastRaisedMs && now - *incident.lastRaisedMs < incident.cooldownMs)
+        if (!shouldRaise(alert, incident, now))
             continue;
         incident.notified = true;
         incident.lastRaisedMs = now;
+        incident.toldSubjects = alert.subjects;
+        if (!alert.replaces.isEmpty())
+            replaced.insert(alert.replaces);
         Q_EMIT alertRaised(alert);
     }
     for (auto it = m_incidents.begin(); it != m_incidents.end();) {
@@ -269,8 +405,11 @@ void AlertMonitor::evaluate()
             continue;
         }
         if (it->notified) {
+            // An acknowledged one's notification is closed already.
+            if (!replaced.contains(it.key()) && !it->acknowledged)
+                Q_EMIT alertCleared(it.key());
             it->notified = false;
-            Q_EMIT alertCleared(it.key());
+            it->acknowledged = false;
         }
         // Kept only as long as its cooldown can still hold a new raise back.
         const bool cooling = it->lastRaisedMs && now - *it->lastRaisedMs < it->cooldownMs;
@@ -289,6 +428,27 @@ void AlertMonitor::evaluate()
     Q_EMIT summaryChanged();
     if (!appeared.isEmpty())
         Q_EMIT criticalAppeared(appeared);
+}
+
+bool AlertMonitor::acknowledge(const QString& key)
+{
+    const auto found = m_incidents.find(key);
+    if (found == m_incidents.end() || !found->notified || found->acknowledged)
+        return false;
+    found->acknowledged = true;
+    Q_EMIT alertAcknowledged(key);
+    // An expiry is an event, not a condition: once seen it is over.
+    if (key.startsWith(QLatin1String("expired:"))) {
+        m_expired.remove(key.mid(QStringLiteral("expired:").size()));
+        evaluate();
+    }
+    return true;
+}
+
+bool AlertMonitor::isAcknowledged(const QString& key) const
+{
+    const auto found = m_incidents.constFind(key);
+    return found != m_incidents.cend() && found->notified && found->acknowledged;
 }
 
 void AlertMonitor::mute(const QString& rule, int minutes)

@@ -95,10 +95,9 @@ private Q_SLOTS:
         QTest::newRow("fallback, rule off")
             << "fallbackActive" << 120 << 600 * second << false << fallback << false << false;
         QTest::newRow("no eligible send node") << "noEligibleNode" << 0 << qint64(0) << true
-                                               << "no-eligible-node:localnet:send" << true << true;
-        QTest::newRow("no eligible node, rule off")
-            << "noEligibleNode" << 0 << qint64(0) << false << "no-eligible-node:localnet:send"
-            << true << false;
+                                               << "no-eligible-node:localnet" << true << true;
+        QTest::newRow("no eligible node, rule off") << "noEligibleNode" << 0 << qint64(0) << false
+                                                    << "no-eligible-node:localnet" << true << false;
         QTest::newRow("transport unknown, 1 s short")
             << "transportUnknown" << 60 << 59 * second << true << "transport-unknown:" << false
             << false;
@@ -106,9 +105,9 @@ private Q_SLOTS:
             << "transportUnknown" << 60 << 60 * second << true << "transport-unknown:" << false
             << true;
         QTest::newRow("near expiry, more blocks left")
-            << "nearExpiry" << 5 << qint64(0) << true << "near-expiry:" << true << false;
+            << "nearExpiry" << 5 << qint64(0) << true << "near-expiry:localnet" << true << false;
         QTest::newRow("near expiry, fewer blocks left")
-            << "nearExpiry" << 1000 << qint64(0) << true << "near-expiry:" << true << true;
+            << "nearExpiry" << 1000 << qint64(0) << true << "near-expiry:localnet" << true << true;
     }
 
     void rules()
@@ -146,7 +145,6 @@ private Q_SLOTS:
                 watched.fixture.trackSolana(watched.fixture.signSolana(1));
             watched.fixture.poll(); // the status node's block height: blocks left are known
             QVERIFY(watched.fixture.tracker->blockHeight(QStringLiteral("localnet")));
-            key += record.id;
             target = {AlertTarget::Kind::Transaction, QStringLiteral("localnet"), {}, record.id};
         }
         if (waitMs > 0)
@@ -296,6 +294,143 @@ private Q_SLOTS:
         QCOMPARE(appeared.at(1).at(0).toStringList().size(), 4);
         QCOMPARE(watched.monitor->summary().title(QStringLiteral("Switchyard")),
                  QStringLiteral("⚠ 5 critical · Switchyard"));
+    }
+
+    // Before: one notification per lost role (four for a network whose every node went).
+    void oneOutageIsOneNotification()
+    {
+        Watched watched{AlertRules()};
+        QVERIFY(watched.ok);
+        QSignalSpy raised(watched.monitor.get(), &AlertMonitor::alertRaised);
+        watched.pool()->setDisabled(0, true); // a: the only send and build node
+        QCOMPARE(keysOf(raised), QStringList{QStringLiteral("no-eligible-node:localnet")});
+        QCOMPARE(raised.at(0).at(0).value<Alert>().title,
+                 QStringLiteral("localnet: no node can build transactions or send"));
+        watched.pool()->setDisabled(1, true); // b too: now no role is served
+        for (int i = 0; i < 5; ++i)
+            watched.advance(10 * second);
+        QCOMPARE(keysOf(raised), QStringList{QStringLiteral("no-eligible-node:localnet")});
+        const QList<Alert> held = watched.monitor->heldAlerts();
+        QCOMPARE(held.size(), 1);
+        QCOMPARE(held.at(0).title,
+                 QStringLiteral("localnet: no node can serve reads, build transactions, send or "
+                                "look up transaction status"));
+        QVERIFY2(held.at(0).body.contains(QStringLiteral("a (Disabled), b (Disabled)")),
+                 qPrintable(held.at(0).body));
+        // The title and the tray still count each lost role.
+        QCOMPARE(watched.monitor->summary().critical.size(), 4);
+    }
+
+    // Before: one critical notification per transaction close to expiry. Now one per network,
+    // told again (same key: the same notification) when a transaction joins, at most once per
+    // cooldown, and not at all once acknowledged.
+    void nearExpiryIsGroupedPerNetwork()
+    {
+        AlertRules rules;
+        rules.nearExpiry.blocksLeft = 1000;
+        Watched watched(rules);
+        QVERIFY(watched.ok);
+        QSignalSpy raised(watched.monitor.get(), &AlertMonitor::alertRaised);
+        QSignalSpy acknowledged(watched.monitor.get(), &AlertMonitor::alertAcknowledged);
+        const QString key = QStringLiteral("near-expiry:localnet");
+        QStringList ids;
+        for (int lamports = 1; lamports <= 3; ++lamports)
+            ids << watched.fixture.trackSolana(watched.fixture.signSolana(lamports)).id;
+        watched.fixture.poll();
+        QCOMPARE(keysOf(raised), QStringList{key});
+        Alert alert = raised.last().at(0).value<Alert>();
+        QCOMPARE(alert.subjects.size(), 3);
+        for (const QString& id : std::as_const(ids))
+            QVERIFY(alert.subjects.contains(id));
+        QVERIFY2(alert.title.startsWith(QStringLiteral("localnet: 3 transactions close to expiry")),
+                 qPrintable(alert.title));
+        QCOMPARE(watched.monitor->summary().critical.size(), 3);
+
+        // A fourth within the cooldown: held back; told once the cooldown is over.
+        watched.fixture.trackSolana(watched.fixture.signSolana(4));
+        watched.advance(299 * second);
+        QCOMPARE(raised.count(), 1);
+        watched.advance(1 * second);
+        QCOMPARE(keysOf(raised), (QStringList{key, key}));
+        QCOMPARE(raised.last().at(0).value<Alert>().subjects.size(), 4);
+
+        QVERIFY(watched.monitor->acknowledge(key));
+        QCOMPARE(acknowledged.count(), 1);
+        QVERIFY(watched.monitor->isAcknowledged(key));
+        QVERIFY(!watched.monitor->acknowledge(key)); // once is enough
+        watched.fixture.trackSolana(watched.fixture.signSolana(5));
+        watched.advance(3600 * second);
+        QCOMPARE(raised.count(), 2);
+        QVERIFY(!watched.monitor->acknowledge(QStringLiteral("near-expiry:elsewhere")));
+    }
+
+    // Before: the near-expiry notification was withdrawn when the transaction expired, and
+    // nothing followed. Now the expiry is raised in its place (Alert::replaces), the warning is
+    // not cleared (its notification is the expiry's), and the expiry holds until acknowledged.
+    void expiryFollowsTheWarning()
+    {
+        AlertRules rules;
+        rules.nearExpiry.blocksLeft = 1000;
+        Watched watched(rules);
+        QVERIFY(watched.ok);
+        QSignalSpy raised(watched.monitor.get(), &AlertMonitor::alertRaised);
+        QSignalSpy cleared(watched.monitor.get(), &AlertMonitor::alertCleared);
+        TrackingFixture& f = watched.fixture;
+        const auto signed_ = f.signSolana(7);
+        f.solana().setScriptedOutcome(signed_.signature, sim::ScriptedOutcome::NeverLands);
+        const QString id = f.trackSolana(signed_).id;
+        QCOMPARE(f.send(id).state, tracking::TxState::Submitted);
+        f.poll();
+        QCOMPARE(keysOf(raised), QStringList{QStringLiteral("near-expiry:localnet")});
+
+        const sim::SimulatedNode* a = f.pools.simNode(QStringLiteral("a"));
+        while (a->blockHeight(sim::Commitment::Confirmed) <= signed_.lastValidBlockHeight)
+            f.pools.cluster.advance(1);
+        f.poll();
+        QCOMPARE(f.state(id), tracking::TxState::Expired);
+        QCOMPARE(keysOf(raised), (QStringList{QStringLiteral("near-expiry:localnet"),
+                                              QStringLiteral("expired:localnet")}));
+        const Alert expired = raised.last().at(0).value<Alert>();
+        QCOMPARE(expired.replaces, QStringLiteral("near-expiry:localnet"));
+        QCOMPARE(expired.severity, IncidentEvent::Severity::Critical);
+        QCOMPARE(expired.subjects, QStringList{id});
+        QVERIFY2(expired.title.contains(QStringLiteral("expired")), qPrintable(expired.title));
+        QCOMPARE(expired.target.txId, id);
+        QVERIFY(!cleared.contains(QVariantList{QStringLiteral("near-expiry:localnet")}));
+
+        // A failure stays said: no clear however long, until the operator has seen it.
+        watched.advance(3600 * second);
+        f.poll();
+        QCOMPARE(cleared.count(), 0);
+        QCOMPARE(raised.count(), 2);
+        QVERIFY(watched.monitor->acknowledge(QStringLiteral("expired:localnet")));
+        // Seen: over, and not cleared on top of it (its notification closed on acknowledge).
+        QVERIFY(watched.monitor->heldAlerts().isEmpty());
+        QVERIFY(!watched.monitor->isAcknowledged(QStringLiteral("expired:localnet")));
+        QCOMPARE(cleared.count(), 0);
+        watched.advance(3600 * second);
+        QCOMPARE(raised.count(), 2);
+    }
+
+    // A transaction that was already expired when the monitor first saw it is not announced:
+    // only a failure that happened while watched is news.
+    void anExpiryFromBeforeIsNotNews()
+    {
+        AlertRules rules;
+        rules.nearExpiry.blocksLeft = 1000;
+        Watched watched(rules);
+        QVERIFY(watched.ok);
+        tracking::TrackedTransaction record =
+            watched.fixture.trackSolana(watched.fixture.signSolana(1));
+        record.state = tracking::TxState::Expired;
+        auto later = std::make_unique<AlertMonitor>(&watched.fixture.pools.manager,
+                                                    &watched.fixture.pools.clock);
+        QSignalSpy raised(later.get(), &AlertMonitor::alertRaised);
+        watched.fixture.tracker->restore({record});
+        later->setTracker(watched.fixture.tracker.get());
+        watched.advance(10 * second);
+        QVERIFY2(!keysOf(raised).contains(QStringLiteral("expired:localnet")),
+                 qPrintable(keysOf(raised).join(u',')));
     }
 
     void warningsOnlyTitle()

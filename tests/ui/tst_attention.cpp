@@ -1,17 +1,22 @@
 // Attention when nobody is looking: the window title, the tray menu, and the desktop
 // notifications of a real window over a simulated cluster, on a real D-Bus session bus of the
 // test's own (privatesessionbus.h) with a notification server that records every call.
+#include "alerts/alerthistory.h"
 #include "alerts/alertmonitor.h"
+#include "attention/alerthistorydialog.h"
 #include "attention/attentioncontroller.h"
 #include "mainwindow.h"
 #include "models/pooltablemodel.h"
 #include "poolfixture.h"
 #include "poolview.h"
 #include "privatesessionbus.h"
+#include "trackingfixture.h"
 #include "util/settings.h"
 
 #include <QApplication>
 #include <QMenu>
+#include <QMenuBar>
+#include <QPushButton>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
@@ -23,6 +28,7 @@ using switchyard::testing::kWaitMs;
 using switchyard::testing::PoolFixture;
 using switchyard::testing::PrivateSessionBus;
 using switchyard::testing::TestNotificationServer;
+using switchyard::testing::TrackingFixture;
 using namespace switchyard::ui;
 
 namespace {
@@ -110,7 +116,9 @@ private Q_SLOTS:
         QVERIFY(got.body.contains(QStringLiteral("genesis")));
         QCOMPARE(got.actions.mid(0, 2),
                  (QStringList{QStringLiteral("default"), QStringLiteral("Show localnet")}));
-        QCOMPARE(got.actions.at(2), QStringLiteral("mute"));
+        QCOMPARE(got.actions.mid(2, 2),
+                 (QStringList{QStringLiteral("acknowledge"), QStringLiteral("Acknowledge")}));
+        QCOMPARE(got.actions.at(4), QStringLiteral("mute"));
 
         for (int i = 0; i < 5; ++i)
             fixture.probeAll();
@@ -148,6 +156,119 @@ private Q_SLOTS:
             window.grab().save(out + QStringLiteral("/attention-fallback.png"));
     }
 
+    // Before: the near-expiry notification was closed when the transaction expired, and no
+    // "expired" followed. Now the expiry takes its place on screen (replaces_id): the same
+    // notification says the failure, nothing closes it, and Acknowledge (its button) closes it.
+    void expiryReplacesItsWarning()
+    {
+        TrackingFixture f(ChainFamily::Solana, {a, b});
+        f.pools.config.alerts.nearExpiry.blocksLeft = 1000;
+        QVERIFY(f.start());
+        Settings settings(m_dir.filePath(QStringLiteral("expiry.ini")));
+        MainWindow window(&f.pools.manager, ConfigSource{QStringLiteral("config.json"), false},
+                          &settings);
+        auto* controller = window.findChild<AttentionController*>();
+        QVERIFY(controller);
+        controller->setTracker(f.tracker.get());
+
+        const auto signed_ = f.signSolana(11);
+        f.solana().setScriptedOutcome(signed_.signature, sim::ScriptedOutcome::NeverLands);
+        const QString id = f.trackSolana(signed_).id;
+        QCOMPARE(f.send(id).state, tracking::TxState::Submitted);
+        f.poll();
+        QTRY_COMPARE_WITH_TIMEOUT(m_server->notified.size(), 1, kWaitMs);
+        const TestNotificationServer::Notified warning = m_server->notified.at(0);
+        QVERIFY2(warning.summary.contains(QStringLiteral("before it expires")),
+                 qPrintable(warning.summary));
+
+        const sim::SimulatedNode* node = f.pools.simNode(a);
+        while (node->blockHeight(sim::Commitment::Confirmed) <= signed_.lastValidBlockHeight)
+            f.pools.cluster.advance(1);
+        f.poll();
+        QCOMPARE(f.state(id), tracking::TxState::Expired);
+        QTRY_COMPARE_WITH_TIMEOUT(m_server->notified.size(), 2, kWaitMs);
+        const TestNotificationServer::Notified expired = m_server->notified.at(1);
+        QCOMPARE(expired.replacesId, warning.id);
+        QVERIFY2(expired.summary.contains(QStringLiteral("expired")), qPrintable(expired.summary));
+        QCOMPARE(expired.hints.value(QStringLiteral("urgency")).toInt(), 2);
+        // Whatever is still on its way to the server has arrived once a later call has.
+        controller->monitor()->evaluate();
+        QVERIFY(m_server->closedByClient.isEmpty());
+
+        AlertHistory* history = controller->history();
+        QCOMPARE(history->rowCount(), 2);
+        QCOMPARE(history->entry(0).alert.title, expired.summary);
+        QCOMPARE(history->entry(0).outcome, AlertHistory::Outcome::Open);
+        QCOMPARE(history->entry(1).outcome, AlertHistory::Outcome::Replaced);
+
+        Q_EMIT m_server->ActionInvoked(expired.id, QStringLiteral("acknowledge"));
+        QTRY_COMPARE_WITH_TIMEOUT(m_server->closedByClient, QList<uint>{expired.id}, kWaitMs);
+        QCOMPARE(history->entry(0).outcome, AlertHistory::Outcome::Acknowledged);
+    }
+
+    // The history, from the window's Alerts menu: every notification of the session, and
+    // Acknowledge for the selected one.
+    void historyDialogAcknowledges()
+    {
+        PoolFixture fixture(ChainFamily::Solana, {a, b});
+        fixture.simNode(b)->setWrongNetwork(true);
+        fixture.apply();
+        Settings settings(m_dir.filePath(QStringLiteral("history.ini")));
+        MainWindow window(&fixture.manager, ConfigSource{QStringLiteral("config.json"), false},
+                          &settings);
+        window.resize(1366, 768);
+        window.show();
+        fixture.probeAll();
+        const QString summary = QStringLiteral("localnet: b is on the wrong network");
+        QTRY_COMPARE_WITH_TIMEOUT(notifiedAbout(*m_server, summary), 1, kWaitMs);
+        const uint id = m_server->notified.at(0).id;
+
+        auto* controller = window.findChild<AttentionController*>();
+        QVERIFY(controller);
+        QAction* fromMenu = nullptr;
+        for (QAction* menu : window.menuBar()->actions()) {
+            if (menu->text() != QStringLiteral("&Alerts"))
+                continue;
+            for (QAction* action : menu->menu()->actions()) {
+                if (action->objectName() == QStringLiteral("showAlertHistory"))
+                    fromMenu = action;
+            }
+        }
+        QVERIFY2(fromMenu, "no Alerts → Notification history… in the menu bar");
+        QCOMPARE(fromMenu, controller->historyAction());
+        fromMenu->trigger();
+        AlertHistoryDialog* dialog = controller->historyDialog();
+        QVERIFY(dialog);
+        QVERIFY(QTest::qWaitForWindowExposed(dialog));
+        QTableView* table = dialog->table();
+        QCOMPARE(table->model()->rowCount(), 1);
+        QCOMPARE(table->model()->index(0, AlertHistory::Notification).data().toString(), summary);
+        // The title is read whole, not cut.
+        const int needed = table->fontMetrics().horizontalAdvance(summary);
+        QVERIFY2(table->columnWidth(AlertHistory::Notification) > needed,
+                 qPrintable(QStringLiteral("%1 px for %2 px of text")
+                                .arg(table->columnWidth(AlertHistory::Notification))
+                                .arg(needed)));
+        QVERIFY(!dialog->acknowledgeButton()->isEnabled());
+        table->selectRow(0);
+        QVERIFY(dialog->acknowledgeButton()->isEnabled());
+        if (const QString out = qEnvironmentVariable("SWITCHYARD_RENDER_DIR"); !out.isEmpty())
+            dialog->grab().save(out + QStringLiteral("/alert-history.png"));
+        dialog->acknowledgeButton()->click();
+        QVERIFY(controller->monitor()->isAcknowledged(QStringLiteral("wrong-network:localnet:b")));
+        QTRY_COMPARE_WITH_TIMEOUT(m_server->closedByClient, QList<uint>{id}, kWaitMs);
+        QVERIFY(!dialog->acknowledgeButton()->isEnabled());
+        QVERIFY(table->model()
+                    ->index(0, AlertHistory::Status)
+                    .data()
+                    .toString()
+                    .startsWith(QStringLiteral("Acknowledged at ")));
+
+        dialog->openButton()->click();
+        QTRY_COMPARE_WITH_TIMEOUT(selectedNodes(window), QStringList{b}, kWaitMs);
+        fixture.simNode(b)->setWrongNetwork(false);
+    }
+
     void trayMenu()
     {
         PoolFixture fixture(ChainFamily::Solana, {a});
@@ -163,6 +284,7 @@ private Q_SLOTS:
                 texts << action->text();
         }
         QCOMPARE(texts, (QStringList{QStringLiteral("Show window"), QStringLiteral("All is well"),
+                                     QStringLiteral("Notification history…"),
                                      QStringLiteral("Mute notifications for 30 min"),
                                      QStringLiteral("Keep watching from the tray when the window "
                                                     "closes"),

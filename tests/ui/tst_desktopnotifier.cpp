@@ -23,7 +23,8 @@ DesktopNotification sample(const QString& key, DesktopNotification::Urgency urge
             QStringLiteral("genesis hash 4sGj… is not localnet's"),
             urgency,
             {{QStringLiteral("default"), QStringLiteral("Show localnet")},
-             {QStringLiteral("mute"), QStringLiteral("Mute these for 30 min")}}};
+             {QStringLiteral("mute"), QStringLiteral("Mute these for 30 min")}},
+            {}};
 }
 
 } // namespace
@@ -105,6 +106,33 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(m_server->notified.size(), 2, kWaitMs);
         QCOMPARE(m_server->notified.at(1).replacesId, m_server->notified.at(0).id);
         QCOMPARE(m_notifier->openCount(), 1);
+    }
+
+    // A transaction's expiry takes the place of the warning that it was close to it: the same
+    // notification on screen (replaces_id), now under the expiry's key; closing the warning's
+    // key closes nothing.
+    void replacesAnotherKeysNotification()
+    {
+        m_notifier->show(
+            sample(QStringLiteral("near-expiry:localnet"), DesktopNotification::Urgency::Critical));
+        QTRY_COMPARE_WITH_TIMEOUT(m_notifier->openCount(), 1, kWaitMs);
+        DesktopNotification expired =
+            sample(QStringLiteral("expired:localnet"), DesktopNotification::Urgency::Critical);
+        expired.summary = QStringLiteral("Transaction 5x…k2 expired on localnet");
+        expired.replaces = QStringLiteral("near-expiry:localnet");
+        m_notifier->show(expired);
+        m_notifier->close(QStringLiteral("near-expiry:localnet"));
+        QTRY_COMPARE_WITH_TIMEOUT(m_server->notified.size(), 2, kWaitMs);
+        const uint warningId = m_server->notified.at(0).id;
+        QCOMPARE(m_server->notified.at(1).replacesId, warningId);
+        QCOMPARE(m_server->notified.at(1).summary, expired.summary);
+
+        QSignalSpy closed(m_notifier.get(), &DesktopNotifier::closed);
+        m_notifier->close(QStringLiteral("expired:localnet"));
+        QTRY_COMPARE_WITH_TIMEOUT(closed.size(), 1, kWaitMs);
+        // The warning's close asked nothing of the server: only the expiry's close did.
+        QCOMPARE(m_server->closedByClient, QList<uint>{warningId});
+        QCOMPARE(closed.at(0).at(0).toString(), QStringLiteral("expired:localnet"));
     }
 
     void closeAndClosed()

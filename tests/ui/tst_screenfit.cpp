@@ -1,6 +1,8 @@
 // Every top-level window and dialog the app opens fits a 1366×768 laptop screen, frame
 // included: no title bar above the screen, no button below it. Run on an offscreen screen of
 // that size whose windows have frames (laptop-screen.json, set by CMakeLists.txt).
+#include "attention/alerthistorydialog.h"
+#include "attention/attentioncontroller.h"
 #include "confirmation/confirmationwizard.h"
 #include "editor/networkseditordialog.h"
 #include "importdialog.h"
@@ -95,6 +97,12 @@ private Q_SLOTS:
 
         ShortcutsDialog shortcuts(&window);
         problem = outside(&shortcuts);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        shortcuts.close();
+
+        AlertHistoryDialog history(window.attention()->history(), window.attention()->monitor(),
+                                   &window);
+        problem = outside(&history);
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
 };

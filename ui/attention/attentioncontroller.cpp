@@ -1,6 +1,8 @@
 #include "attention/attentioncontroller.h"
 
+#include "alerts/alerthistory.h"
 #include "alerts/alertmonitor.h"
+#include "attention/alerthistorydialog.h"
 #include "attention/desktopnotifier.h"
 #include "mainwindow.h"
 #include "pendingboardview.h"
@@ -21,6 +23,7 @@ namespace {
 
 const QString openActionId = QStringLiteral("default");
 const QString muteActionId = QStringLiteral("mute");
+const QString acknowledgeActionId = QStringLiteral("acknowledge");
 // Long enough to be read on coming back to the desk.
 constexpr int statusMessageMs = 60'000;
 
@@ -41,6 +44,7 @@ AttentionController::AttentionController(MainWindow* window, PoolManager* pools,
     , m_window(window)
     , m_settings(settings)
     , m_monitor(new AlertMonitor(pools, Clock::system(), this))
+    , m_history(new AlertHistory(m_monitor, Clock::system(), AlertHistory::defaultCapacity, this))
     , m_notifier(new DesktopNotifier(bus, this))
     , m_baseTitle(QStringLiteral("Switchyard"))
     , m_menu(new QMenu(window))
@@ -51,6 +55,9 @@ AttentionController::AttentionController(MainWindow* window, PoolManager* pools,
     m_menu->addSeparator();
     m_state = m_menu->addAction(QString());
     m_state->setEnabled(false);
+    m_showHistory =
+        m_menu->addAction(tr("Notification history…"), this, &AttentionController::showHistory);
+    m_showHistory->setObjectName(QStringLiteral("showAlertHistory"));
     m_mute = m_menu->addAction(QString(), this, [this] {
         if (m_monitor->mutedUntilMs(QString()))
             m_monitor->unmute();
@@ -83,6 +90,9 @@ AttentionController::AttentionController(MainWindow* window, PoolManager* pools,
         // What it said no longer holds: leaving it on screen would mislead.
         m_notifier->close(key);
     });
+    // Seen, from the app or from the notification: it has done its work on screen.
+    connect(m_monitor, &AlertMonitor::alertAcknowledged, this,
+            [this](const QString& key) { m_notifier->close(key); });
     connect(m_monitor, &AlertMonitor::summaryChanged, this, &AttentionController::summaryChanged);
     connect(m_monitor, &AlertMonitor::criticalAppeared, this,
             [this] { QApplication::alert(m_window); });
@@ -135,8 +145,11 @@ void AttentionController::updateMuteAction()
 void AttentionController::notify(const Alert& alert)
 {
     m_notified.insert(alert.key, alert);
+    if (!alert.replaces.isEmpty())
+        m_notified.remove(alert.replaces); // its notification is this one's now
     DesktopNotification notification;
     notification.key = alert.key;
+    notification.replaces = alert.replaces;
     notification.summary = alert.title;
     notification.body = alert.body;
     notification.urgency = alert.severity == IncidentEvent::Severity::Critical
@@ -147,6 +160,7 @@ void AttentionController::notify(const Alert& alert)
                                   : tr("Show %1").arg(alert.target.network);
     notification.actions = {
         {openActionId, openLabel},
+        {acknowledgeActionId, tr("Acknowledge")},
         {muteActionId, tr("Mute these for %1 min").arg(m_monitor->muteMinutes())}};
     m_notifier->show(notification);
 }
@@ -170,9 +184,24 @@ void AttentionController::notificationAction(const QString& key, const QString& 
     if (action == muteActionId) {
         m_monitor->mute(found->rule, m_monitor->muteMinutes());
         updateMuteAction();
+    } else if (action == acknowledgeActionId) {
+        m_monitor->acknowledge(key);
     } else if (action == openActionId) {
         open(found->target);
     }
+}
+
+AlertHistoryDialog* AttentionController::showHistory()
+{
+    if (!m_historyDialog) {
+        m_historyDialog = new AlertHistoryDialog(m_history, m_monitor, m_window);
+        connect(m_historyDialog, &AlertHistoryDialog::openRequested, this,
+                &AttentionController::open);
+    }
+    m_historyDialog->show();
+    m_historyDialog->raise();
+    m_historyDialog->activateWindow();
+    return m_historyDialog;
 }
 
 void AttentionController::open(const AlertTarget& target)

@@ -37,6 +37,13 @@ void DesktopNotifier::show(const DesktopNotification& notification)
         {QStringLiteral("desktop-entry"), QStringLiteral("switchyard")},
         {QStringLiteral("category"), QStringLiteral("network")},
     };
+    if (!notification.replaces.isEmpty() && !m_idByKey.contains(notification.key)) {
+        // Taken over at once, so that closing the replaced key now closes nothing.
+        if (const uint replacedId = m_idByKey.take(notification.replaces); replacedId != 0) {
+            m_idByKey.insert(notification.key, replacedId);
+            m_keyById.insert(replacedId, notification.key);
+        }
+    }
     QDBusMessage call =
         QDBusMessage::createMethodCall(QString::fromLatin1(service), QString::fromLatin1(path),
                                        QString::fromLatin1(interface), QStringLiteral("Notify"));

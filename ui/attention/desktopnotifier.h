@@ -25,6 +25,9 @@ struct DesktopNotification
     Urgency urgency = Urgency::Normal;
     // (action id, label) pairs; the id "default" is a click on the notification itself.
     QList<std::pair<QString, QString>> actions;
+    // Another key whose notification this one takes the place of (the spec's replaces_id),
+    // when this key has none on screen: that key's notification is this one's from then on.
+    QString replaces;
 };
 
 // Shows notifications through org.freedesktop.Notifications on a D-Bus connection and tells
