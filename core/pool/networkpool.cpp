@@ -284,7 +284,8 @@ void NetworkPool::recordCallAttempt(int index, const RpcReply& reply, const Rout
 
 void NetworkPool::recordFailover(int fromIndex, const QString& method, FailureCause cause)
 {
-    m_failovers.recordFailover(method, cause, m_clock->monotonicMs());
+    m_failovers.recordFailover(method, m_nodes[fromIndex]->config.name, cause,
+                               m_clock->monotonicMs());
     emitIncident(IncidentEvent::Severity::Warning, IncidentEvent::Kind::Failover, fromIndex,
                  QStringLiteral("%1 moved off %2 (%3)")
                      .arg(method, m_nodes[fromIndex]->config.name, failureCauseKey(cause)),
