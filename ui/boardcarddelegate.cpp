@@ -105,6 +105,18 @@ int BoardCardDelegate::cardHeight(const QFont& font)
     return 2 * (outerMarginY + paddingY) + idHeight + textLines * (textHeight + lineGap) + lineGap;
 }
 
+int BoardCardDelegate::minimumCardWidth(const QFont& font)
+{
+    const QFontMetrics strong(fontsFor(font).strong);
+    int widest = 0;
+    for (const TxState state :
+         {TxState::Imported, TxState::Submitted, TxState::TransportUnknown, TxState::Confirmed,
+          TxState::Finalized, TxState::ExecutionFailed, TxState::Expired, TxState::Superseded})
+        widest = std::max(widest, strong.horizontalAdvance(tracking::txStateWord(state)));
+    // The content's margins as paint() lays them out, and a pixel of rounding.
+    return widest + stripeWidth + 2 * paddingX + 1;
+}
+
 QPixmap BoardCardDelegate::icon(const QString& name, int size, qreal devicePixelRatio) const
 {
     const QString key = QStringLiteral("%1@%2x%3").arg(name).arg(size).arg(devicePixelRatio);

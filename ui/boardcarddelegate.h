@@ -27,6 +27,8 @@ public:
 
     // The card's height for a view's font: what sizeHint gives every card.
     static int cardHeight(const QFont& font);
+    // The narrowest card in which every state word ("Transport unknown") is whole.
+    static int minimumCardWidth(const QFont& font);
 
 private:
     struct Fonts

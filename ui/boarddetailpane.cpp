@@ -183,11 +183,19 @@ void BoardDetailPane::showTransaction(const QString& id)
     refresh(true);
 }
 
+void BoardDetailPane::showPage(int page)
+{
+    if (m_pages->currentIndex() == page)
+        return;
+    m_pages->setCurrentIndex(page);
+    Q_EMIT filledChanged(page == 1);
+}
+
 void BoardDetailPane::clearSelection(const QString& reason)
 {
     m_id.clear();
     m_empty->setText(tr("Selection cleared"), reason);
-    m_pages->setCurrentWidget(m_empty);
+    showPage(0);
 }
 
 void BoardDetailPane::refresh(bool stored)
@@ -195,10 +203,10 @@ void BoardDetailPane::refresh(bool stored)
     const std::optional<TrackedTransaction> record =
         m_id.isEmpty() || !m_tracker ? std::nullopt : m_tracker->transaction(m_id);
     if (!record) {
-        m_pages->setCurrentWidget(m_empty);
+        showPage(0);
         return;
     }
-    m_pages->setCurrentIndex(1);
+    showPage(1);
     fill(*record);
     if (stored)
         readStore();
