@@ -169,6 +169,7 @@ BoardDetailPane::BoardDetailPane(tracking::TransactionTracker* tracker,
 
     m_pages->addWidget(m_empty);
     m_pages->addWidget(record);
+    record->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
     outer->addWidget(m_pages);
@@ -187,7 +188,13 @@ void BoardDetailPane::showPage(int page)
 {
     if (m_pages->currentIndex() == page)
         return;
+    // The page not shown asks for no width: the empty state's strip is not held as wide as a
+    // record's fields would need.
+    for (int i = 0; i < m_pages->count(); ++i)
+        m_pages->widget(i)->setSizePolicy(i == page ? QSizePolicy::Preferred : QSizePolicy::Ignored,
+                                          QSizePolicy::Preferred);
     m_pages->setCurrentIndex(page);
+    updateGeometry();
     Q_EMIT filledChanged(page == 1);
 }
 

@@ -13,7 +13,6 @@
 #include <QScopedValueRollback>
 #include <QSplitter>
 #include <QStackedWidget>
-#include <QStyle>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -169,11 +168,9 @@ QWidget* PendingBoardView::buildColumn(BoardColumn which)
             &PendingBoardView::followSelection);
     column.list->setItemDelegate(new BoardCardDelegate(column.list));
     // No state word is ever cut: a column is never narrower than the card that holds the
-    // longest one whole, with room for the scroll bar.
+    // longest one whole in the smallest type it steps down to.
     column.list->setFont(withPointSize(font(), tablePointSize));
-    column.list->setMinimumWidth(
-        BoardCardDelegate::minimumCardWidth(column.list->font()) +
-        column.list->style()->pixelMetric(QStyle::PM_ScrollBarExtent, nullptr, column.list));
+    column.list->setMinimumWidth(BoardCardDelegate::minimumCardWidth(column.list->font()));
     column.list->setUniformItemSizes(true);
     column.list->setLayoutMode(QListView::SinglePass);
     column.list->setSelectionMode(QAbstractItemView::SingleSelection);

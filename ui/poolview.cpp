@@ -230,16 +230,16 @@ void PoolView::fitColumns()
     const QFontMetrics header(m_table->horizontalHeader()->font());
     // One network shown: its name on every row is no news.
     const bool networkShown = m_proxy->network().isEmpty();
-    // The widths columns need in `font`, for the widest of what each usually holds (so widths
-    // do not jump as values change) and what it holds now, never less than what it was given
-    // at this width before: a refresh with shorter values takes no column away that the next
-    // one would bring back.
-    const auto measure = [&](const QFont& font, int padding, std::array<int, columnCount>& grown) {
+    // The widths columns need in `font`: for the widest value each usually holds (so widths do
+    // not jump as values change), or for the values held now; either never less than it was at
+    // this width before. Totals then only grow between refreshes, so the choice below only
+    // ever steps down (usual, now, compact type) and a column that gave way stays away: no
+    // column shows in one refresh and hides in the next.
+    const auto measure = [&](const QFont& font, int padding, GrownWidths& grown) {
         const QFontMetrics body(font);
         QFont boldFont = font;
         boldFont.setBold(true);
         const QFontMetrics bold(boldFont);
-        std::array<int, columnCount> widths{};
         for (int column = 0; column < columnCount; ++column) {
             const QFontMetrics& cell =
                 column == PoolTableModel::Node || column == PoolTableModel::State ? bold : body;
@@ -251,10 +251,9 @@ void PoolView::fitColumns()
             const int icon =
                 column == PoolTableModel::State ? tableIconSize + body.averageCharWidth() : 0;
             const int usual = std::max(current, cell.horizontalAdvance(widestSample(column)));
-            grown[column] = std::max(grown[column], usual + icon + padding);
-            widths[column] = grown[column];
+            grown.now[column] = std::max(grown.now[column], current + icon + padding);
+            grown.usual[column] = std::max(grown.usual[column], usual + icon + padding);
         }
-        return widths;
     };
     const auto total = [&](const std::array<int, columnCount>& widths) {
         int sum = 0;
@@ -271,17 +270,20 @@ void PoolView::fitColumns()
         m_grownCompact = {};
         m_grownForRoom = room;
         m_grownForEveryNetwork = networkShown;
-        m_compactForRoom = false;
     }
     const QFont large = withPointSize(m_table->font(), tablePointSize);
     const QFont compact = withPointSize(m_table->font(), headerPointSize);
     const int padding = QFontMetrics(large).averageCharWidth() / 2 + 22; // cells' own padding
-    std::array<int, columnCount> widths = measure(large, padding, m_grownLarge);
+    measure(large, padding, m_grownLarge);
     QFont font = large;
-    if (total(widths) > room || m_compactForRoom) {
-        m_compactForRoom = true; // until the width changes: the type does not flip back and forth
-        font = compact;
-        widths = measure(compact, padding, m_grownCompact);
+    std::array<int, columnCount> widths = m_grownLarge.usual;
+    if (total(widths) > room) {
+        widths = m_grownLarge.now;
+        if (total(widths) > room) {
+            font = compact;
+            measure(compact, padding, m_grownCompact);
+            widths = m_grownCompact.now;
+        }
     }
     if (m_table->font() != font)
         m_table->setFont(font);

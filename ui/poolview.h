@@ -72,11 +72,15 @@ private:
     // What each column was given at this viewport width (and network choice) so far, in each
     // type size: widths only grow between refreshes, so no column flickers in and out.
     static constexpr int columnCount = PoolTableModel::ColumnCount;
-    std::array<int, columnCount> m_grownLarge{};
-    std::array<int, columnCount> m_grownCompact{};
+    struct GrownWidths
+    {
+        std::array<int, columnCount> usual{};
+        std::array<int, columnCount> now{};
+    };
+    GrownWidths m_grownLarge;
+    GrownWidths m_grownCompact;
     int m_grownForRoom = -1;
     bool m_grownForEveryNetwork = true;
-    bool m_compactForRoom = false;
 };
 
 } // namespace switchyard::ui
