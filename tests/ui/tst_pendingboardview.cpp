@@ -119,7 +119,8 @@ private Q_SLOTS:
             QListView* list = view->list(column);
             return list->viewport()->width() - BoardCardDelegate::minimumCardWidth(list->font());
         };
-        for (int c = 0; c < boardColumnCount; ++c)
+        // The columns with cards (an empty one shows its text, not its list).
+        for (const int c : {0, 1, 3})
             QVERIFY2(wordRoom(BoardColumn(c)) >= 0,
                      qPrintable(QStringLiteral("column %1 is %2 px short of a whole state word")
                                     .arg(c)
@@ -134,7 +135,7 @@ private Q_SLOTS:
         clickCard(view->list(BoardColumn::Pending), 0);
         QCOMPARE(view->selectedId(), QStringLiteral("p1"));
         QVERIFY(view->detailPane()->width() > emptyWidth);
-        for (int c = 0; c < boardColumnCount; ++c)
+        for (const int c : {0, 1, 3})
             QVERIFY(wordRoom(BoardColumn(c)) >= 0);
     }
 
