@@ -126,7 +126,7 @@ private Q_SLOTS:
                                     .arg(c)
                                     .arg(-wordRoom(BoardColumn(c)))));
         const int column = view->list(BoardColumn::Pending)->width();
-        QVERIFY2(view->detailPane()->width() <= column + column / 4,
+        QVERIFY2(view->detailPane()->width() <= column * 3 / 2,
                  qPrintable(QStringLiteral("an empty pane of %1 px beside columns of %2 px")
                                 .arg(view->detailPane()->width())
                                 .arg(column)));

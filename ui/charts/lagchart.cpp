@@ -11,6 +11,7 @@
 #include <QChartView>
 #include <QCursor>
 #include <QGraphicsSimpleTextItem>
+#include <QGraphicsTextItem>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLegend>
@@ -20,7 +21,6 @@
 #include <QScatterSeries>
 #include <QToolTip>
 #include <QVBoxLayout>
-#include <QValueAxis>
 #include <algorithm>
 #include <cmath>
 
@@ -129,7 +129,7 @@ LagChart::LagChart(const NetworkConfig& network, const LagRecorder* recorder, QW
     , m_legend(new QWidget(this))
     , m_legendLayout(new QHBoxLayout(m_legend))
     , m_time(new QCategoryAxis(m_chart))
-    , m_lag(new QValueAxis(m_chart))
+    , m_lag(new QCategoryAxis(m_chart))
     , m_rangeMs(LagHistory::defaultFineSpanMs)
 {
     styleChart(m_chart);
@@ -142,8 +142,11 @@ LagChart::LagChart(const NetworkConfig& network, const LagRecorder* recorder, QW
     styleAxis(m_time);
     styleAxis(m_lag);
     m_time->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
-    m_lag->setLabelFormat(QStringLiteral("%d"));
-    m_lag->setTitleText(display::heightUnit(m_network.family, 2) + tr(" behind"));
+    // Round numbers as categories: the axis is as wide as its widest label says. A value axis
+    // with dynamic ticks sized itself for other labels and cut "40" to "…". The unit alone
+    // names the axis (the chart's title says behind what), so a short chart does not cut it.
+    m_lag->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    m_lag->setTitleText(display::heightUnit(m_network.family, 2));
 
     const QList<QColor>& palette = seriesPalette();
     const QFont labelFont = withPointSize(font(), 12.5, true);
@@ -317,6 +320,16 @@ QStringList LagChart::endLabels() const
     return labels;
 }
 
+QStringList LagChart::axisTexts() const
+{
+    QStringList texts;
+    for (const QGraphicsItem* item : m_view->scene()->items())
+        if (const auto* text = dynamic_cast<const QGraphicsTextItem*>(item);
+            text && item->isVisible())
+            texts << text->toPlainText();
+    return texts;
+}
+
 QStringList LagChart::gapLabels() const
 {
     QStringList labels;
@@ -436,10 +449,12 @@ void LagChart::redraw()
     const auto [top, ticks] = lagScale(m_network.maxLag, history.maxLag(m_network.name, since));
     // A little room under zero, so a node in sync is a line of its own, not the axis.
     const qreal tickStep = qreal(top) / (ticks - 1);
+    for (const QString& label : m_lag->categoriesLabels())
+        m_lag->remove(label);
+    for (int tick = 0; tick < ticks; ++tick)
+        m_lag->append(QString::number(qint64(std::llround(tick * tickStep))), tick * tickStep);
+    m_lag->setStartValue(-tickStep * 0.12);
     m_lag->setRange(-tickStep * 0.12, qreal(top));
-    m_lag->setTickType(QValueAxis::TicksDynamic);
-    m_lag->setTickAnchor(0);
-    m_lag->setTickInterval(tickStep);
     placeLabels();
 }
 

@@ -14,7 +14,6 @@ class QGraphicsSimpleTextItem;
 class QHBoxLayout;
 class QLineSeries;
 class QScatterSeries;
-class QValueAxis;
 
 namespace switchyard {
 class LagRecorder;
@@ -43,6 +42,7 @@ public:
     int lineSegments(const QString& node) const; // pieces of its line between gaps
     QStringList endLabels() const;               // as drawn at the lines' ends
     QStringList gapLabels() const;               // "b unhealthy: timeout", newest first
+    QStringList axisTexts() const;               // the axes' labels and titles as drawn
 
 public Q_SLOTS:
     void redraw();
@@ -75,7 +75,7 @@ private:
     QList<std::pair<QString, QWidget*>> m_legendEntries;
     QWidget* m_gapLegend = nullptr;
     QCategoryAxis* m_time; // wall-clock labels on round times, the axis ending at now
-    QValueAxis* m_lag;
+    QCategoryAxis* m_lag;
     qint64 m_rangeMs;
     QStringList m_nodeOrder;
     QHash<QString, NodeLine> m_nodes;
