@@ -131,7 +131,7 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&chart));
         chart.redraw();
         // The chart lays its axes out from the event loop.
-        QTRY_VERIFY2(chart.axisTexts().contains(QStringLiteral("40")) &&
+        QTRY_VERIFY2(chart.axisTexts().contains(QStringLiteral("50")) &&
                          chart.axisTexts().contains(QStringLiteral("slots")),
                      qPrintable(chart.axisTexts().join(QStringLiteral(" | "))));
         const QStringList texts = chart.axisTexts();

@@ -10,6 +10,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QCursor>
+#include <QFontMetricsF>
 #include <QGraphicsSimpleTextItem>
 #include <QGraphicsTextItem>
 #include <QHBoxLayout>
@@ -21,6 +22,7 @@
 #include <QScatterSeries>
 #include <QToolTip>
 #include <QVBoxLayout>
+#include <QValueAxis>
 #include <algorithm>
 #include <cmath>
 
@@ -54,15 +56,17 @@ QScatterSeries::MarkerShape nodeMarkerShape(int index)
     return shapes[index % std::size(shapes)];
 }
 
-// A top for the lag axis above maxLag and every point, with whole-number ticks.
-std::pair<qint64, int> lagScale(qint64 maxLag, qint64 observed)
+// A top for the lag axis above maxLag and every point, with whole-number ticks, at most
+// `maxSteps` of them above 0: Qt Charts draws "…" for a label with less height than its text.
+std::pair<qint64, int> lagScale(qint64 maxLag, qint64 observed, int maxSteps)
 {
     const qint64 wanted =
         std::max<qint64>({maxLag + std::max<qint64>(1, maxLag / 8), observed + 1, 5});
     qint64 step = 1;
-    for (const qint64 candidate : {1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000}) {
+    for (const qint64 candidate :
+         {1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10000, 20000, 50000}) {
         step = candidate;
-        if (wanted / candidate <= 6)
+        if ((wanted + step - 1) / candidate <= maxSteps)
             break;
     }
     const qint64 top = (wanted + step - 1) / step * step;
@@ -129,7 +133,7 @@ LagChart::LagChart(const NetworkConfig& network, const LagRecorder* recorder, QW
     , m_legend(new QWidget(this))
     , m_legendLayout(new QHBoxLayout(m_legend))
     , m_time(new QCategoryAxis(m_chart))
-    , m_lag(new QCategoryAxis(m_chart))
+    , m_lag(new QValueAxis(m_chart))
     , m_rangeMs(LagHistory::defaultFineSpanMs)
 {
     styleChart(m_chart);
@@ -142,10 +146,9 @@ LagChart::LagChart(const NetworkConfig& network, const LagRecorder* recorder, QW
     styleAxis(m_time);
     styleAxis(m_lag);
     m_time->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
-    // Round numbers as categories: the axis is as wide as its widest label says. A value axis
-    // with dynamic ticks sized itself for other labels and cut "40" to "…". The unit alone
-    // names the axis (the chart's title says behind what), so a short chart does not cut it.
-    m_lag->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    m_lag->setLabelFormat(QStringLiteral("%d"));
+    // The unit alone names the axis (the chart's title says behind what): a short laptop
+    // chart cut "slots behind" to "slots beh…".
     m_lag->setTitleText(display::heightUnit(m_network.family, 2));
 
     const QList<QColor>& palette = seriesPalette();
@@ -446,15 +449,19 @@ void LagChart::redraw()
     m_maxLine->replace(
         {QPointF(from, qreal(m_network.maxLag)), QPointF(to, qreal(m_network.maxLag))});
 
-    const auto [top, ticks] = lagScale(m_network.maxLag, history.maxLag(m_network.name, since));
+    // As many ticks as the plot's height has room for whole labels (each about twice its
+    // text's height apart), never more than six steps.
+    const qreal labelHeight = QFontMetricsF(m_lag->labelsFont()).height();
+    const qreal plotHeight = m_chart->plotArea().height();
+    const int maxSteps = plotHeight > 0 ? std::clamp(int(plotHeight / (2 * labelHeight)), 1, 6) : 6;
+    const auto [top, ticks] =
+        lagScale(m_network.maxLag, history.maxLag(m_network.name, since), maxSteps);
     // A little room under zero, so a node in sync is a line of its own, not the axis.
     const qreal tickStep = qreal(top) / (ticks - 1);
-    for (const QString& label : m_lag->categoriesLabels())
-        m_lag->remove(label);
-    for (int tick = 0; tick < ticks; ++tick)
-        m_lag->append(QString::number(qint64(std::llround(tick * tickStep))), tick * tickStep);
-    m_lag->setStartValue(-tickStep * 0.12);
     m_lag->setRange(-tickStep * 0.12, qreal(top));
+    m_lag->setTickType(QValueAxis::TicksDynamic);
+    m_lag->setTickAnchor(0);
+    m_lag->setTickInterval(tickStep);
     placeLabels();
 }
 

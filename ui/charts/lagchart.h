@@ -14,6 +14,7 @@ class QGraphicsSimpleTextItem;
 class QHBoxLayout;
 class QLineSeries;
 class QScatterSeries;
+class QValueAxis;
 
 namespace switchyard {
 class LagRecorder;
@@ -75,7 +76,7 @@ private:
     QList<std::pair<QString, QWidget*>> m_legendEntries;
     QWidget* m_gapLegend = nullptr;
     QCategoryAxis* m_time; // wall-clock labels on round times, the axis ending at now
-    QCategoryAxis* m_lag;
+    QValueAxis* m_lag;
     qint64 m_rangeMs;
     QStringList m_nodeOrder;
     QHash<QString, NodeLine> m_nodes;
