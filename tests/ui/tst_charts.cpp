@@ -114,31 +114,6 @@ private Q_SLOTS:
         QCOMPARE(chart.endLabels(), (QStringList{a, b, c}));
     }
 
-    // At 1366×768 each network's chart is short and narrow; a Solana lag of tens of slots once
-    // drew its axis labels as "…" (and its title as "slots beh…"). Every axis text is whole.
-    void lagAxesAreNeverCut()
-    {
-        PoolFixture fixture(ChainFamily::Solana, {a, b, c});
-        fixture.apply();
-        LagRecorder recorder(&fixture.manager);
-        fixture.simNode(c)->setStaleBy(40);
-        fixture.probeAll();
-        fixture.advanceAndTick(6000);
-        fixture.advanceAndTick(6000);
-        charts::LagChart chart(fixture.network, &recorder);
-        chart.resize(1330, 190); // the Lag tab's chart for one of two networks on a laptop
-        chart.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&chart));
-        chart.redraw();
-        // The chart lays its axes out from the event loop.
-        QTRY_VERIFY2(chart.axisTexts().contains(QStringLiteral("50")) &&
-                         chart.axisTexts().contains(QStringLiteral("slots")),
-                     qPrintable(chart.axisTexts().join(QStringLiteral(" | "))));
-        const QStringList texts = chart.axisTexts();
-        for (const QString& text : texts)
-            QVERIFY2(!text.contains(u'…'), qPrintable(texts.join(QStringLiteral(" | "))));
-    }
-
     // A node that stops answering is a gap in its line with the reason at the gap, not a drop
     // to 0 nor its last lag drawn on over the outage; the line resumes when it answers again.
     void unhealthyNodeIsAGapWithItsReason()

@@ -10,9 +10,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QCursor>
-#include <QFontMetricsF>
 #include <QGraphicsSimpleTextItem>
-#include <QGraphicsTextItem>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLegend>
@@ -56,17 +54,15 @@ QScatterSeries::MarkerShape nodeMarkerShape(int index)
     return shapes[index % std::size(shapes)];
 }
 
-// A top for the lag axis above maxLag and every point, with whole-number ticks, at most
-// `maxSteps` of them above 0: Qt Charts draws "…" for a label with less height than its text.
-std::pair<qint64, int> lagScale(qint64 maxLag, qint64 observed, int maxSteps)
+// A top for the lag axis above maxLag and every point, with whole-number ticks.
+std::pair<qint64, int> lagScale(qint64 maxLag, qint64 observed)
 {
     const qint64 wanted =
         std::max<qint64>({maxLag + std::max<qint64>(1, maxLag / 8), observed + 1, 5});
     qint64 step = 1;
-    for (const qint64 candidate :
-         {1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10000, 20000, 50000}) {
+    for (const qint64 candidate : {1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000}) {
         step = candidate;
-        if ((wanted + step - 1) / candidate <= maxSteps)
+        if (wanted / candidate <= 6)
             break;
     }
     const qint64 top = (wanted + step - 1) / step * step;
@@ -323,16 +319,6 @@ QStringList LagChart::endLabels() const
     return labels;
 }
 
-QStringList LagChart::axisTexts() const
-{
-    QStringList texts;
-    for (const QGraphicsItem* item : m_view->scene()->items())
-        if (const auto* text = dynamic_cast<const QGraphicsTextItem*>(item);
-            text && item->isVisible())
-            texts << text->toPlainText();
-    return texts;
-}
-
 QStringList LagChart::gapLabels() const
 {
     QStringList labels;
@@ -449,13 +435,7 @@ void LagChart::redraw()
     m_maxLine->replace(
         {QPointF(from, qreal(m_network.maxLag)), QPointF(to, qreal(m_network.maxLag))});
 
-    // As many ticks as the plot's height has room for whole labels (each about twice its
-    // text's height apart), never more than six steps.
-    const qreal labelHeight = QFontMetricsF(m_lag->labelsFont()).height();
-    const qreal plotHeight = m_chart->plotArea().height();
-    const int maxSteps = plotHeight > 0 ? std::clamp(int(plotHeight / (2 * labelHeight)), 1, 6) : 6;
-    const auto [top, ticks] =
-        lagScale(m_network.maxLag, history.maxLag(m_network.name, since), maxSteps);
+    const auto [top, ticks] = lagScale(m_network.maxLag, history.maxLag(m_network.name, since));
     // A little room under zero, so a node in sync is a line of its own, not the axis.
     const qreal tickStep = qreal(top) / (ticks - 1);
     m_lag->setRange(-tickStep * 0.12, qreal(top));

@@ -43,7 +43,6 @@ public:
     int lineSegments(const QString& node) const; // pieces of its line between gaps
     QStringList endLabels() const;               // as drawn at the lines' ends
     QStringList gapLabels() const;               // "b unhealthy: timeout", newest first
-    QStringList axisTexts() const;               // the axes' labels and titles as drawn
 
 public Q_SLOTS:
     void redraw();
