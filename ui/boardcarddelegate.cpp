@@ -105,6 +105,36 @@ int BoardCardDelegate::cardHeight(const QFont& font)
     return 2 * (outerMarginY + paddingY) + idHeight + textLines * (textHeight + lineGap) + lineGap;
 }
 
+namespace {
+
+// The type sizes a state word steps down through before it would be cut.
+constexpr qreal stateWordSizes[] = {tablePointSize, headerPointSize, 12};
+// The content's margins as paint() lays them out, and a pixel of rounding.
+constexpr int cardMargins = stripeWidth + 2 * paddingX + 1;
+
+} // namespace
+
+int BoardCardDelegate::minimumCardWidth(const QFont& font)
+{
+    const QFontMetrics smallest(withPointSize(font, std::cend(stateWordSizes)[-1], true));
+    int widest = 0;
+    for (const TxState state :
+         {TxState::Imported, TxState::Submitted, TxState::TransportUnknown, TxState::Confirmed,
+          TxState::Finalized, TxState::ExecutionFailed, TxState::Expired, TxState::Superseded})
+        widest = std::max(widest, smallest.horizontalAdvance(tracking::txStateWord(state)));
+    return widest + cardMargins;
+}
+
+QFont BoardCardDelegate::stateWordFont(const QFont& font, const QString& word, int width)
+{
+    for (const qreal size : stateWordSizes) {
+        const QFont candidate = withPointSize(font, size, true);
+        if (QFontMetrics(candidate).horizontalAdvance(word) <= width)
+            return candidate;
+    }
+    return withPointSize(font, std::cend(stateWordSizes)[-1], true);
+}
+
 QPixmap BoardCardDelegate::icon(const QString& name, int size, qreal devicePixelRatio) const
 {
     const QString key = QStringLiteral("%1@%2x%3").arg(name).arg(size).arg(devicePixelRatio);
@@ -181,9 +211,11 @@ void BoardCardDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opt
 
     // 2. The state in words.
     QRect line(content.left(), y, content.width(), textHeight);
-    painter->setFont(fonts.strong);
+    // A smaller type before a cut word: "Transport unkno…" would say another state.
+    const QString stateWord = role(index, PendingBoardModel::StateWordRole);
+    painter->setFont(stateWordFont(option.font, stateWord, line.width()));
     painter->setPen(accent);
-    drawElided(painter, line, role(index, PendingBoardModel::StateWordRole), Qt::AlignLeft);
+    drawElided(painter, line, stateWord, Qt::AlignLeft);
     y += textHeight + lineGap;
 
     // 3. The sending system's intent.

@@ -27,6 +27,11 @@ public:
 
     // The card's height for a view's font: what sizeHint gives every card.
     static int cardHeight(const QFont& font);
+    // The narrowest card in which every state word ("Transport unknown") is whole, in the
+    // smallest type a state word steps down to.
+    static int minimumCardWidth(const QFont& font);
+    // The largest of those types in which `word` fits `width`.
+    static QFont stateWordFont(const QFont& font, const QString& word, int width);
 
 private:
     struct Fonts

@@ -169,6 +169,7 @@ BoardDetailPane::BoardDetailPane(tracking::TransactionTracker* tracker,
 
     m_pages->addWidget(m_empty);
     m_pages->addWidget(record);
+    record->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
     outer->addWidget(m_pages);
@@ -183,11 +184,25 @@ void BoardDetailPane::showTransaction(const QString& id)
     refresh(true);
 }
 
+void BoardDetailPane::showPage(int page)
+{
+    if (m_pages->currentIndex() == page)
+        return;
+    // The page not shown asks for no width: the empty state's strip is not held as wide as a
+    // record's fields would need.
+    for (int i = 0; i < m_pages->count(); ++i)
+        m_pages->widget(i)->setSizePolicy(i == page ? QSizePolicy::Preferred : QSizePolicy::Ignored,
+                                          QSizePolicy::Preferred);
+    m_pages->setCurrentIndex(page);
+    updateGeometry();
+    Q_EMIT filledChanged(page == 1);
+}
+
 void BoardDetailPane::clearSelection(const QString& reason)
 {
     m_id.clear();
     m_empty->setText(tr("Selection cleared"), reason);
-    m_pages->setCurrentWidget(m_empty);
+    showPage(0);
 }
 
 void BoardDetailPane::refresh(bool stored)
@@ -195,10 +210,10 @@ void BoardDetailPane::refresh(bool stored)
     const std::optional<TrackedTransaction> record =
         m_id.isEmpty() || !m_tracker ? std::nullopt : m_tracker->transaction(m_id);
     if (!record) {
-        m_pages->setCurrentWidget(m_empty);
+        showPage(0);
         return;
     }
-    m_pages->setCurrentIndex(1);
+    showPage(1);
     fill(*record);
     if (stored)
         readStore();

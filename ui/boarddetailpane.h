@@ -56,8 +56,11 @@ public:
 Q_SIGNALS:
     void confirmRequested(const QString& id);
     void showInTimelineRequested(const QString& id);
+    // It went from saying why nothing is shown to showing a record, or back.
+    void filledChanged(bool filled);
 
 private:
+    void showPage(int page);
     void fill(const tracking::TrackedTransaction& record);
     void setField(const QString& label, const QString& text); // collected for applyFields()
     void applyFields();

@@ -140,6 +140,11 @@ void FailoversView::fitColumns()
             column <= FailoverTableModel::lastCauseColumn && allZero)
             needs[column] = {wanted, 0, FailoverTableModel::lastCauseColumn - column};
     }
+    // The nodes moved off: elided before the network goes, the tooltip holds every one.
+    needs[FailoverTableModel::MovedOff].floor =
+        std::min(needs[FailoverTableModel::MovedOff].wanted,
+                 metrics.horizontalAdvance(QStringLiteral("demo-evm-b ×9…")) + padding);
+    needs[FailoverTableModel::MovedOff].yieldRank = FailoverTableModel::ColumnCount - 1;
     needs[FailoverTableModel::Network].floor =
         std::min(needs[FailoverTableModel::Network].wanted,
                  metrics.horizontalAdvance(QStringLiteral("solana-m…")) + padding);

@@ -21,6 +21,9 @@ namespace switchyard::ui {
 namespace {
 
 const QColor boardBackground(0xe9, 0xec, 0xef);
+// The detail pane with nothing to show gives the columns its room; a card shown takes more.
+constexpr int emptyPaneWidth = 280;
+constexpr int filledPaneWidth = 460;
 
 // `anyTracked`: the board holds a card somewhere. Until it does, "every tracked transaction has
 // landed" would be said of none.
@@ -63,11 +66,22 @@ PendingBoardView::PendingBoardView(tracking::TransactionTracker* tracker,
     m_splitter->addWidget(m_detail);
     m_splitter->setStretchFactor(0, 1);
     m_splitter->setStretchFactor(1, 0);
-    m_splitter->setSizes({1400, 520});
+    m_splitter->setSizes({1400, emptyPaneWidth});
     m_splitter->setChildrenCollapsible(false);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_splitter);
 
+    // Nothing selected, the pane says so in a narrow strip; a card shown gets its room back,
+    // never more than leaves every column its minimum.
+    connect(m_detail, &BoardDetailPane::filledChanged, this, [this](bool filled) {
+        const QList<int> sizes = m_splitter->sizes();
+        const int total = sizes.value(0) + sizes.value(1);
+        const int wanted = filled ? filledPaneWidth : emptyPaneWidth;
+        const int boardMinimum = m_splitter->widget(0)->minimumSizeHint().width();
+        const int pane =
+            std::max(m_detail->minimumSizeHint().width(), std::min(wanted, total - boardMinimum));
+        m_splitter->setSizes({total - pane, pane});
+    });
     connect(m_detail, &BoardDetailPane::confirmRequested, this,
             &PendingBoardView::confirmRequested);
     connect(m_detail, &BoardDetailPane::showInTimelineRequested, this,
@@ -153,6 +167,10 @@ QWidget* PendingBoardView::buildColumn(BoardColumn which)
     connect(column.proxy, &QAbstractItemModel::rowsInserted, this,
             &PendingBoardView::followSelection);
     column.list->setItemDelegate(new BoardCardDelegate(column.list));
+    // No state word is ever cut: a column is never narrower than the card that holds the
+    // longest one whole in the smallest type it steps down to.
+    column.list->setFont(withPointSize(font(), tablePointSize));
+    column.list->setMinimumWidth(BoardCardDelegate::minimumCardWidth(column.list->font()));
     column.list->setUniformItemSizes(true);
     column.list->setLayoutMode(QListView::SinglePass);
     column.list->setSelectionMode(QAbstractItemView::SingleSelection);

@@ -2,6 +2,7 @@
 
 #include "appearance.h"
 #include "columnroom.h"
+#include "models/disablequestion.h"
 #include "models/nodestatecounts.h"
 #include "models/pooltablemodel.h"
 #include "pool/networkpool.h"
@@ -15,6 +16,8 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -157,6 +160,12 @@ PoolView::PoolView(PoolManager* manager, PoolTableModel* model, QWidget* parent)
     connect(m_model, &QAbstractItemModel::rowsInserted, this, refit);
     connect(m_model, &QAbstractItemModel::modelReset, this, refit);
     connect(m_model, &QAbstractItemModel::dataChanged, this, refit);
+    // Rows gone (a reconfiguration): the widths they needed are no longer a reason to keep.
+    const auto forgetGrown = [this] {
+        m_grownForRoom = -1;
+    };
+    connect(m_model, &QAbstractItemModel::rowsRemoved, this, forgetGrown);
+    connect(m_model, &QAbstractItemModel::modelReset, this, forgetGrown);
 
     // Every node counts, shown or hidden by the network selector: the source model, not the
     // proxy, says when one changed.
@@ -219,24 +228,19 @@ void PoolView::setNetwork(const QString& network)
 void PoolView::fitColumns()
 {
     const QFontMetrics header(m_table->horizontalHeader()->font());
-    // The widths columns need in `font`: for the widest value each usually holds (so widths do
-    // not jump as values change), or for the values held now.
-    struct Widths
-    {
-        std::array<int, PoolTableModel::ColumnCount> usual{};
-        std::array<int, PoolTableModel::ColumnCount> now{};
-        int usualTotal = 0;
-        int nowTotal = 0;
-    };
     // One network shown: its name on every row is no news.
     const bool networkShown = m_proxy->network().isEmpty();
-    const auto measure = [&](const QFont& font, int padding) {
+    // The widths columns need in `font`: for the widest value each usually holds (so widths do
+    // not jump as values change), or for the values held now; either never less than it was at
+    // this width before. Totals then only grow between refreshes, so the choice below only
+    // ever steps down (usual, now, compact type) and a column that gave way stays away: no
+    // column shows in one refresh and hides in the next.
+    const auto measure = [&](const QFont& font, int padding, GrownWidths& grown) {
         const QFontMetrics body(font);
         QFont boldFont = font;
         boldFont.setBold(true);
         const QFontMetrics bold(boldFont);
-        Widths widths;
-        for (int column = 0; column < PoolTableModel::ColumnCount; ++column) {
+        for (int column = 0; column < columnCount; ++column) {
             const QFontMetrics& cell =
                 column == PoolTableModel::Node || column == PoolTableModel::State ? bold : body;
             int current =
@@ -246,39 +250,46 @@ void PoolView::fitColumns()
                     current, cell.horizontalAdvance(m_model->index(row, column).data().toString()));
             const int icon =
                 column == PoolTableModel::State ? tableIconSize + body.averageCharWidth() : 0;
-            widths.now[column] = current + icon + padding;
-            widths.usual[column] =
-                column == PoolTableModel::Node || column == PoolTableModel::Network
-                    ? widths.now[column]
-                    : std::max(current, cell.horizontalAdvance(widestSample(column))) + icon +
-                          padding;
-            if (column != PoolTableModel::Network || networkShown) {
-                widths.usualTotal += widths.usual[column];
-                widths.nowTotal += widths.now[column];
-            }
+            const int usual = std::max(current, cell.horizontalAdvance(widestSample(column)));
+            grown.now[column] = std::max(grown.now[column], current + icon + padding);
+            grown.usual[column] = std::max(grown.usual[column], usual + icon + padding);
         }
-        return widths;
+    };
+    const auto total = [&](const std::array<int, columnCount>& widths) {
+        int sum = 0;
+        for (int column = 0; column < columnCount; ++column)
+            if (column != PoolTableModel::Network || networkShown)
+                sum += widths[column];
+        return sum;
     };
     // The table's own type first; on a screen too narrow for every column in it (a 1366 px
     // laptop), the toolbar's size and tighter padding, so that no column leaves the screen.
     const int room = m_table->viewport()->width();
+    if (room != m_grownForRoom || networkShown != m_grownForEveryNetwork) {
+        m_grownLarge = {};
+        m_grownCompact = {};
+        m_grownForRoom = room;
+        m_grownForEveryNetwork = networkShown;
+    }
     const QFont large = withPointSize(m_table->font(), tablePointSize);
     const QFont compact = withPointSize(m_table->font(), headerPointSize);
     const int padding = QFontMetrics(large).averageCharWidth() / 2 + 22; // cells' own padding
-    Widths widths = measure(large, padding);
-    bool usual = widths.usualTotal <= room;
+    measure(large, padding, m_grownLarge);
     QFont font = large;
-    if (!usual && widths.nowTotal > room) {
-        font = compact;
-        widths = measure(compact, padding);
+    std::array<int, columnCount> widths = m_grownLarge.usual;
+    if (total(widths) > room) {
+        widths = m_grownLarge.now;
+        if (total(widths) > room) {
+            font = compact;
+            measure(compact, padding, m_grownCompact);
+            widths = m_grownCompact.now;
+        }
     }
     if (m_table->font() != font)
         m_table->setFont(font);
     QList<columns::Need> needs;
-    for (int column = 0; column < PoolTableModel::ColumnCount; ++column) {
-        const int wanted = usual ? widths.usual[column] : widths.now[column];
-        needs.append({wanted, wanted, -1});
-    }
+    for (int column = 0; column < columnCount; ++column)
+        needs.append({widths[column], widths[column], -1});
     // Still too narrow: the details give way, each to a width that still says something (its
     // tooltip holds the rest); the node, its state, height, lag and p95 stay whole. p50 and the
     // time since the last probe go whole rather than in part: an elided number would mislead.
@@ -332,11 +343,8 @@ QMenu* PoolView::createContextMenu(int proxyRow, QWidget* parent)
         menu->addAction(disabled ? stateIcon(NodeState::NotProbed) : stateIcon(NodeState::Disabled),
                         disabled ? tr("Enable %1").arg(node) : tr("Disable %1").arg(node));
     toggle->setObjectName(QStringLiteral("toggleDisabled"));
-    connect(toggle, &QAction::triggered, this, [this, network, node, disabled] {
-        const std::shared_ptr<NetworkPool> pool = m_manager->pool(network);
-        if (const int nodeIndex = pool ? pool->indexOf(node) : -1; nodeIndex >= 0)
-            pool->setDisabled(nodeIndex, !disabled);
-    });
+    connect(toggle, &QAction::triggered, this,
+            [this, network, node, disabled] { toggleDisabled(network, node, !disabled); });
     QAction* probe = menu->addAction(themeIcon(QStringLiteral("probe")), tr("Probe now"));
     probe->setObjectName(QStringLiteral("probeNow"));
     probe->setEnabled(!disabled);
@@ -348,6 +356,35 @@ QMenu* PoolView::createContextMenu(int proxyRow, QWidget* parent)
     copy->setToolTip(url);
     connect(copy, &QAction::triggered, this, [url] { QGuiApplication::clipboard()->setText(url); });
     return menu;
+}
+
+void PoolView::toggleDisabled(const QString& network, const QString& node, bool disable)
+{
+    const std::shared_ptr<NetworkPool> pool = m_manager->pool(network);
+    const int nodeIndex = pool ? pool->indexOf(node) : -1;
+    if (nodeIndex < 0)
+        return;
+    const std::optional<DisableQuestion> question =
+        disable ? disableQuestion(*pool, nodeIndex) : std::nullopt;
+    if (!question) {
+        pool->setDisabled(nodeIndex, disable);
+        return;
+    }
+    // Not modal to the event loop: probes and pushes go on while the operator reads.
+    auto* box = new QMessageBox(QMessageBox::Question, question->title, question->text,
+                                QMessageBox::Cancel, this);
+    box->setObjectName(QStringLiteral("disableQuestion"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    QPushButton* confirm = box->addButton(question->confirm, QMessageBox::AcceptRole);
+    confirm->setObjectName(QStringLiteral("disableConfirm"));
+    box->setDefaultButton(QMessageBox::Cancel);
+    connect(confirm, &QPushButton::clicked, this, [this, network, node] {
+        // Named again: a reload while the question was open may have moved or removed it.
+        const std::shared_ptr<NetworkPool> current = m_manager->pool(network);
+        if (const int index = current ? current->indexOf(node) : -1; index >= 0)
+            current->setDisabled(index, true);
+    });
+    box->open();
 }
 
 void PoolView::showContextMenu(const QPoint& position)

@@ -1,6 +1,9 @@
 #pragma once
 
+#include "models/pooltablemodel.h"
+
 #include <QWidget>
+#include <array>
 
 class QLabel;
 class QMenu;
@@ -48,6 +51,8 @@ public:
 
 private:
     void showContextMenu(const QPoint& position);
+    // Disabling the node sends go to first asks first (disablequestion.h); the rest is done now.
+    void toggleDisabled(const QString& network, const QString& node, bool disable);
     void fitColumns();
     void scheduleSummary();
     void updateSummary();
@@ -64,6 +69,18 @@ private:
     QList<QLabel*> m_hiddenItems;
     bool m_summaryPending = false;
     columns::Refitter* m_fit = nullptr;
+    // What each column was given at this viewport width (and network choice) so far, in each
+    // type size: widths only grow between refreshes, so no column flickers in and out.
+    static constexpr int columnCount = PoolTableModel::ColumnCount;
+    struct GrownWidths
+    {
+        std::array<int, columnCount> usual{};
+        std::array<int, columnCount> now{};
+    };
+    GrownWidths m_grownLarge;
+    GrownWidths m_grownCompact;
+    int m_grownForRoom = -1;
+    bool m_grownForEveryNetwork = true;
 };
 
 } // namespace switchyard::ui

@@ -19,6 +19,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QProgressDialog>
 #include <QPushButton>
 #include <QScopedValueRollback>
@@ -94,7 +95,7 @@ TimelineView::TimelineView(TimelineModel* model, QString databasePath, QWidget* 
     , m_model(model)
     , m_databasePath(std::move(databasePath))
     , m_range(new QComboBox(this))
-    , m_kind(new QComboBox(this))
+    , m_kind(new QToolButton(this))
     , m_node(new QComboBox(this))
     , m_text(new QLineEdit(this))
     , m_textSettle(new QTimer(this))
@@ -124,12 +125,32 @@ TimelineView::TimelineView(TimelineModel* model, QString databasePath, QWidget* 
         bar->addWidget(button);
     }
 
+    // Several kinds at once (failovers and node states around an incident): a menu of
+    // checkable kinds; none ticked is every kind.
     m_kind->setObjectName(QStringLiteral("timelineKind"));
-    m_kind->addItem(tr("All kinds"), QString());
+    m_kind->setPopupMode(QToolButton::InstantPopup);
+    m_kind->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    auto* kindMenu = new QMenu(m_kind);
+    kindMenu->setObjectName(QStringLiteral("timelineKindMenu"));
+    kindMenu->setFont(barFont);
+    QAction* allKinds = kindMenu->addAction(tr("All kinds"));
+    allKinds->setObjectName(QStringLiteral("kind-all"));
+    connect(allKinds, &QAction::triggered, this, [this] { setKinds({}); });
+    kindMenu->addSeparator();
     for (const IncidentEvent::Kind kind : allEventKinds()) {
         const QString key = eventKindKey(kind);
-        m_kind->addItem(eventtext::kindWords(key), key);
+        QAction* action = kindMenu->addAction(eventtext::kindWords(key));
+        action->setObjectName(QStringLiteral("kind-") + key);
+        action->setData(key);
+        action->setCheckable(true);
+        connect(action, &QAction::toggled, this, [this] {
+            updateKindLabel();
+            applyFilter();
+        });
+        m_kindActions.append(action);
     }
+    m_kind->setMenu(kindMenu);
+    updateKindLabel();
     bar->addWidget(m_kind);
 
     m_node->setObjectName(QStringLiteral("timelineNode"));
@@ -229,7 +250,6 @@ TimelineView::TimelineView(TimelineModel* model, QString databasePath, QWidget* 
     connect(m_textSettle, &QTimer::timeout, this, &TimelineView::applyFilter);
     connect(m_text, &QLineEdit::textChanged, m_textSettle, qOverload<>(&QTimer::start));
     connect(m_range, &QComboBox::currentIndexChanged, this, &TimelineView::applyFilter);
-    connect(m_kind, &QComboBox::currentIndexChanged, this, &TimelineView::applyFilter);
     connect(m_node, &QComboBox::currentIndexChanged, this, &TimelineView::applyFilter);
     connect(m_transaction, &QPushButton::clicked, this, [this] { showTransaction({}); });
     connect(m_exportButton, &QPushButton::clicked, this, &TimelineView::exportWithDialog);
@@ -266,8 +286,7 @@ TimelineFilter TimelineView::filter() const
     for (int i = 0; i < m_severities.size(); ++i)
         if (m_severities[i]->isChecked())
             filter.severities.insert(severityOrder[i]);
-    if (const QString kind = m_kind->currentData().toString(); !kind.isEmpty())
-        filter.kinds = {kind};
+    filter.kinds = kinds();
     filter.network = m_txId.isEmpty() ? m_network : QString();
     filter.node = m_node->currentData().toString();
     filter.txId = m_txId;
@@ -471,7 +490,35 @@ void TimelineView::setSeverityShown(IncidentEvent::Severity severity, bool shown
 
 void TimelineView::setKind(const QString& kindKey)
 {
-    m_kind->setCurrentIndex(std::max(0, m_kind->findData(kindKey)));
+    setKinds(kindKey.isEmpty() ? QStringList() : QStringList{kindKey});
+}
+
+void TimelineView::setKinds(const QStringList& kindKeys)
+{
+    for (QAction* action : std::as_const(m_kindActions)) {
+        const QSignalBlocker block(action);
+        action->setChecked(kindKeys.contains(action->data().toString()));
+    }
+    updateKindLabel();
+    applyFilter();
+}
+
+QStringList TimelineView::kinds() const
+{
+    QStringList keys;
+    for (const QAction* action : m_kindActions)
+        if (action->isChecked())
+            keys << action->data().toString();
+    return keys;
+}
+
+void TimelineView::updateKindLabel()
+{
+    QStringList every;
+    for (const QAction* action : std::as_const(m_kindActions))
+        every << action->data().toString();
+    m_kind->setText(eventtext::kindsLabel(kinds(), every));
+    m_kind->setToolTip(tr("Show events of these kinds (tick several); none ticked shows all"));
 }
 
 void TimelineView::setText(const QString& text)
@@ -490,11 +537,14 @@ void TimelineView::showTransaction(const QString& txId)
         // hide them behind a chip that says they are shown. Its network is the transaction's
         // own (filter() leaves the selector out while the chip is there).
         const QSignalBlocker blockRange(m_range);
-        const QSignalBlocker blockKind(m_kind);
         const QSignalBlocker blockNode(m_node);
         const QSignalBlocker blockText(m_text);
         setRange(AllTime);
-        m_kind->setCurrentIndex(0);
+        for (QAction* action : std::as_const(m_kindActions)) {
+            const QSignalBlocker blockKind(action);
+            action->setChecked(false);
+        }
+        updateKindLabel();
         m_node->setCurrentIndex(0);
         m_text->clear();
         for (QToolButton* button : std::as_const(m_severities)) {

@@ -14,6 +14,7 @@ class QStackedWidget;
 class QTableView;
 class QTimer;
 class QToolButton;
+class QAction;
 class QCheckBox;
 
 namespace switchyard {
@@ -57,7 +58,9 @@ public:
     void setNodeNames(const QStringList& names);
     void setRange(Range range);
     void setSeverityShown(IncidentEvent::Severity severity, bool shown);
-    void setKind(const QString& kindKey); // empty: every kind
+    void setKind(const QString& kindKey);       // empty: every kind
+    void setKinds(const QStringList& kindKeys); // empty: every kind
+    QStringList kinds() const;                  // ticked in the Kind menu
     void setText(const QString& text);
     // Every event of one transaction (the search box's "show in timeline"); empty clears it.
     void showTransaction(const QString& txId);
@@ -86,6 +89,7 @@ private:
     void fitColumns();
     void applyFilter();
     void updatePages();
+    void updateKindLabel();
     QToolButton* severityButton(IncidentEvent::Severity severity);
     void rememberTopRow();
     void keepRowsStill(int first, int last);
@@ -97,7 +101,8 @@ private:
     QString m_txId;
     QComboBox* m_range;
     QList<QToolButton*> m_severities; // info, warning, critical
-    QComboBox* m_kind;
+    QToolButton* m_kind;
+    QList<QAction*> m_kindActions; // one checkable action per kind, in the menu's order
     QComboBox* m_node;
     QLineEdit* m_text;
     QTimer* m_textSettle;

@@ -22,6 +22,12 @@ const FailureCause causeColumns[] = {
 static_assert(std::size(causeColumns) ==
               FailoverTableModel::lastCauseColumn - FailoverTableModel::firstCauseColumn + 1);
 
+bool isTextColumn(int column)
+{
+    return column == FailoverTableModel::Method || column == FailoverTableModel::Network ||
+           column == FailoverTableModel::MovedOff;
+}
+
 } // namespace
 
 QString FailoverTableModel::Row::key() const
@@ -58,6 +64,28 @@ int FailoverTableModel::columnOfCause(FailureCause cause)
         if (causeColumns[column - firstCauseColumn] == cause)
             return column;
     return -1;
+}
+
+namespace {
+
+QList<std::pair<QString, qint64>> mostMovedOffFirst(const QMap<QString, qint64>& byNode)
+{
+    QList<std::pair<QString, qint64>> nodes;
+    for (auto node = byNode.cbegin(); node != byNode.cend(); ++node)
+        nodes.append({node.key(), node.value()});
+    std::stable_sort(nodes.begin(), nodes.end(),
+                     [](const auto& x, const auto& y) { return x.second > y.second; });
+    return nodes;
+}
+
+} // namespace
+
+QString FailoverTableModel::movedOffText(const QMap<QString, qint64>& byNode)
+{
+    QStringList parts;
+    for (const auto& [node, count] : mostMovedOffFirst(byNode))
+        parts << QStringLiteral("%1 ×%2").arg(node).arg(count);
+    return parts.join(QStringLiteral(", "));
 }
 
 QString FailoverTableModel::windowLabel(qint64 ms)
@@ -134,6 +162,7 @@ QList<FailoverTableModel::Row> FailoverTableModel::summarize() const
             row.calls = summary.calls;
             row.failovers = summary.failovers;
             row.byCause = summary.byCause;
+            row.byNode = summary.byNode;
             rows.append(row);
         }
     }
@@ -147,6 +176,8 @@ quint64 FailoverTableModel::changedColumns(const Row& before, const Row& after)
         columns |= quint64(1) << Calls;
     if (before.failovers != after.failovers)
         columns |= quint64(1) << Failovers;
+    if (before.byNode != after.byNode)
+        columns |= quint64(1) << MovedOff;
     for (int column = firstCauseColumn; column <= lastCauseColumn; ++column) {
         const FailureCause cause = causeColumns[column - firstCauseColumn];
         if (before.byCause.value(cause) != after.byCause.value(cause))
@@ -184,6 +215,8 @@ QVariant FailoverTableModel::data(const QModelIndex& index, int role) const
             return row.method;
         if (column == Network)
             return row.network;
+        if (column == MovedOff)
+            return movedOffText(row.byNode);
         // A number, not text: views group its digits by locale, and a chart mapper reads it.
         return QVariant::fromValue<qint64>(number());
     case SortRole:
@@ -191,14 +224,22 @@ QVariant FailoverTableModel::data(const QModelIndex& index, int role) const
             return row.method.toLower();
         if (column == Network)
             return row.network.toLower();
+        if (column == MovedOff) // by the node most moved off
+            return row.byNode.isEmpty() ? QString()
+                                        : mostMovedOffFirst(row.byNode).constFirst().first.toLower();
         return QVariant::fromValue<qint64>(number());
     case NetworkRole:
         return row.network;
     case Qt::TextAlignmentRole:
         return QVariant::fromValue(
-            Qt::Alignment((column == Method || column == Network ? Qt::AlignLeft : Qt::AlignRight) |
-                          Qt::AlignVCenter));
+            Qt::Alignment((isTextColumn(column) ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter));
     case Qt::ToolTipRole:
+        if (column == MovedOff && !row.byNode.isEmpty()) {
+            QStringList lines;
+            for (const auto& [node, count] : mostMovedOffFirst(row.byNode))
+                lines << QStringLiteral("%1: moved off %2 time(s)").arg(node).arg(count);
+            return lines.join(u'\n');
+        }
         if (column == Failovers && row.calls > 0)
             return QStringLiteral("%1 hop(s) to another node over %2 call(s)")
                 .arg(row.failovers)
@@ -223,6 +264,8 @@ QVariant FailoverTableModel::headerData(int section, Qt::Orientation orientation
             return QStringLiteral("Calls");
         case Failovers:
             return QStringLiteral("Failovers");
+        case MovedOff:
+            return QStringLiteral("Moved off");
         default:
             return display::failureCause(*causeOfColumn(section));
         }
@@ -234,14 +277,16 @@ QVariant FailoverTableModel::headerData(int section, Qt::Orientation orientation
         if (section == Failovers)
             return QStringLiteral("Hops to another node, all causes, in the %1")
                 .arg(windowLabel(m_windowMs));
+        if (section == MovedOff)
+            return QStringLiteral("The node each failover left, most first, in the %1")
+                .arg(windowLabel(m_windowMs));
         if (const std::optional<FailureCause> cause = causeOfColumn(section))
             return QStringLiteral("Hops to another node caused by %1")
                 .arg(display::failureCause(*cause));
     }
     if (role == Qt::TextAlignmentRole)
-        return QVariant::fromValue(Qt::Alignment(
-            (section == Method || section == Network ? Qt::AlignLeft : Qt::AlignRight) |
-            Qt::AlignVCenter));
+        return QVariant::fromValue(
+            Qt::Alignment((isTextColumn(section) ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter));
     return {};
 }
 

@@ -27,6 +27,7 @@ public:
         Network,
         Calls,
         Failovers,
+        MovedOff, // the nodes the failovers moved off, most first: "b ×12, c ×3"
         Transport,
         Timeout,
         TooManyRequests,
@@ -53,6 +54,8 @@ public:
                         int role = Qt::DisplayRole) const override;
 
     static std::optional<FailureCause> causeOfColumn(int column);
+    // "b ×12, c ×3": the nodes most moved off first, ties by name.
+    static QString movedOffText(const QMap<QString, qint64>& byNode);
     static int columnOfCause(FailureCause cause); // -1 for probe-only causes
 
     // The window the counts cover, back from now.
@@ -78,6 +81,7 @@ private:
         qint64 calls = 0;
         qint64 failovers = 0;
         QMap<FailureCause, qint64> byCause;
+        QMap<QString, qint64> byNode;
 
         QString key() const;
     };

@@ -254,7 +254,7 @@ quint64 PoolTableModel::changedColumns(const Row& before, const Row& after)
                 before.connections != after.connections,
             LatencyP95);
     compare(before.protocol != after.protocol || before.push != after.push ||
-                before.pushError != after.pushError,
+                before.pushError != after.pushError || before.state != after.state,
             Protocol);
     compare(before.errorRate != after.errorRate, ErrorRate);
     compare(before.consecutiveFailures != after.consecutiveFailures, ConsecutiveFailures);
@@ -357,7 +357,7 @@ QVariant PoolTableModel::data(const QModelIndex& index, int role) const
     case DisabledRole:
         return row.state == NodeState::Disabled;
     case PushDownRole:
-        return row.push == PushState::Down;
+        return row.push == PushState::Down && row.state != NodeState::Disabled;
     default:
         return {};
     }
@@ -393,7 +393,9 @@ QVariant PoolTableModel::display(const Row& row, int column) const
     case ConsecutiveFailures:
         return row.consecutiveFailures;
     case Protocol:
-        return display::transport(row.protocol, row.push);
+        // Switched off: nothing of it is live, neither its last protocol nor its socket.
+        return row.state == NodeState::Disabled ? display::dash()
+                                                : display::transport(row.protocol, row.push);
     case LastError:
         if (row.tlsProblem)
             return display::tlsProblem(*row.tlsProblem);
@@ -504,6 +506,10 @@ QVariant PoolTableModel::toolTip(const Row& row, int column) const
     case SinceLastProbe:
         return QStringLiteral("Last probe: %1").arg(display(row, SinceLastProbe).toString());
     case Protocol:
+        if (row.state == NodeState::Disabled)
+            return row.push == PushState::Off
+                       ? QStringLiteral("Disabled: not probed.")
+                       : QStringLiteral("Disabled: not probed, its WebSocket closed.");
         return transportExplanation(row.protocol, row.push, row.pushError);
     default:
         return {};

@@ -20,9 +20,12 @@ void FailoverStats::recordCall(const QString& method, qint64 nowMs)
     ++bucket(method, nowMs).calls;
 }
 
-void FailoverStats::recordFailover(const QString& method, FailureCause cause, qint64 nowMs)
+void FailoverStats::recordFailover(const QString& method, const QString& fromNode,
+                                   FailureCause cause, qint64 nowMs)
 {
-    ++bucket(method, nowMs).byCause[cause];
+    Counts& counts = bucket(method, nowMs);
+    ++counts.byCause[cause];
+    ++counts.byNode[fromNode];
     m_lastFailoverMs = nowMs;
 }
 
@@ -39,6 +42,8 @@ QList<FailoverStats::MethodRow> FailoverStats::summary(qint64 sinceMs) const
                 row.byCause[cause.key()] += cause.value();
                 row.failovers += cause.value();
             }
+            for (auto node = method->byNode.cbegin(); node != method->byNode.cend(); ++node)
+                row.byNode[node.key()] += node.value();
         }
     }
     return rows.values();

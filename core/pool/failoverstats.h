@@ -22,10 +22,12 @@ public:
         qint64 calls = 0;
         qint64 failovers = 0;
         QMap<FailureCause, qint64> byCause;
+        QMap<QString, qint64> byNode; // the node each failover moved off, by name
     };
 
     void recordCall(const QString& method, qint64 nowMs);
-    void recordFailover(const QString& method, FailureCause cause, qint64 nowMs);
+    void recordFailover(const QString& method, const QString& fromNode, FailureCause cause,
+                        qint64 nowMs);
 
     // Methods seen since `sinceMs`, by name.
     QList<MethodRow> summary(qint64 sinceMs) const;
@@ -37,6 +39,7 @@ private:
     {
         qint64 calls = 0;
         QMap<FailureCause, qint64> byCause;
+        QMap<QString, qint64> byNode;
     };
     Counts& bucket(const QString& method, qint64 nowMs);
 

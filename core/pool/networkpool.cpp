@@ -204,13 +204,15 @@ void NetworkPool::settleReading(int index, NodeState before, LagBand bandBefore)
 
 void NetworkPool::startPush()
 {
+    m_pushWanted = true;
     for (const auto& node : m_nodes)
-        if (node->push)
+        if (node->push && node->health.state() != NodeState::Disabled)
             node->push->start();
 }
 
 void NetworkPool::stopPush()
 {
+    m_pushWanted = false;
     for (const auto& node : m_nodes)
         if (node->push)
             node->push->stop();
@@ -226,6 +228,8 @@ void NetworkPool::setWatchedSignatures(const QStringList& signatures)
 void NetworkPool::recordPushedHeight(int index, qint64 pushed)
 {
     PoolNode& node = *m_nodes[index];
+    if (node.health.state() == NodeState::Disabled)
+        return; // a frame already on its way when the socket closed
     node.lastPushedHeight = pushed;
     const std::optional<qint64> known = node.health.height();
     if (!known || !node.pushGap)
@@ -248,6 +252,8 @@ void NetworkPool::recordPushedHeight(int index, qint64 pushed)
 void NetworkPool::recordPushSilent(int index, const QString& detail)
 {
     PoolNode& node = *m_nodes[index];
+    if (node.health.state() == NodeState::Disabled)
+        return;
     const NodeState before = node.health.state();
     const LagBand bandBefore = node.health.lagBand();
     node.health.observePushSilence(detail);
@@ -278,7 +284,8 @@ void NetworkPool::recordCallAttempt(int index, const RpcReply& reply, const Rout
 
 void NetworkPool::recordFailover(int fromIndex, const QString& method, FailureCause cause)
 {
-    m_failovers.recordFailover(method, cause, m_clock->monotonicMs());
+    m_failovers.recordFailover(method, m_nodes[fromIndex]->config.name, cause,
+                               m_clock->monotonicMs());
     emitIncident(IncidentEvent::Severity::Warning, IncidentEvent::Kind::Failover, fromIndex,
                  QStringLiteral("%1 moved off %2 (%3)")
                      .arg(method, m_nodes[fromIndex]->config.name, failureCauseKey(cause)),
@@ -300,6 +307,16 @@ void NetworkPool::setDisabled(int index, bool disabled)
     const NodeState before = node.health.state();
     const LagBand bandBefore = node.health.lagBand();
     node.health.setDisabled(disabled);
+    // A disabled node is neither probed nor pushed: its socket closes, so nothing it sends
+    // moves its height, and it opens again with the node.
+    if (node.push) {
+        if (disabled)
+            node.push->stop();
+        else if (m_pushWanted)
+            node.push->start();
+    }
+    node.lastPushedHeight.reset();
+    node.pushGap.reset();
     noteChange(index, before, bandBefore);
     updateReference();
     Q_EMIT nodeChanged(index);

@@ -87,7 +87,7 @@ public:
     void setDisabled(int index, bool disabled);
 
     // The WebSocket subscriptions of the nodes that have a wsUrl (PoolManager starts them with
-    // probing; `check` for its one round).
+    // probing; `check` for its one round). A disabled node's stays closed until it is enabled.
     void startPush();
     void stopPush();
     // Solana: the tracked signatures that can still change, subscribed on every push node.
@@ -128,6 +128,7 @@ private:
     std::array<int, roleCount> m_rotation{};
     std::optional<qint64> m_reference;
     FailoverStats m_failovers;
+    bool m_pushWanted = false; // between startPush() and stopPush()
 };
 
 } // namespace switchyard

@@ -256,7 +256,7 @@ QString readPortable(const QSqlDatabase& db, const QString& where, const SqlCond
 
 QByteArray csvHeader()
 {
-    return QByteArrayLiteral("time,severity,kind,network,node,method,tx_id,height,message");
+    return QByteArrayLiteral("time,severity,kind,network,node,method,tx_id,slot_or_block,message");
 }
 
 CsvExportResult exportTimelineCsv(const QSqlDatabase& db, const TimelineFilter& filter,

@@ -56,7 +56,7 @@ CsvExportResult exportTimelineCsv(const QSqlDatabase& db, const TimelineFilter& 
                                   const std::atomic_bool* cancel = nullptr,
                                   const CsvExportOptions& options = {});
 
-// "time,severity,kind,network,node,method,tx_id,height,message"
+// "time,severity,kind,network,node,method,tx_id,slot_or_block,message"
 QByteArray csvHeader();
 
 // One export on a worker thread for the GUI: progress and the result arrive as signals on the

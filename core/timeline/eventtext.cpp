@@ -1,5 +1,7 @@
 #include "eventtext.h"
 
+#include <algorithm>
+
 namespace switchyard::eventtext {
 
 namespace {
@@ -36,6 +38,25 @@ QString kindWords(const QString& kindKey)
     if (!words.isEmpty())
         words[0] = words[0].toUpper();
     return words;
+}
+
+QString kindsLabel(const QStringList& chosenKeys, const QStringList& allKeys)
+{
+    QStringList chosen = chosenKeys;
+    chosen.removeDuplicates();
+    if (chosen.isEmpty() || std::all_of(allKeys.cbegin(), allKeys.cend(),
+                                        [&](const QString& key) { return chosen.contains(key); }))
+        return QStringLiteral("All kinds");
+    if (chosen.size() > 2)
+        return QStringLiteral("%1 kinds").arg(chosen.size());
+    QStringList words;
+    for (const QString& key : std::as_const(allKeys)) // in the menu's order, whatever the clicks
+        if (chosen.contains(key))
+            words << kindWords(key);
+    for (const QString& key : std::as_const(chosen)) // kinds this version does not list
+        if (!allKeys.contains(key))
+            words << kindWords(key);
+    return words.join(QStringLiteral(", "));
 }
 
 QString shortTxId(const QString& txId)

@@ -91,6 +91,27 @@ private Q_SLOTS:
                  std::optional(FailureCause::Malformed));
     }
 
+    // Which node each failover came from: the operator's first question after "how many".
+    void saysWhichNodeEachFailoverMovedOff()
+    {
+        FailoverTableModel model(&m_fixture->manager);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(model.headerData(FailoverTableModel::MovedOff, Qt::Horizontal).toString(),
+                 QStringLiteral("Moved off"));
+        failOverOnce(QStringLiteral("getSlot"));
+        failOverOnce(QStringLiteral("getSlot"));
+        model.refresh();
+        QCOMPARE(model.index(0, FailoverTableModel::MovedOff).data().toString(),
+                 QStringLiteral("a ×2"));
+        QVERIFY(model.index(0, FailoverTableModel::MovedOff)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("a: moved off 2 time(s)")));
+        QCOMPARE(FailoverTableModel::movedOffText({{b, 1}, {a, 3}, {QStringLiteral("c"), 1}}),
+                 QStringLiteral("a ×3, b ×1, c ×1"));
+    }
+
     void followsRoutedCallsOnItsOwn()
     {
         FailoverTableModel model(&m_fixture->manager);

@@ -62,6 +62,45 @@ private Q_SLOTS:
         QVERIFY(history.points(fixture.network.name, a).last().lag);
     }
 
+    // A disabled node is not probed, so no answer of its own ends its line: the time it was off
+    // is a gap that says why ("disabled"), from the moment it was switched off until it is
+    // back, never a straight line from its last lag to its next one.
+    void aDisabledPeriodIsAGapWithItsReason()
+    {
+        PoolFixture fixture(ChainFamily::Solana, {a, b, c});
+        fixture.apply();
+        LagRecorder recorder(&fixture.manager);
+        fixture.probeAll();
+        fixture.advanceAndTick(6000);
+        const LagHistory& history = recorder.history();
+        const QString net = fixture.network.name;
+        QVERIFY(history.points(net, b).last().lag);
+        const qsizetype answered = history.points(net, b).size();
+
+        fixture.clock.advance(6000); // the switch happens in a bucket of its own
+        fixture.pool()->setDisabled(fixture.pool()->indexOf(b), true);
+        QList<LagHistory::Point> points = history.points(net, b);
+        QCOMPARE(points.size(), answered + 1);
+        QVERIFY(!points.last().lag);
+        QCOMPARE(points.last().unhealthy, QStringLiteral("disabled"));
+        // a and c go on being probed; b's line has a gap at each of those probes.
+        fixture.advanceAndTick(6000);
+        fixture.advanceAndTick(6000);
+        points = history.points(net, b);
+        QCOMPARE(points.size(), answered + 3);
+        for (qsizetype i = answered; i < points.size(); ++i) {
+            QVERIFY(!points[i].lag);
+            QCOMPARE(points[i].unhealthy, QStringLiteral("disabled"));
+        }
+        QVERIFY(history.points(net, a).last().lag);
+
+        fixture.clock.advance(6000);
+        fixture.pool()->setDisabled(fixture.pool()->indexOf(b), false);
+        points = history.points(net, b);
+        QCOMPARE(points.last().unhealthy, QStringLiteral("disabled"));
+        QVERIFY(!points.last().lag);
+    }
+
     void reconfigurationKeepsTheNodesThatStay()
     {
         TwoNetworks networks({a, b, c});

@@ -432,6 +432,33 @@ private Q_SLOTS:
         QVERIFY(!changed.isEmpty());
     }
 
+    // A disabled node shows nothing live: not "h1 · push" from a socket it should not hold.
+    void aDisabledNodeShowsNoTransport()
+    {
+        PoolFixture fixture(ChainFamily::Solana, {a, b});
+        QVERIFY(fixture.simNode(a)->startPush());
+        fixture.network.nodes[0].wsUrl = fixture.simNode(a)->pushUrl();
+        fixture.apply();
+        fixture.pool()->startPush();
+        PoolTableModel model(&fixture.manager);
+        waitForProbe(fixture.manager, fixture.network.name, a);
+        QTRY_COMPARE_WITH_TIMEOUT(cell(model, 0, PoolTableModel::Protocol),
+                                  QStringLiteral("h1 · push"), kWaitMs);
+
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        fixture.pool()->setDisabled(0, true);
+        QCOMPARE(cell(model, 0, PoolTableModel::Protocol), QStringLiteral("—"));
+        QCOMPARE(model.index(0, PoolTableModel::Protocol).data(PoolTableModel::PushDownRole),
+                 QVariant(false));
+        QVERIFY(cell(model, 0, PoolTableModel::Protocol, Qt::ToolTipRole)
+                    .contains(QStringLiteral("WebSocket closed")));
+        QVERIFY(!changed.isEmpty());
+
+        fixture.pool()->setDisabled(0, false);
+        QTRY_COMPARE_WITH_TIMEOUT(cell(model, 0, PoolTableModel::Protocol),
+                                  QStringLiteral("h1 · push"), kWaitMs);
+    }
+
     void headersAndAlignment()
     {
         PoolFixture fixture(ChainFamily::Solana, {a});

@@ -164,6 +164,28 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(f.reconnected(), kWaitMs);
     }
 
+    // Disabling a node closes its socket: what it would push moves neither its height nor the
+    // others' lag; enabling it subscribes again.
+    void aDisabledNodeHoldsNoSubscription()
+    {
+        PushFixture f(ChainFamily::Evm);
+        f.subscribeAndProbe();
+        const int index = f.pool()->indexOf(a);
+        f.pool()->setDisabled(index, true);
+        QCOMPARE(f.push().state(), PushState::Down);
+        QTRY_COMPARE_WITH_TIMEOUT(f.simNode(a)->push()->openSockets(), 0, kWaitMs);
+        const qint64 frozen = f.height(a);
+        const int connects = f.push().connectCount();
+        f.cluster.advance(5);
+        f.probeOnly(b); // the event loop turns while b answers: a's pushes would land meanwhile
+        QCOMPARE(f.push().connectCount(), connects);
+        QCOMPARE(f.height(a), frozen);
+        QCOMPARE(f.state(a), NodeState::Disabled);
+
+        f.pool()->setDisabled(index, false);
+        QTRY_COMPARE_WITH_TIMEOUT(f.push().state(), PushState::Subscribed, kWaitMs);
+    }
+
     void stalledSocketIsNoticed()
     {
         PushFixture f(ChainFamily::Evm);

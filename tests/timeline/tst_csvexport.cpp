@@ -260,6 +260,9 @@ private Q_SLOTS:
         QVERIFY2(error.isEmpty(), qPrintable(error));
         QCOMPARE(records.size(), events.size() + 1);
         QCOMPARE(records[0], QString::fromLatin1(csvHeader()).split(u','));
+        // Solana events carry slots, EVM ones blocks: the column says which, never "height"
+        // (a Solana block height is another number).
+        QCOMPARE(records[0].at(7), QStringLiteral("slot_or_block"));
         for (const QStringList& record : records)
             QCOMPARE(record.size(), 9);
 

@@ -134,7 +134,8 @@ bool fillUp(const QString& path)
 
 QByteArray csvHeaderLine()
 {
-    return QByteArrayLiteral("time,severity,kind,network,node,method,tx_id,height,message\r\n");
+    return QByteArrayLiteral(
+        "time,severity,kind,network,node,method,tx_id,slot_or_block,message\r\n");
 }
 
 QStringList entries(const QString& dir)

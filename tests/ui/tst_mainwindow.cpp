@@ -42,6 +42,7 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
+#include <QPointer>
 #include <QPushButton>
 #include <QScrollBar>
 #include <QSignalSpy>
@@ -519,6 +520,41 @@ private Q_SLOTS:
         QVERIFY(copied.startsWith(QStringLiteral("http://127.0.0.1:")));
     }
 
+    // Disabling the node sends go to first moves every send elsewhere: it asks, in the words
+    // core decides, and Cancel changes nothing.
+    void disablingTheFirstChoiceSendNodeAsks()
+    {
+        Demo demo;
+        Settings settings(settingsFile());
+        MainWindow window(&demo.pools, ConfigSource{QString(), true}, &settings);
+        window.show();
+        PoolView* view = window.poolView();
+        const QTableView* table = view->table();
+        const QString node = QStringLiteral("evm-primary");
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(table, node), QStringLiteral("Healthy"), probeTimeoutMs);
+        const auto ask = [&] {
+            std::unique_ptr<QMenu> menu(
+                view->createContextMenu(rowOf(table->model(), node), &window));
+            menu->findChild<QAction*>(QStringLiteral("toggleDisabled"))->trigger();
+            return window.findChild<QMessageBox*>(QStringLiteral("disableQuestion"));
+        };
+        QMessageBox* question = ask();
+        QVERIFY(question);
+        QTRY_VERIFY(question->isVisible());
+        QVERIFY2(question->text().contains(QStringLiteral("first choice for sends on demo-evm")),
+                 qPrintable(question->text()));
+        QCOMPARE(stateOf(table, node), QStringLiteral("Healthy")); // nothing before the answer
+        QPointer<QMessageBox> closing(question);
+        question->button(QMessageBox::Cancel)->click();
+        QTRY_VERIFY(!closing);
+        QCOMPARE(stateOf(table, node), QStringLiteral("Healthy"));
+
+        question = ask();
+        QVERIFY(question);
+        question->findChild<QPushButton*>(QStringLiteral("disableConfirm"))->click();
+        QCOMPARE(stateOf(table, node), QStringLiteral("Disabled"));
+    }
+
     void contextMenuActsOnItsNodeAfterAReload()
     {
         Demo demo;
@@ -747,6 +783,44 @@ private Q_SLOTS:
                      40 * timeline->fontMetrics().averageCharWidth(),
                  qPrintable(QStringLiteral("the message has %1 px")
                                 .arg(timeline->columnWidth(TimelineModel::Message))));
+    }
+
+    // At 1600 px the node table once showed a column in one refresh and hid it in the next, as
+    // values grew and shrank. Once fitted, a column that shows stays and one given way stays
+    // away, whatever the probes bring, nodes switched off and on included.
+    void nodeTableColumnsDoNotFlicker()
+    {
+        Demo demo;
+        Settings settings(settingsFile());
+        MainWindow window(&demo.pools, ConfigSource{QString(), true}, &settings);
+        window.resize(1600, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.views()->setCurrentIndex(MainWindow::NodesView);
+        const QTableView* nodes = window.poolView()->table();
+        QSignalSpy probed(&demo.pools, &PoolManager::probeFinished);
+        QTRY_VERIFY_WITH_TIMEOUT(probed.count() >= 2 * nodes->model()->rowCount(), probeTimeoutMs);
+        QCoreApplication::processEvents(); // the refit that follows
+
+        QStringList flickers;
+        connect(nodes->horizontalHeader(), &QHeaderView::sectionResized, this,
+                [&](int column, int oldSize, int newSize) {
+                    if ((oldSize == 0) != (newSize == 0))
+                        flickers << QStringLiteral("column %1: %2 → %3 px")
+                                        .arg(column)
+                                        .arg(oldSize)
+                                        .arg(newSize);
+                });
+        const std::shared_ptr<NetworkPool> evm = demo.pools.pool(QStringLiteral("demo-evm"));
+        for (int round = 0; round < 2; ++round) {
+            for (int i = 0; i < evm->nodeCount(); ++i)
+                evm->setDisabled(i, round == 0);
+            probed.clear();
+            QTRY_VERIFY_WITH_TIMEOUT(probed.count() >= 2 * nodes->model()->rowCount(),
+                                     probeTimeoutMs);
+            QCoreApplication::processEvents();
+        }
+        QVERIFY2(flickers.isEmpty(), qPrintable(flickers.join(QStringLiteral("; "))));
     }
 
     // A brand-new install: no configuration, an empty store. Nothing says all is well about

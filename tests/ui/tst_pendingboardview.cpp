@@ -3,6 +3,7 @@
 // the sends and the timeline slice read from a real store), the buttons that hand a
 // transaction on, the network filter, and a card moving column as the tracker follows a real
 // transaction through the simulator, with the selection following it.
+#include "boardcarddelegate.h"
 #include "boarddetailpane.h"
 #include "chain/codec/base64.h"
 #include "emptystate.h"
@@ -99,6 +100,43 @@ private Q_SLOTS:
         board.tracker.restore(
             {record(QStringLiteral("f1"), TxState::Finalized, board.now() - 1000)});
         QTRY_VERIFY(pending->text().startsWith(QStringLiteral("Nothing pending")));
+    }
+
+    // On a 1366 px laptop the columns take the room an empty detail pane does not need, and no
+    // card cuts its state word ("Transport unkno…"); a card shown gets the pane its room back.
+    void stateWordsAreWholeAndAnEmptyPaneIsNarrow()
+    {
+        RestoredBoard board;
+        const qint64 now = board.now();
+        board.tracker.restore({record(QStringLiteral("p1"), TxState::TransportUnknown, now - 9000),
+                               record(QStringLiteral("c1"), TxState::Confirmed, now - 3000),
+                               record(QStringLiteral("x1"), TxState::ExecutionFailed, now)});
+        auto view = std::make_unique<PendingBoardView>(&board.tracker, nullptr, &board.clock);
+        view->resize(1366, 640);
+        view->show();
+        QVERIFY(QTest::qWaitForWindowExposed(view.get()));
+        const auto wordRoom = [&](BoardColumn column) {
+            QListView* list = view->list(column);
+            return list->viewport()->width() - BoardCardDelegate::minimumCardWidth(list->font());
+        };
+        // The columns with cards (an empty one shows its text, not its list).
+        for (const int c : {0, 1, 3})
+            QVERIFY2(wordRoom(BoardColumn(c)) >= 0,
+                     qPrintable(QStringLiteral("column %1 is %2 px short of a whole state word")
+                                    .arg(c)
+                                    .arg(-wordRoom(BoardColumn(c)))));
+        const int column = view->list(BoardColumn::Pending)->width();
+        QVERIFY2(view->detailPane()->width() <= column * 3 / 2,
+                 qPrintable(QStringLiteral("an empty pane of %1 px beside columns of %2 px")
+                                .arg(view->detailPane()->width())
+                                .arg(column)));
+
+        const int emptyWidth = view->detailPane()->width();
+        clickCard(view->list(BoardColumn::Pending), 0);
+        QCOMPARE(view->selectedId(), QStringLiteral("p1"));
+        QVERIFY(view->detailPane()->width() > emptyWidth);
+        for (const int c : {0, 1, 3})
+            QVERIFY(wordRoom(BoardColumn(c)) >= 0);
     }
 
     void columnsCountCards()

@@ -12,6 +12,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QPushButton>
 #include <QScrollBar>
 #include <QSignalSpy>
@@ -44,9 +45,10 @@ struct TimelineFixture
     }
 
     void add(qint64 agoMs, Severity severity, const QString& node, const QString& message,
-             const QString& txId = {})
+             const QString& txId = {}, const QString& kind = QStringLiteral("node-state"))
     {
         StoredEvent event;
+        event.kind = kind;
         event.timeMs = clock.utcNow().toMSecsSinceEpoch() - agoMs;
         event.severity = int(severity);
         event.network = QStringLiteral("mainnet");
@@ -137,6 +139,38 @@ private Q_SLOTS:
         // Nothing chosen is said as such, never shown as "everything".
         QVERIFY(fixture.showsEmptyState());
         QCOMPARE(view.findChild<EmptyState*>()->headline(), QStringLiteral("No severity chosen"));
+    }
+
+    // Around an incident the reviewer wants failovers and node states together: the Kind
+    // filter takes several kinds, and says which on its button.
+    void kindFilterTakesSeveralKinds()
+    {
+        TimelineFixture fixture;
+        fixture.add(3'000, Severity::Warning, alpha, QStringLiteral("moved off"), {},
+                    QStringLiteral("failover"));
+        fixture.add(2'000, Severity::Warning, alpha, QStringLiteral("past warnLag"), {},
+                    QStringLiteral("lag-threshold"));
+        fixture.add(1'000, Severity::Critical, alpha, QStringLiteral("Healthy → Unhealthy"));
+        TimelineView& view = fixture.open();
+        auto* button = view.findChild<QToolButton*>(QStringLiteral("timelineKind"));
+        QVERIFY(button && button->menu());
+        QCOMPARE(button->text(), QStringLiteral("All kinds"));
+        const auto tick = [&](const QString& key) {
+            button->menu()->findChild<QAction*>(QStringLiteral("kind-") + key)->trigger();
+        };
+        tick(QStringLiteral("node-state"));
+        QCOMPARE(fixture.column(TimelineModel::Message),
+                 QStringList{QStringLiteral("Healthy → Unhealthy")});
+        tick(QStringLiteral("failover"));
+        QCOMPARE(fixture.column(TimelineModel::Message),
+                 (QStringList{QStringLiteral("Healthy → Unhealthy"), QStringLiteral("moved off")}));
+        QCOMPARE(view.filter().kinds.size(), 2);
+        QCOMPARE(button->text(), QStringLiteral("Node state, Failover"));
+        tick(QStringLiteral("node-state")); // unticked again
+        QCOMPARE(fixture.column(TimelineModel::Message), QStringList{QStringLiteral("moved off")});
+        button->menu()->findChild<QAction*>(QStringLiteral("kind-all"))->trigger();
+        QCOMPARE(fixture.model->rowCount(), 3);
+        QCOMPARE(button->text(), QStringLiteral("All kinds"));
     }
 
     void textFilterSettlesThenApplies()

@@ -143,7 +143,9 @@ LagChart::LagChart(const NetworkConfig& network, const LagRecorder* recorder, QW
     styleAxis(m_lag);
     m_time->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     m_lag->setLabelFormat(QStringLiteral("%d"));
-    m_lag->setTitleText(display::heightUnit(m_network.family, 2) + tr(" behind"));
+    // The unit alone names the axis (the chart's title says behind what): a short laptop
+    // chart cut "slots behind" to "slots beh…".
+    m_lag->setTitleText(display::heightUnit(m_network.family, 2));
 
     const QList<QColor>& palette = seriesPalette();
     const QFont labelFont = withPointSize(font(), 12.5, true);
