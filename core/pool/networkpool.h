@@ -3,12 +3,14 @@
 #include "config/config.h"
 #include "config/redaction.h"
 #include "events/incidentevent.h"
+#include "pool/agreement.h"
 #include "pool/failoverstats.h"
 #include "pool/nodehealth.h"
 #include "pool/pushsubscription.h"
 #include "rpc/jsonrpcclient.h"
 
 #include <QObject>
+#include <QSet>
 #include <array>
 #include <memory>
 #include <vector>
@@ -38,6 +40,11 @@ struct PoolNode
     PushState pushState() const { return push ? push->state() : PushState::Off; }
     QString protocol; // "h2" or "http/1.1": how its last answer came; empty before one
     std::optional<TlsProblem> tlsProblem; // the last probe or call failed its TLS handshake
+    // The last agreement check of two nodes found this one serving another block than the other
+    // node: "disagrees with b at block …". A warning; it still serves (nobody can tell which of
+    // the two is right). Empty otherwise.
+    QString disagreement;
+    QString disagreesWith; // the other node's name, with `disagreement`
 };
 
 // The nodes of one network: their health, which of them may serve each role, and the
@@ -86,6 +93,13 @@ public:
 
     void setDisabled(int index, bool disabled);
 
+    // The height node `index` is to be asked the block of in its next probe, or nullopt. A check
+    // starts once per agreementIntervalMs when the reference is known, at agreementDepth below
+    // it, for every node probed on the serving schedule; each of them is asked once.
+    std::optional<qint64> agreementHeightFor(int index);
+    // The height of the check under way, if one is.
+    std::optional<qint64> agreementHeight() const;
+
     // The WebSocket subscriptions of the nodes that have a wsUrl (PoolManager starts them with
     // probing; `check` for its one round).
     void startPush();
@@ -112,13 +126,26 @@ Q_SIGNALS:
     void signatureNotified(const QString& signature);
 
 private:
+    struct AgreementCheck
+    {
+        qint64 height = 0;
+        qint64 startedMs = 0;
+        QSet<int> waiting; // nodes whose answer (or failure) the check still waits for
+        QSet<int> asked;
+        QList<AgreementVote> votes;
+    };
     static int roleIndex(NodeRole role);
+    static bool takesAgreementChecks(NodeState state);
+    // A probe that carried the check's question came back (or a node left the schedule).
+    void recordAgreementAnswer(int index, const ProbeObservation& probe);
+    void finishAgreementCheck();
     void updateReference();
     // After a fresh height of node `index`: the reference and every node's lag again.
     void settleReading(int index, NodeState before, LagBand bandBefore);
     void noteChange(int index, NodeState before, LagBand bandBefore);
     void emitIncident(IncidentEvent::Severity severity, IncidentEvent::Kind kind, int index,
-                      const QString& message, const QString& method = {});
+                      const QString& message, const QString& method = {},
+                      std::optional<qint64> height = std::nullopt);
 
     NetworkConfig m_network;
     ProbeConfig m_probe;
@@ -128,6 +155,8 @@ private:
     std::array<int, roleCount> m_rotation{};
     std::optional<qint64> m_reference;
     FailoverStats m_failovers;
+    std::optional<AgreementCheck> m_agreement;
+    std::optional<qint64> m_lastAgreementStartMs;
 };
 
 } // namespace switchyard
