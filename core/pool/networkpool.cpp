@@ -180,6 +180,12 @@ void NetworkPool::recordProbe(int index, const ProbeObservation& probe)
     if (probe.height && node.lastPushedHeight && *node.lastPushedHeight >= *probe.height)
         node.pushGap = std::min(*node.lastPushedHeight - *probe.height,
                                 chain::pushedHeightMargin(m_network.family));
+    if (node.pushesRunAhead)
+        node.health.forgetPushedHead(); // polling carries its head
+    if (probe.kind == ProbeObservation::Kind::Answered && probe.height) {
+        node.probedHeight = probe.height;
+        node.probedAtMs = m_clock->monotonicMs();
+    }
     node.health.observeProbe(probe, m_clock->monotonicMs());
     if (!probe.protocol.isEmpty())
         node.protocol = probe.protocol;
@@ -337,16 +343,37 @@ void NetworkPool::recordPushedHeight(int index, qint64 pushed)
     PoolNode& node = *m_nodes[index];
     node.lastPushedHeight = pushed;
     const std::optional<qint64> known = node.health.height();
-    if (!known || !node.pushGap)
+    if (!known || !node.pushGap || !node.probedHeight)
         return; // nothing to judge it by until a probe after a push gave the node's head
     const qint64 height = pushed - *node.pushGap;
     const qint64 margin = chain::pushedHeightMargin(m_network.family);
-    if (height > *known + margin) {
-        node.push->reject(QStringLiteral("pushed height %1 is more than %2 past the node's head %3")
-                              .arg(pushed)
-                              .arg(margin)
-                              .arg(*known));
+    // Held to the node's own last answer, not to its last push: pushes that each climb a little
+    // cannot add up to more than the chain can have made since.
+    const qint64 elapsedMs = m_clock->monotonicMs() - node.probedAtMs;
+    const qint64 allowed =
+        *node.probedHeight + chain::heightsAllowedSince(m_network.family, elapsedMs) + margin;
+    if (height > allowed) {
+        node.push->reject(
+            QStringLiteral("pushed height %1 runs past what %2 ms allow since its probe at %3 "
+                           "(at most %4)")
+                .arg(pushed)
+                .arg(elapsedMs)
+                .arg(*node.probedHeight)
+                .arg(allowed));
+        // It measures no gap to the next probe: the gap stays what honest pushes showed.
+        node.lastPushedHeight.reset();
+        if (!node.pushesRunAhead) {
+            node.pushesRunAhead = true;
+            emitIncident(IncidentEvent::Severity::Warning, IncidentEvent::Kind::NodeState, index,
+                         QStringLiteral("pushes run ahead of its probes: rejected, polling "
+                                        "carries its head"));
+            Q_EMIT nodeChanged(index);
+        }
         return;
+    }
+    if (node.pushesRunAhead) {
+        node.pushesRunAhead = false;
+        Q_EMIT nodeChanged(index);
     }
     const NodeState before = node.health.state();
     const LagBand bandBefore = node.health.lagBand();
@@ -417,10 +444,26 @@ void NetworkPool::setDisabled(int index, bool disabled)
 void NetworkPool::updateReference()
 {
     QList<qint64> heights;
-    for (const auto& node : m_nodes)
-        if (const std::optional<qint64> height = node->health.referenceCandidate())
-            heights.append(*height);
+    // What the probes corroborate: the highest answered probe of a node that counts, moved on by
+    // what time allows since. A pushed head never takes the reference past it, so one socket
+    // that pushes ahead cannot make the honest nodes read behind.
+    std::optional<qint64> corroborated;
+    const qint64 now = m_clock->monotonicMs();
+    for (const auto& node : m_nodes) {
+        const std::optional<qint64> height = node->health.referenceCandidate();
+        if (!height)
+            continue;
+        heights.append(*height);
+        if (node->probedHeight) {
+            const qint64 reach =
+                *node->probedHeight +
+                chain::heightsAllowedSince(m_network.family, now - node->probedAtMs);
+            corroborated = std::max(corroborated.value_or(reach), reach);
+        }
+    }
     m_reference = switchyard::referenceHeight(heights);
+    if (m_reference && corroborated)
+        m_reference = std::min(*m_reference, *corroborated);
 }
 
 void NetworkPool::noteChange(int index, NodeState before, LagBand bandBefore)

@@ -36,6 +36,12 @@ struct PoolNode
     // processed, while probes ask at the network's commitment. Measured at every probe that
     // follows a push; pushed heights are not believed before the first measure.
     std::optional<qint64> pushGap;
+    // The head its last answered probe gave, and when: what a pushed head is held to.
+    std::optional<qint64> probedHeight;
+    qint64 probedAtMs = 0;
+    // Its last push ran further ahead of that probe than time allows: pushes are rejected and
+    // counted, polling carries its head, until a push is believable again.
+    bool pushesRunAhead = false;
 
     PushState pushState() const { return push ? push->state() : PushState::Off; }
     QString protocol; // "h2" or "http/1.1": how its last answer came; empty before one

@@ -73,6 +73,9 @@ public:
     // marks, same readings in a row). The head never moves backwards by a push. Returns true
     // when the head moved.
     bool observePushedHeight(qint64 height);
+    // The pushes since the last probe are not to be believed (they ran ahead of what time
+    // allows): the next probe's height stands, even below them.
+    void forgetPushedHead() { m_pushMovedHead = false; }
     // The node's push socket went silent while open: one failure, like a failed call.
     bool observePushSilence(const QString& detail);
     // After every probe of any node of the network: its reference height and lag thresholds.

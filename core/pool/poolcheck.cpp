@@ -127,6 +127,7 @@ NetworkCheck checkNetwork(const NetworkPool& pool, const UnansweredNodes& unansw
                      agreement.isEmpty() ? QJsonValue() : QJsonValue(agreement));
         if (node.push) {
             entry.insert(QStringLiteral("pushRejected"), node.push->rejectedCount());
+            entry.insert(QStringLiteral("pushAhead"), node.pushesRunAhead);
             if (node.pushState() == PushState::Down)
                 entry.insert(QStringLiteral("pushError"),
                              pool.scrubber().scrub(node.push->lastError()));

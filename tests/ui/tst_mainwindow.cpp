@@ -118,7 +118,7 @@ private Q_SLOTS:
         QVERIFY(window.windowTitle().contains(QStringLiteral("demo")));
         QVERIFY(window.isShowingNodes());
         const QTableView* table = window.poolView()->table();
-        QCOMPARE(table->model()->rowCount(), 7);
+        QCOMPARE(table->model()->rowCount(), 8);
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(table, QStringLiteral("sol-steady")),
                                   QStringLiteral("Healthy"), probeTimeoutMs);
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(table, QStringLiteral("evm-primary")),
@@ -323,7 +323,7 @@ private Q_SLOTS:
         QCOMPARE(window.lagView()->charts().size(), 1);
 
         window.selectNetwork(QString());
-        QCOMPARE(window.poolView()->table()->model()->rowCount(), 7);
+        QCOMPARE(window.poolView()->table()->model()->rowCount(), 8);
         QTRY_VERIFY(!window.poolView()->table()->isColumnHidden(PoolTableModel::Network));
         QCOMPARE(window.lagView()->charts().size(), 2);
         // Probes keep landing through the filter and the sort.
@@ -567,7 +567,7 @@ private Q_SLOTS:
         QVERIFY(window.source().demo);
         QVERIFY(window.windowTitle().contains(QStringLiteral("demo")));
         QVERIFY(pools.isRunning());
-        QCOMPARE(window.poolView()->table()->model()->rowCount(), 7);
+        QCOMPARE(window.poolView()->table()->model()->rowCount(), 8);
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(window.poolView()->table(), QStringLiteral("sol-steady")),
                                   QStringLiteral("Healthy"), probeTimeoutMs);
         QCOMPARE(window.networkSelector()->count(), 3);
