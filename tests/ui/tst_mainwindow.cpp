@@ -317,7 +317,7 @@ private Q_SLOTS:
 
         window.selectNetwork(QStringLiteral("demo-evm"));
         QCOMPARE(window.selectedNetwork(), QStringLiteral("demo-evm"));
-        QCOMPARE(window.poolView()->table()->model()->rowCount(), 3);
+        QCOMPARE(window.poolView()->table()->model()->rowCount(), 4);
         // Columns are laid out from the event loop, once for a burst of changes.
         QTRY_VERIFY(window.poolView()->table()->isColumnHidden(PoolTableModel::Network));
         QCOMPARE(window.lagView()->charts().size(), 1);
@@ -431,7 +431,7 @@ private Q_SLOTS:
                                   QStringLiteral("Healthy"), probeTimeoutMs);
         demo.pools.pool(QStringLiteral("demo-solana"))->setDisabled(0, true);
         window.selectNetwork(QStringLiteral("demo-evm"));
-        QCOMPARE(window.poolView()->table()->model()->rowCount(), 3);
+        QCOMPARE(window.poolView()->table()->model()->rowCount(), 4);
         const auto hidden = [&window] {
             return window.poolView()->summaryText().section(QStringLiteral(" | "), 1);
         };
@@ -602,7 +602,7 @@ private Q_SLOTS:
         QTest::mouseClick(evm, Qt::LeftButton);
         QCOMPARE(window.selectedNetwork(), QStringLiteral("demo-evm"));
         QCOMPARE(window.views()->currentIndex(), int(MainWindow::NodesView));
-        QCOMPARE(window.poolView()->table()->model()->rowCount(), 3);
+        QCOMPARE(window.poolView()->table()->model()->rowCount(), 4);
         QCOMPARE(settings.selectedNetwork(), QStringLiteral("demo-evm"));
         QVERIFY(evm->isChecked());
         QVERIFY(!bar->tile(QStringLiteral("demo-solana"))->isChecked());
