@@ -141,9 +141,10 @@ DemoScenario::DemoScenario(DemoPace pace, QObject* parent)
     SimulatedNode* behind = m_evm->addNode(QStringLiteral("evm-behind"));
     SimulatedNode* dropping = m_evm->addNode(QStringLiteral("evm-drops-sends"));
     SimulatedNode* forked = m_evm->addNode(QStringLiteral("evm-forked"));
-    // On a branch of its own from two blocks back: the agreement check finds it Diverged (the
-    // other nodes that have the block agree), and it comes back once it has the common history.
-    forked->setOwnBranchFrom(m_evm->head() - 2);
+    // On a branch of its own from ten blocks back, below the first agreement height (reference
+    // - 3): the first agreement check finds it Diverged (the other nodes that have the block
+    // agree), and it comes back through Probation once it has the common history.
+    forked->setOwnBranchFrom(m_evm->head() - 10);
     QTimer::singleShot(m_pace.forkHealsAfterMs, forked,
                        [forked] { forked->setOwnBranchFrom(std::nullopt); });
     behind->setStaleBy(8); // past maxLag: excluded from build and send
