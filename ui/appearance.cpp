@@ -35,6 +35,8 @@ QColor stateColor(NodeState state)
         return QColor(0x55, 0x55, 0x55);
     case NodeState::WrongNetwork:
         return QColor(0x7b, 0x1f, 0xa2);
+    case NodeState::Diverged:
+        return QColor(0xad, 0x14, 0x57);
     }
     Q_UNREACHABLE();
 }

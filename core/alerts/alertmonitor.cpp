@@ -186,6 +186,20 @@ void AlertMonitor::collectPools(QList<Alert>& holding, AttentionSummary& summary
                                      {AlertTarget::Kind::Node, network, name, {}},
                                      {},
                                      {}};
+            } else if (state == NodeState::Diverged) {
+                const QString title =
+                    QStringLiteral("%1: %2 serves another history").arg(network, name);
+                summary.criticalKeys << QStringLiteral("diverged:") + itemKey;
+                summary.critical << title;
+                if (rules.diverged.enabled)
+                    holding << Alert{QStringLiteral("diverged:") + itemKey,
+                                     QStringLiteral("diverged"),
+                                     Severity::Critical,
+                                     title,
+                                     node.health.lastError(),
+                                     {AlertTarget::Kind::Node, network, name, {}},
+                                     {},
+                                     {}};
             } else if (state == NodeState::Unhealthy) {
                 summary.criticalKeys << QStringLiteral("unhealthy:") + itemKey;
                 summary.critical << QStringLiteral("%1: %2 is Unhealthy").arg(network, name);

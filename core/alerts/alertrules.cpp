@@ -4,9 +4,9 @@ namespace switchyard {
 
 QStringList alertRuleKeys()
 {
-    return {QStringLiteral("noEligibleNode"), QStringLiteral("wrongNetwork"),
-            QStringLiteral("fallbackActive"), QStringLiteral("transportUnknown"),
-            QStringLiteral("nearExpiry")};
+    return {QStringLiteral("noEligibleNode"),   QStringLiteral("wrongNetwork"),
+            QStringLiteral("diverged"),         QStringLiteral("fallbackActive"),
+            QStringLiteral("transportUnknown"), QStringLiteral("nearExpiry")};
 }
 
 QStringList alertRuleParameters(const QString& rule)
@@ -25,6 +25,8 @@ AlertRule* alertRule(AlertRules& rules, const QString& key)
         return &rules.noEligibleNode;
     if (key == QLatin1String("wrongNetwork"))
         return &rules.wrongNetwork;
+    if (key == QLatin1String("diverged"))
+        return &rules.diverged;
     if (key == QLatin1String("fallbackActive"))
         return &rules.fallbackActive;
     if (key == QLatin1String("transportUnknown"))

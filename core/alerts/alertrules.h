@@ -23,6 +23,7 @@ struct AlertRules
     int muteMinutes = 30; // how long "Mute" silences a rule's notifications
     AlertRule noEligibleNode{true, 300, 0, 0};
     AlertRule wrongNetwork{true, 300, 0, 0};
+    AlertRule diverged{true, 300, 0, 0};
     AlertRule fallbackActive{true, 600, 120, 0};
     AlertRule transportUnknown{true, 300, 60, 0};
     AlertRule nearExpiry{true, 300, 0, 50};

@@ -6,6 +6,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <algorithm>
 
 namespace switchyard::chain {
 
@@ -110,6 +111,16 @@ QByteArray pushRequestFrame(const RpcRequest& request, qint64 id)
 qint64 pushedHeightMargin(ChainFamily family)
 {
     return family == ChainFamily::Solana ? 150 : 32;
+}
+
+qint64 minimumHeightIntervalMs(ChainFamily family)
+{
+    return family == ChainFamily::Solana ? 400 : 250;
+}
+
+qint64 heightsAllowedSince(ChainFamily family, qint64 elapsedMs)
+{
+    return 2 * std::max<qint64>(0, elapsedMs) / minimumHeightIntervalMs(family);
 }
 
 } // namespace switchyard::chain

@@ -46,5 +46,11 @@ QByteArray pushRequestFrame(const RpcRequest& request, qint64 id);
 // How far past the node's known head (its last probe, or its last pushed height) a pushed
 // height may run before it is not believed: Solana 150 slots (one minute), EVM 32 blocks.
 qint64 pushedHeightMargin(ChainFamily family);
+// The shortest time a chain of the family takes per height: Solana's 400 ms slot; EVM 250 ms,
+// the fastest blocks of the common chains. A push may move a node's head past its last answered
+// probe by twice what this allows in the time since, plus pushedHeightMargin.
+qint64 minimumHeightIntervalMs(ChainFamily family);
+// How far past `probedHeight`, answered `elapsedMs` ago, a node's head may have moved.
+qint64 heightsAllowedSince(ChainFamily family, qint64 elapsedMs);
 
 } // namespace switchyard::chain

@@ -97,6 +97,9 @@ struct ProbeConfig
     // A subscribed WebSocket that pushes no height for this long is silent: it counts against
     // its node and is opened again. 0: the family's default (silentPushMs()).
     int pushSilentMs = 0;
+    // At most one agreement check (which block a node serves a safe margin below the reference)
+    // per node this often, carried by a probe; 0 switches agreement checks off.
+    int agreementIntervalMs = 30000;
     bool operator==(const ProbeConfig&) const = default;
 };
 

@@ -49,9 +49,10 @@ const QStringList nodeKeys = {QStringLiteral("name"),          QStringLiteral("u
                               QStringLiteral("roles"),         QStringLiteral("headers"),
                               QStringLiteral("wsUrl"),         QStringLiteral("caFile"),
                               QStringLiteral("cleartextHttp2")};
-const QStringList probeKeys = {QStringLiteral("intervalMs"), QStringLiteral("timeoutMs"),
-                               QStringLiteral("recoveryIntervalMs"),
-                               QStringLiteral("probationProbes"), QStringLiteral("pushSilentMs")};
+const QStringList probeKeys = {
+    QStringLiteral("intervalMs"),         QStringLiteral("timeoutMs"),
+    QStringLiteral("recoveryIntervalMs"), QStringLiteral("probationProbes"),
+    QStringLiteral("pushSilentMs"),       QStringLiteral("agreementIntervalMs")};
 const QStringList commitments = {QStringLiteral("processed"), QStringLiteral("confirmed"),
                                  QStringLiteral("finalized")};
 
@@ -621,6 +622,9 @@ ProbeConfig Validator::probe(const QJsonValue& value, const QString& path)
         probe.probationProbes = int(*probation);
     if (const auto silent = integer(object, QStringLiteral("pushSilentMs"), path, 1000, maxInt))
         probe.pushSilentMs = int(*silent);
+    if (const auto agreement =
+            integer(object, QStringLiteral("agreementIntervalMs"), path, 0, maxInt))
+        probe.agreementIntervalMs = int(*agreement);
     return probe;
 }
 

@@ -194,6 +194,8 @@ QByteArray configToJson(const Config& config)
     json.member(QStringLiteral("probationProbes"), config.probe.probationProbes);
     if (config.probe.pushSilentMs > 0)
         json.member(QStringLiteral("pushSilentMs"), config.probe.pushSilentMs);
+    if (config.probe.agreementIntervalMs != ProbeConfig().agreementIntervalMs)
+        json.member(QStringLiteral("agreementIntervalMs"), config.probe.agreementIntervalMs);
     json.endObject();
     json.member(QStringLiteral("reconfigureGraceMs"), config.reconfigureGraceMs);
     if (config.alerts != AlertRules())

@@ -63,6 +63,8 @@ QString eventKindKey(IncidentEvent::Kind kind)
         return QStringLiteral("confirmation");
     case IncidentEvent::Kind::Store:
         return QStringLiteral("store");
+    case IncidentEvent::Kind::Agreement:
+        return QStringLiteral("agreement");
     }
     Q_UNREACHABLE();
 }
@@ -73,7 +75,7 @@ QList<IncidentEvent::Kind> allEventKinds()
     return {Kind::NodeState,        Kind::Failover,     Kind::LagThreshold,
             Kind::IdentityMismatch, Kind::Reconfigured, Kind::ConfigRejected,
             Kind::TransactionState, Kind::Send,         Kind::Rebroadcast,
-            Kind::Confirmation,     Kind::Store};
+            Kind::Confirmation,     Kind::Store,        Kind::Agreement};
 }
 
 } // namespace switchyard

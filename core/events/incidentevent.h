@@ -35,6 +35,10 @@ struct IncidentEvent
         // rows and CSV files carry the key ("send"), and older rows of first sends say
         // "rebroadcast".
         Send,
+        // Nodes of a network compared on the block at one height disagree: a node Diverged from
+        // the majority (critical, with the height, its hash, the majority's and who agrees), or
+        // two nodes that disagree with nobody to tell which is right (warning).
+        Agreement,
     };
 
     QDateTime time; // UTC, milliseconds

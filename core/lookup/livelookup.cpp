@@ -189,7 +189,8 @@ QList<LookupAnswer> unaskedAnswers(const NetworkPool& pool, const QList<int>& el
     QStringList kept;
     QList<LookupAnswer> notAsked;
     for (int i = 0; i < pool.nodeCount(); ++i) {
-        if (!pool.node(i).config.roles.testFlag(NodeRole::Status) || eligible.contains(i))
+        if (!pool.node(i).config.roles.testFlag(NodeRole::Status) || eligible.contains(i) ||
+            pool.node(i).health.state() == NodeState::Diverged)
             continue;
         LookupAnswer answer = labelled(pool, i);
         answer.outcome = LookupAnswer::Outcome::NotAsked;
@@ -222,10 +223,10 @@ struct RunState
 };
 
 QCoro::Task<> askAndReport(std::shared_ptr<RunState> state, std::shared_ptr<NetworkPool> pool,
-                           int index, LookupQuery query, QDeadlineTimer deadline)
+                           int index, LookupQuery query, QDeadlineTimer deadline, bool divergedNode)
 {
-    const LookupAnswer answer =
-        co_await askNode(std::move(pool), index, std::move(query), deadline);
+    LookupAnswer answer = co_await askNode(std::move(pool), index, std::move(query), deadline);
+    answer.fromDivergedNode = divergedNode;
     state->report(answer);
 }
 
@@ -241,7 +242,13 @@ QCoro::Task<QList<LookupAnswer>> runLookup(std::shared_ptr<RunState> state,
         for (const LookupAnswer& answer : unaskedAnswers(*pool, eligible))
             state->report(answer);
         for (const int index : eligible)
-            asking.push_back(askAndReport(state, pool, index, query, deadline)); // starts now
+            asking.push_back(
+                askAndReport(state, pool, index, query, deadline, false)); // starts now
+        // A Diverged status node is asked too: what its history says is worth seeing, marked.
+        for (int index = 0; index < pool->nodeCount(); ++index)
+            if (pool->node(index).config.roles.testFlag(NodeRole::Status) &&
+                pool->node(index).health.state() == NodeState::Diverged)
+                asking.push_back(askAndReport(state, pool, index, query, deadline, true));
     }
     for (QCoro::Task<>& task : asking)
         co_await task;

@@ -91,7 +91,9 @@ QString LookupAnswer::where() const
 
 QString LookupAnswer::describe() const
 {
-    return where() + QStringLiteral(": ") + verdict();
+    return where() + QStringLiteral(": ") +
+           (fromDivergedNode ? QStringLiteral("Diverged, another history: ") : QString()) +
+           verdict();
 }
 
 QJsonObject LookupAnswer::toJson() const
@@ -106,6 +108,7 @@ QJsonObject LookupAnswer::toJson() const
         {QStringLiteral("view"), optionalNumber(viewHeight)},
         {QStringLiteral("height"), optionalNumber(height)},
         {QStringLiteral("latencyMs"), latencyMs},
+        {QStringLiteral("diverged"), fromDivergedNode},
         {QStringLiteral("text"), describe()}};
     if (outcome == Outcome::Found) {
         object.insert(QStringLiteral("confirmationStatus"),

@@ -42,6 +42,9 @@ struct LookupAnswer
     QString failureClass; // TransportFailure: timeout, refused, http, malformed...
     QString message;      // RpcError / TransportFailure / NoNodeAvailable / NotAsked, redacted
     qint64 latencyMs = 0;
+    // Asked although it serves no role: a Diverged node, whose answer speaks for another history
+    // than the network's majority. Shown so, never taken as the network's.
+    bool fromDivergedNode = false;
 
     // "slot" or "block": what viewHeight and height count.
     QString heightUnit() const;

@@ -149,6 +149,8 @@ QString failureCause(FailureCause cause)
         return QStringLiteral("RPC error");
     case FailureCause::PushSilent:
         return QStringLiteral("Push silent");
+    case FailureCause::Diverged:
+        return QStringLiteral("Diverged");
     }
     Q_UNREACHABLE();
 }

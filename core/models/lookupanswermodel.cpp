@@ -7,6 +7,8 @@ namespace switchyard {
 QString lookupOutcomeIconName(const LookupAnswer& answer)
 {
     using Outcome = LookupAnswer::Outcome;
+    if (answer.fromDivergedNode)
+        return QStringLiteral("state-diverged");
     switch (answer.outcome) {
     case Outcome::Found:
         return answer.executionFailed ? QStringLiteral("state-unhealthy")
@@ -58,9 +60,11 @@ QVariant LookupAnswerModel::data(const QModelIndex& index, int role) const
     case Qt::DisplayRole:
         switch (Column(index.column())) {
         case Where:
-            return answer.where();
+            return answer.fromDivergedNode ? answer.where() + QStringLiteral(" (Diverged)")
+                                           : answer.where();
         case Answer:
-            return answer.verdict();
+            return answer.fromDivergedNode ? QStringLiteral("another history: ") + answer.verdict()
+                                           : answer.verdict();
         case View:
             return answer.viewHeight ? QVariant(QStringLiteral("%1 %2")
                                                     .arg(answer.heightUnit())

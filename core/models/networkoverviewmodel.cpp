@@ -35,6 +35,7 @@ void judgeNodes(const NetworkPool& pool, NetworkOverview* overview)
         case NodeState::Unhealthy:
         case NodeState::Probation:
         case NodeState::WrongNetwork:
+        case NodeState::Diverged:
             ++overview->unhealthy;
             overview->problems.append(node.config.name + u' ' + nodeStateWord(state).toLower());
             break;

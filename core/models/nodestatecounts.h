@@ -11,9 +11,9 @@ namespace switchyard {
 class PoolManager;
 
 // The order summaries name node states in: what needs attention first.
-inline constexpr std::array<NodeState, 7> nodeStatesWorstFirst{
-    NodeState::WrongNetwork, NodeState::Unhealthy, NodeState::Probation, NodeState::Lagging,
-    NodeState::Disabled,     NodeState::NotProbed, NodeState::Healthy};
+inline constexpr std::array<NodeState, 8> nodeStatesWorstFirst{
+    NodeState::Diverged, NodeState::WrongNetwork, NodeState::Unhealthy, NodeState::Probation,
+    NodeState::Lagging,  NodeState::Disabled,     NodeState::NotProbed, NodeState::Healthy};
 
 // How many nodes are in each state.
 class NodeStateCounts

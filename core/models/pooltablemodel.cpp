@@ -25,6 +25,7 @@ std::optional<qint64> currentLag(const NodeHealth& health)
     case NodeState::Unhealthy:
     case NodeState::Disabled:
     case NodeState::WrongNetwork:
+    case NodeState::Diverged: // its head is on another history
         return std::nullopt;
     }
     Q_UNREACHABLE();
@@ -55,6 +56,8 @@ int severityRank(NodeState state)
         return 5;
     case NodeState::WrongNetwork:
         return 6;
+    case NodeState::Diverged:
+        return 7;
     }
     Q_UNREACHABLE();
 }
@@ -76,6 +79,9 @@ QString stateExplanation(NodeState state)
         return QStringLiteral("Switched off by the operator: neither probed nor used.");
     case NodeState::WrongNetwork:
         return QStringLiteral("Answers for another cluster or chain: never used.");
+    case NodeState::Diverged:
+        return QStringLiteral("Serves another block than the majority of the network's nodes: "
+                              "no role until it agrees in 2 checks in a row, then Probation.");
     }
     Q_UNREACHABLE();
 }
@@ -211,6 +217,8 @@ PoolTableModel::Row PoolTableModel::snapshot(const NetworkPool& pool, int poolIn
     row.lastCause = health.lastFailureCause();
     row.tlsProblem = node.tlsProblem;
     row.lastError = health.lastError();
+    row.disagreement = node.disagreement;
+    row.disagreesWith = node.disagreesWith;
     row.protocol = node.protocol;
     row.push = node.pushState();
     if (row.push == PushState::Down)
@@ -230,6 +238,8 @@ void PoolTableModel::refreshReferenceFields(Row& row, const NetworkPool& pool)
     row.lagExcluded = pool.isLagExcluded(row.nodeIndex);
     row.lastCause = health.lastFailureCause();
     row.lastError = health.lastError();
+    row.disagreement = pool.node(row.nodeIndex).disagreement;
+    row.disagreesWith = pool.node(row.nodeIndex).disagreesWith;
 }
 
 quint64 PoolTableModel::changedColumns(const Row& before, const Row& after)
@@ -242,7 +252,9 @@ quint64 PoolTableModel::changedColumns(const Row& before, const Row& after)
     compare(before.node != after.node || before.displayUrl != after.displayUrl, Node);
     compare(before.network != after.network, Network);
     compare(before.roles != after.roles, Roles);
-    compare(before.state != after.state || before.lastError != after.lastError, State);
+    compare(before.state != after.state || before.lastError != after.lastError ||
+                before.disagreement != after.disagreement,
+            State);
     compare(before.height != after.height, Height);
     compare(before.lag != after.lag || before.lagExcluded != after.lagExcluded ||
                 before.warnLag != after.warnLag || before.maxLag != after.maxLag,
@@ -259,7 +271,7 @@ quint64 PoolTableModel::changedColumns(const Row& before, const Row& after)
     compare(before.errorRate != after.errorRate, ErrorRate);
     compare(before.consecutiveFailures != after.consecutiveFailures, ConsecutiveFailures);
     compare(before.lastCause != after.lastCause || before.tlsProblem != after.tlsProblem ||
-                before.lastError != after.lastError ||
+                before.lastError != after.lastError || before.disagreement != after.disagreement ||
                 before.cooldownUntilMs != after.cooldownUntilMs,
             LastError);
     compare(before.lastProbeMs != after.lastProbeMs, SinceLastProbe);
@@ -399,6 +411,10 @@ QVariant PoolTableModel::display(const Row& row, int column) const
     case LastError:
         if (row.tlsProblem)
             return display::tlsProblem(*row.tlsProblem);
+        if (row.state == NodeState::Diverged)
+            return QStringLiteral("Another history");
+        if (!row.disagreement.isEmpty())
+            return QStringLiteral("Disagrees with %1").arg(row.disagreesWith);
         if (row.lastCause)
             return display::failureCause(*row.lastCause);
         if (row.state == NodeState::WrongNetwork)
@@ -460,9 +476,14 @@ QVariant PoolTableModel::toolTip(const Row& row, int column) const
             text += QStringLiteral("\nMore than maxLag (%1) behind: excluded from build and send, "
                                    "and from read while a fresher node serves.")
                         .arg(row.maxLag);
-        if ((row.state == NodeState::Unhealthy || row.state == NodeState::WrongNetwork) &&
+        if ((row.state == NodeState::Unhealthy || row.state == NodeState::WrongNetwork ||
+             row.state == NodeState::Diverged) &&
             !row.lastError.isEmpty())
             text += u'\n' + row.lastError;
+        if (!row.disagreement.isEmpty())
+            text += QStringLiteral("\nIt %1: with two nodes, neither can be told right; both "
+                                   "still serve.")
+                        .arg(row.disagreement);
         return text;
     }
     case Lag:
@@ -472,7 +493,9 @@ QVariant PoolTableModel::toolTip(const Row& row, int column) const
             .arg(row.maxLag)
             .arg(display::heightUnit(row.family, 2));
     case LastError: {
-        QString text = row.lastError;
+        QString text = row.disagreement.isEmpty()
+                           ? row.lastError
+                           : QStringLiteral("It %1.\n%2").arg(row.disagreement, row.lastError);
         const qint64 now =
             row.poolIndex < m_pools.size() ? m_pools[row.poolIndex]->clock()->monotonicMs() : 0;
         if (row.cooldownUntilMs > now)

@@ -95,6 +95,8 @@ private:
         std::optional<FailureCause> lastCause;
         std::optional<TlsProblem> tlsProblem;
         QString lastError;
+        QString disagreement;  // "disagrees with b at block …" (two nodes that disagree)
+        QString disagreesWith; // b
         QString protocol;
         PushState push = PushState::Off;
         QString pushError; // redacted

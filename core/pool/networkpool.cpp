@@ -16,6 +16,7 @@ IncidentEvent::Severity stateSeverity(NodeState state)
     switch (state) {
     case NodeState::Unhealthy:
     case NodeState::WrongNetwork:
+    case NodeState::Diverged:
         return IncidentEvent::Severity::Critical;
     case NodeState::Lagging:
     case NodeState::Probation:
@@ -179,11 +180,125 @@ void NetworkPool::recordProbe(int index, const ProbeObservation& probe)
     if (probe.height && node.lastPushedHeight && *node.lastPushedHeight >= *probe.height)
         node.pushGap = std::min(*node.lastPushedHeight - *probe.height,
                                 chain::pushedHeightMargin(m_network.family));
+    if (node.pushesRunAhead)
+        node.health.forgetPushedHead(); // polling carries its head
+    if (probe.kind == ProbeObservation::Kind::Answered && probe.height) {
+        node.probedHeight = probe.height;
+        node.probedAtMs = m_clock->monotonicMs();
+    }
     node.health.observeProbe(probe, m_clock->monotonicMs());
     if (!probe.protocol.isEmpty())
         node.protocol = probe.protocol;
     node.tlsProblem = probe.tlsProblem;
     settleReading(index, before, bandBefore);
+    recordAgreementAnswer(index, probe);
+}
+
+bool NetworkPool::takesAgreementChecks(NodeState state)
+{
+    // The nodes probed on the serving schedule; a Diverged one so that it can agree again.
+    return isServing(state) || state == NodeState::Probation || state == NodeState::Diverged;
+}
+
+std::optional<qint64> NetworkPool::agreementHeight() const
+{
+    return m_agreement ? std::optional<qint64>(m_agreement->height) : std::nullopt;
+}
+
+std::optional<qint64> NetworkPool::agreementHeightFor(int index)
+{
+    const qint64 now = m_clock->monotonicMs();
+    const qint64 interval = m_probe.agreementIntervalMs;
+    if (interval <= 0)
+        return std::nullopt;
+    // A check whose nodes did not all come back within an interval is judged on what came.
+    if (m_agreement && now - m_agreement->startedMs >= interval)
+        finishAgreementCheck();
+    const qint64 depth = chain::agreementDepth(m_network.family);
+    if (!m_agreement && m_reference && *m_reference > depth &&
+        (!m_lastAgreementStartMs || now - *m_lastAgreementStartMs >= interval)) {
+        AgreementCheck check;
+        check.height = *m_reference - depth;
+        check.startedMs = now;
+        for (int i = 0; i < nodeCount(); ++i)
+            if (takesAgreementChecks(m_nodes[i]->health.state()))
+                check.waiting.insert(i);
+        if (check.waiting.size() >= 2) {
+            m_agreement = check;
+            m_lastAgreementStartMs = now;
+        }
+    }
+    if (!m_agreement || !m_agreement->waiting.contains(index) || m_agreement->asked.contains(index))
+        return std::nullopt;
+    m_agreement->asked.insert(index);
+    return m_agreement->height;
+}
+
+void NetworkPool::recordAgreementAnswer(int index, const ProbeObservation& probe)
+{
+    if (!m_agreement || !m_agreement->waiting.contains(index))
+        return;
+    if (probe.agreementHeight == m_agreement->height) {
+        m_agreement->waiting.remove(index);
+        if (probe.agreement && probe.agreement->kind != chain::BlockIdentity::Kind::NotAvailable)
+            m_agreement->votes.append({index, m_nodes[index]->config.name, *probe.agreement});
+    }
+    // Nodes that left the serving schedule are not waited for.
+    for (int i = 0; i < nodeCount(); ++i)
+        if (!takesAgreementChecks(m_nodes[i]->health.state()))
+            m_agreement->waiting.remove(i);
+    if (m_agreement->waiting.isEmpty())
+        finishAgreementCheck();
+}
+
+void NetworkPool::finishAgreementCheck()
+{
+    const AgreementCheck check = *m_agreement;
+    m_agreement.reset();
+    const AgreementVerdict verdict = judgeAgreement(check.votes);
+    const auto judge = [&](const AgreementVote& vote, bool agrees, const QString& evidence) {
+        PoolNode& node = *m_nodes[vote.node];
+        const NodeState before = node.health.state();
+        const LagBand bandBefore = node.health.lagBand();
+        if (!agrees && before != NodeState::Diverged)
+            emitIncident(IncidentEvent::Severity::Critical, IncidentEvent::Kind::Agreement,
+                         vote.node, evidence, {}, check.height);
+        node.health.observeAgreement(agrees, evidence);
+        noteChange(vote.node, before, bandBefore);
+        Q_EMIT nodeChanged(vote.node);
+    };
+    switch (verdict.kind) {
+    case AgreementVerdict::Kind::TooFew:
+    case AgreementVerdict::Kind::NoMajority:
+        return;
+    case AgreementVerdict::Kind::Agreed:
+    case AgreementVerdict::Kind::Majority:
+        for (const AgreementVote& vote : verdict.agreeing) {
+            m_nodes[vote.node]->disagreement.clear();
+            m_nodes[vote.node]->disagreesWith.clear();
+            judge(vote, true, {});
+        }
+        for (const AgreementVote& vote : verdict.diverged) {
+            m_nodes[vote.node]->disagreement.clear();
+            m_nodes[vote.node]->disagreesWith.clear();
+            judge(vote, false, divergenceEvidence(check.height, vote, verdict));
+        }
+        updateReference();
+        return;
+    case AgreementVerdict::Kind::PairDisagrees:
+        for (int own = 0; own < 2; ++own) {
+            const AgreementVote& vote = verdict.diverged.at(own);
+            const QString text = disagreementText(check.height, vote, verdict.diverged.at(1 - own));
+            PoolNode& node = *m_nodes[vote.node];
+            if (node.disagreement.isEmpty())
+                emitIncident(IncidentEvent::Severity::Warning, IncidentEvent::Kind::Agreement,
+                             vote.node, text, {}, check.height);
+            node.disagreement = text;
+            node.disagreesWith = verdict.diverged.at(1 - own).name;
+            Q_EMIT nodeChanged(vote.node);
+        }
+        return;
+    }
 }
 
 void NetworkPool::settleReading(int index, NodeState before, LagBand bandBefore)
@@ -232,16 +347,37 @@ void NetworkPool::recordPushedHeight(int index, qint64 pushed)
         return; // a frame already on its way when the socket closed
     node.lastPushedHeight = pushed;
     const std::optional<qint64> known = node.health.height();
-    if (!known || !node.pushGap)
+    if (!known || !node.pushGap || !node.probedHeight)
         return; // nothing to judge it by until a probe after a push gave the node's head
     const qint64 height = pushed - *node.pushGap;
     const qint64 margin = chain::pushedHeightMargin(m_network.family);
-    if (height > *known + margin) {
-        node.push->reject(QStringLiteral("pushed height %1 is more than %2 past the node's head %3")
-                              .arg(pushed)
-                              .arg(margin)
-                              .arg(*known));
+    // Held to the node's own last answer, not to its last push: pushes that each climb a little
+    // cannot add up to more than the chain can have made since.
+    const qint64 elapsedMs = m_clock->monotonicMs() - node.probedAtMs;
+    const qint64 allowed =
+        *node.probedHeight + chain::heightsAllowedSince(m_network.family, elapsedMs) + margin;
+    if (height > allowed) {
+        node.push->reject(
+            QStringLiteral("pushed height %1 runs past what %2 ms allow since its probe at %3 "
+                           "(at most %4)")
+                .arg(pushed)
+                .arg(elapsedMs)
+                .arg(*node.probedHeight)
+                .arg(allowed));
+        // It measures no gap to the next probe: the gap stays what honest pushes showed.
+        node.lastPushedHeight.reset();
+        if (!node.pushesRunAhead) {
+            node.pushesRunAhead = true;
+            emitIncident(IncidentEvent::Severity::Warning, IncidentEvent::Kind::NodeState, index,
+                         QStringLiteral("pushes run ahead of its probes: rejected, polling "
+                                        "carries its head"));
+            Q_EMIT nodeChanged(index);
+        }
         return;
+    }
+    if (node.pushesRunAhead) {
+        node.pushesRunAhead = false;
+        Q_EMIT nodeChanged(index);
     }
     const NodeState before = node.health.state();
     const LagBand bandBefore = node.health.lagBand();
@@ -325,10 +461,26 @@ void NetworkPool::setDisabled(int index, bool disabled)
 void NetworkPool::updateReference()
 {
     QList<qint64> heights;
-    for (const auto& node : m_nodes)
-        if (const std::optional<qint64> height = node->health.referenceCandidate())
-            heights.append(*height);
+    // What the probes corroborate: the highest answered probe of a node that counts, moved on by
+    // what time allows since. A pushed head never takes the reference past it, so one socket
+    // that pushes ahead cannot make the honest nodes read behind.
+    std::optional<qint64> corroborated;
+    const qint64 now = m_clock->monotonicMs();
+    for (const auto& node : m_nodes) {
+        const std::optional<qint64> height = node->health.referenceCandidate();
+        if (!height)
+            continue;
+        heights.append(*height);
+        if (node->probedHeight) {
+            const qint64 reach =
+                *node->probedHeight +
+                chain::heightsAllowedSince(m_network.family, now - node->probedAtMs);
+            corroborated = std::max(corroborated.value_or(reach), reach);
+        }
+    }
     m_reference = switchyard::referenceHeight(heights);
+    if (m_reference && corroborated)
+        m_reference = std::min(*m_reference, *corroborated);
 }
 
 void NetworkPool::noteChange(int index, NodeState before, LagBand bandBefore)
@@ -339,7 +491,8 @@ void NetworkPool::noteChange(int index, NodeState before, LagBand bandBefore)
         QString message =
             QStringLiteral("%1 → %2").arg(nodeStateWord(before), nodeStateWord(after));
         if (!node.health.lastError().isEmpty() &&
-            (after == NodeState::Unhealthy || after == NodeState::WrongNetwork))
+            (after == NodeState::Unhealthy || after == NodeState::WrongNetwork ||
+             after == NodeState::Diverged))
             message += QStringLiteral(": ") + node.health.lastError();
         emitIncident(stateSeverity(after), IncidentEvent::Kind::NodeState, index, message);
         Q_EMIT nodeChanged(index);
@@ -364,7 +517,8 @@ void NetworkPool::noteChange(int index, NodeState before, LagBand bandBefore)
 }
 
 void NetworkPool::emitIncident(IncidentEvent::Severity severity, IncidentEvent::Kind kind,
-                               int index, const QString& message, const QString& method)
+                               int index, const QString& message, const QString& method,
+                               std::optional<qint64> height)
 {
     IncidentEvent event;
     event.time = m_clock->utcNow();
@@ -373,7 +527,9 @@ void NetworkPool::emitIncident(IncidentEvent::Severity severity, IncidentEvent::
     event.network = m_network.name;
     event.node = index >= 0 ? m_nodes[index]->config.name : QString();
     event.method = method;
-    if (index >= 0)
+    if (height)
+        event.height = height;
+    else if (index >= 0)
         event.height = m_nodes[index]->health.height();
     event.message = m_scrubber.scrub(message);
     Q_EMIT incident(event);

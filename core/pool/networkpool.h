@@ -3,12 +3,14 @@
 #include "config/config.h"
 #include "config/redaction.h"
 #include "events/incidentevent.h"
+#include "pool/agreement.h"
 #include "pool/failoverstats.h"
 #include "pool/nodehealth.h"
 #include "pool/pushsubscription.h"
 #include "rpc/jsonrpcclient.h"
 
 #include <QObject>
+#include <QSet>
 #include <array>
 #include <memory>
 #include <vector>
@@ -34,10 +36,21 @@ struct PoolNode
     // processed, while probes ask at the network's commitment. Measured at every probe that
     // follows a push; pushed heights are not believed before the first measure.
     std::optional<qint64> pushGap;
+    // The head its last answered probe gave, and when: what a pushed head is held to.
+    std::optional<qint64> probedHeight;
+    qint64 probedAtMs = 0;
+    // Its last push ran further ahead of that probe than time allows: pushes are rejected and
+    // counted, polling carries its head, until a push is believable again.
+    bool pushesRunAhead = false;
 
     PushState pushState() const { return push ? push->state() : PushState::Off; }
     QString protocol; // "h2" or "http/1.1": how its last answer came; empty before one
     std::optional<TlsProblem> tlsProblem; // the last probe or call failed its TLS handshake
+    // The last agreement check of two nodes found this one serving another block than the other
+    // node: "disagrees with b at block …". A warning; it still serves (nobody can tell which of
+    // the two is right). Empty otherwise.
+    QString disagreement;
+    QString disagreesWith; // the other node's name, with `disagreement`
 };
 
 // The nodes of one network: their health, which of them may serve each role, and the
@@ -86,6 +99,13 @@ public:
 
     void setDisabled(int index, bool disabled);
 
+    // The height node `index` is to be asked the block of in its next probe, or nullopt. A check
+    // starts once per agreementIntervalMs when the reference is known, at agreementDepth below
+    // it, for every node probed on the serving schedule; each of them is asked once.
+    std::optional<qint64> agreementHeightFor(int index);
+    // The height of the check under way, if one is.
+    std::optional<qint64> agreementHeight() const;
+
     // The WebSocket subscriptions of the nodes that have a wsUrl (PoolManager starts them with
     // probing; `check` for its one round). A disabled node's stays closed until it is enabled.
     void startPush();
@@ -112,13 +132,26 @@ Q_SIGNALS:
     void signatureNotified(const QString& signature);
 
 private:
+    struct AgreementCheck
+    {
+        qint64 height = 0;
+        qint64 startedMs = 0;
+        QSet<int> waiting; // nodes whose answer (or failure) the check still waits for
+        QSet<int> asked;
+        QList<AgreementVote> votes;
+    };
     static int roleIndex(NodeRole role);
+    static bool takesAgreementChecks(NodeState state);
+    // A probe that carried the check's question came back (or a node left the schedule).
+    void recordAgreementAnswer(int index, const ProbeObservation& probe);
+    void finishAgreementCheck();
     void updateReference();
     // After a fresh height of node `index`: the reference and every node's lag again.
     void settleReading(int index, NodeState before, LagBand bandBefore);
     void noteChange(int index, NodeState before, LagBand bandBefore);
     void emitIncident(IncidentEvent::Severity severity, IncidentEvent::Kind kind, int index,
-                      const QString& message, const QString& method = {});
+                      const QString& message, const QString& method = {},
+                      std::optional<qint64> height = std::nullopt);
 
     NetworkConfig m_network;
     ProbeConfig m_probe;
@@ -129,6 +162,8 @@ private:
     std::optional<qint64> m_reference;
     FailoverStats m_failovers;
     bool m_pushWanted = false; // between startPush() and stopPush()
+    std::optional<AgreementCheck> m_agreement;
+    std::optional<qint64> m_lastAgreementStartMs;
 };
 
 } // namespace switchyard

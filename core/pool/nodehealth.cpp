@@ -65,6 +65,8 @@ bool NodeHealth::observeProbe(const ProbeObservation& probe, qint64 nowMs)
         return false;
     case NodeState::Unhealthy:
     case NodeState::WrongNetwork:
+        if (m_diverged)
+            return setState(NodeState::Diverged); // answering again is not agreeing again
         m_cleanProbes = 1;
         m_staleProbes = 0;
         return setState(m_cleanProbes >= m_policy.probationProbes ? servingState()
@@ -73,9 +75,31 @@ bool NodeHealth::observeProbe(const ProbeObservation& probe, qint64 nowMs)
         ++m_cleanProbes;
         return m_cleanProbes >= m_policy.probationProbes ? setState(servingState()) : false;
     case NodeState::Disabled:
+    case NodeState::Diverged: // only agreeing again lets it out
         return false;
     }
     Q_UNREACHABLE();
+}
+
+bool NodeHealth::observeAgreement(bool agrees, const QString& evidence)
+{
+    if (!agrees) {
+        m_agreeingChecks = 0;
+        m_cleanProbes = 0;
+        m_diverged = true;
+        m_lastFailureCause.reset();
+        m_lastError = evidence;
+        return m_disabled ? false : setState(NodeState::Diverged);
+    }
+    if (!m_diverged)
+        return false;
+    if (++m_agreeingChecks < m_policy.agreementsToRecover)
+        return false;
+    m_diverged = false;
+    m_agreeingChecks = 0;
+    m_cleanProbes = 0;
+    // Back on the common history it earns its place like any recovering node.
+    return m_disabled ? false : setState(NodeState::Probation);
 }
 
 bool NodeHealth::observeCall(std::optional<FailureCause> failure, qint64 latencyMs)
@@ -126,6 +150,7 @@ bool NodeHealth::fail(FailureCause cause, const QString& detail)
     case NodeState::Unhealthy:
     case NodeState::WrongNetwork:
     case NodeState::Disabled:
+    case NodeState::Diverged: // still checked for agreement; failing adds nothing to that
         return false;
     }
     Q_UNREACHABLE();
@@ -183,8 +208,11 @@ bool NodeHealth::setDisabled(bool disabled)
     m_disabled = disabled;
     m_cleanProbes = 0;
     m_ownLagReadings = 0;
-    // Back from Disabled it earns its place like any recovering node.
-    return setState(disabled ? NodeState::Disabled : NodeState::NotProbed);
+    // Back from Disabled it earns its place like any recovering node; one that was Diverged
+    // stays so until it agrees again.
+    if (disabled)
+        return setState(NodeState::Disabled);
+    return setState(m_diverged ? NodeState::Diverged : NodeState::NotProbed);
 }
 
 double NodeHealth::errorRate() const
@@ -219,8 +247,10 @@ void NodeHealth::observeConnectionSetup(qint64 ms)
 
 std::optional<qint64> NodeHealth::referenceCandidate() const
 {
+    // A Diverged node's head is on another history: it says nothing about the network's.
     if (!m_lastProbeAnswered || m_state == NodeState::WrongNetwork ||
-        m_state == NodeState::Disabled || m_state == NodeState::Unhealthy)
+        m_state == NodeState::Disabled || m_state == NodeState::Unhealthy ||
+        m_state == NodeState::Diverged)
         return std::nullopt;
     return m_height;
 }

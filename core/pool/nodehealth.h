@@ -1,5 +1,6 @@
 #pragma once
 
+#include "chain/blockidentity.h"
 #include "pool/nodestate.h"
 #include "pool/routingrules.h"
 
@@ -11,13 +12,14 @@ namespace switchyard {
 
 struct HealthPolicy
 {
-    int failuresToEject = 3;    // consecutive failed probes or calls
-    int window = 20;            // recent probes and calls behind error rate and latency
-    int minSamplesForRate = 10; // the error rate says nothing on fewer samples
-    double maxErrorRate = 0.5;  // over the window
-    int staleProbesToEject = 5; // probes in a row with the head still while the others moved
-    int probationProbes = 3;    // clean probes in a row before a recovering node serves
-    int lagProbesToChange = 2;  // own probes in a row that agree before the lag band changes
+    int failuresToEject = 3;     // consecutive failed probes or calls
+    int window = 20;             // recent probes and calls behind error rate and latency
+    int minSamplesForRate = 10;  // the error rate says nothing on fewer samples
+    double maxErrorRate = 0.5;   // over the window
+    int staleProbesToEject = 5;  // probes in a row with the head still while the others moved
+    int probationProbes = 3;     // clean probes in a row before a recovering node serves
+    int lagProbesToChange = 2;   // own probes in a row that agree before the lag band changes
+    int agreementsToRecover = 2; // agreement checks in a row a Diverged node must agree with
 };
 
 // Where a node's lag stands against the network's thresholds, held with hysteresis.
@@ -45,6 +47,10 @@ struct ProbeObservation
     std::optional<qint64> height;         // slot or block number, when the node reported one
     QString protocol;                     // "h2" or "http/1.1" when an answer came
     std::optional<TlsProblem> tlsProblem; // when the TLS handshake failed
+    // The agreement check carried by this probe: the height asked, and the block the node
+    // serves there when it gave a valid answer about it.
+    std::optional<qint64> agreementHeight;
+    std::optional<chain::BlockIdentity> agreement;
 };
 
 // The health of one node, decided from what its probes and calls saw. Pure logic: no I/O and
@@ -67,12 +73,20 @@ public:
     // marks, same readings in a row). The head never moves backwards by a push. Returns true
     // when the head moved.
     bool observePushedHeight(qint64 height);
+    // The pushes since the last probe are not to be believed (they ran ahead of what time
+    // allows): the next probe's height stands, even below them.
+    void forgetPushedHead() { m_pushMovedHead = false; }
     // The node's push socket went silent while open: one failure, like a failed call.
     bool observePushSilence(const QString& detail);
     // After every probe of any node of the network: its reference height and lag thresholds.
     // The lag band is judged only at the node's own fresh heights (answered probes, pushes).
     bool applyReference(std::optional<qint64> referenceHeight, qint64 warnLag, qint64 maxLag);
     bool setDisabled(bool disabled);
+    // An agreement verdict on this node: it serves another block than the majority of the
+    // network's nodes (Diverged at once, `evidence` as its error), or the same one. A Diverged
+    // node returns through Probation after agreementsToRecover agreeing verdicts in a row.
+    bool observeAgreement(bool agrees, const QString& evidence);
+    bool isDiverged() const { return m_diverged; }
 
     std::optional<qint64> height() const { return m_height; }
     std::optional<qint64> lag() const { return m_lag; }
@@ -109,6 +123,8 @@ private:
     HealthPolicy m_policy;
     NodeState m_state = NodeState::NotProbed;
     bool m_disabled = false;
+    bool m_diverged = false;
+    int m_agreeingChecks = 0;           // in a row, while Diverged
     QList<Sample> m_samples;            // the last `window` probes and calls, oldest first
     QList<qint64> m_connectionSetupsMs; // the last `window` connections opened, oldest first
     int m_consecutiveFailures = 0;

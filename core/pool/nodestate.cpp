@@ -19,6 +19,8 @@ QString nodeStateWord(NodeState state)
         return QStringLiteral("Disabled");
     case NodeState::WrongNetwork:
         return QStringLiteral("Wrong network");
+    case NodeState::Diverged:
+        return QStringLiteral("Diverged");
     }
     Q_UNREACHABLE();
 }
@@ -40,6 +42,8 @@ QString nodeStateKey(NodeState state)
         return QStringLiteral("disabled");
     case NodeState::WrongNetwork:
         return QStringLiteral("wrong-network");
+    case NodeState::Diverged:
+        return QStringLiteral("diverged");
     }
     Q_UNREACHABLE();
 }

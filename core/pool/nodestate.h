@@ -15,6 +15,7 @@ enum class NodeState
     Probation,    // answering again; serves once enough clean probes in a row have passed
     Disabled,     // switched off by the operator
     WrongNetwork, // answers for another cluster or chain id
+    Diverged,     // serves another block than the majority of the network's nodes at a height
 };
 
 QString nodeStateWord(NodeState state); // "Healthy", "Wrong network", ...

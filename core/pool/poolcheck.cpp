@@ -9,7 +9,7 @@ namespace switchyard {
 
 namespace {
 
-// The five states a script sees; a node still earning its way back counts as unhealthy, one
+// The six states a script sees; a node still earning its way back counts as unhealthy, one
 // never answered too (a single round decides either way).
 QString reportedState(NodeState state)
 {
@@ -18,6 +18,7 @@ QString reportedState(NodeState state)
     case NodeState::Lagging:
     case NodeState::Disabled:
     case NodeState::WrongNetwork:
+    case NodeState::Diverged:
         return nodeStateKey(state);
     case NodeState::NotProbed:
     case NodeState::Unhealthy:
@@ -117,8 +118,16 @@ NetworkCheck checkNetwork(const NetworkPool& pool, const UnansweredNodes& unansw
                          ? QJsonValue()
                          : QJsonValue(pool.scrubber().scrub(health.lastError())));
         entry.insert(QStringLiteral("push"), pushStateKey(node.pushState()));
+        // What the last agreement check said against it: the evidence of a Diverged node, or
+        // the other node of two that disagree.
+        const QString agreement = health.state() == NodeState::Diverged
+                                      ? pool.scrubber().scrub(health.lastError())
+                                      : node.disagreement;
+        entry.insert(QStringLiteral("agreement"),
+                     agreement.isEmpty() ? QJsonValue() : QJsonValue(agreement));
         if (node.push) {
             entry.insert(QStringLiteral("pushRejected"), node.push->rejectedCount());
+            entry.insert(QStringLiteral("pushAhead"), node.pushesRunAhead);
             if (node.pushState() == PushState::Down)
                 entry.insert(QStringLiteral("pushError"),
                              pool.scrubber().scrub(node.push->lastError()));
@@ -132,16 +141,22 @@ NetworkCheck checkNetwork(const NetworkPool& pool, const UnansweredNodes& unansw
 
         if (isServing(health.state()))
             ++check.servingNodes;
+        if (!node.disagreement.isEmpty())
+            check.problems.append(node.config.name + QLatin1Char(' ') + node.disagreement);
         if (health.state() == NodeState::Lagging)
             check.problems.append(QStringLiteral("%1 lagging %2 behind")
                                       .arg(node.config.name)
                                       .arg(health.lag().value_or(0)));
+        else if (health.state() == NodeState::Diverged)
+            check.problems.append(
+                QStringLiteral("%1 diverged (%2)").arg(node.config.name, agreement));
         else if (!isServing(health.state()) && health.state() != NodeState::Disabled)
             check.problems.append(
                 health.lastFailureCause()
                     ? QStringLiteral("%1 %2 (%3)").arg(node.config.name, state, failureWord(node))
                     : QStringLiteral("%1 %2").arg(node.config.name, state));
-        if (state == QLatin1String("unhealthy") || state == QLatin1String("wrong-network"))
+        if (state == QLatin1String("unhealthy") || state == QLatin1String("wrong-network") ||
+            state == QLatin1String("diverged"))
             worstState = QStringLiteral("unhealthy");
         else if (state == QLatin1String("lagging") && worstState == QLatin1String("healthy"))
             worstState = state;

@@ -46,9 +46,10 @@ struct UnansweredNodes
     QString deadline; // "8 s"
 };
 
-// OK: every node serving within warnLag. WARNING: a node lagging, unhealthy or on the wrong
-// network while every role that some node holds still has an eligible node. CRITICAL: such a
-// role has no eligible node.
+// OK: every node serving within warnLag. WARNING: a node lagging, unhealthy, on the wrong
+// network, Diverged, or one of two that disagree, while every role that some node holds still
+// has an eligible node. CRITICAL: such a role has no eligible node (a Diverged node held a role
+// nobody else can take).
 NetworkCheck checkNetwork(const NetworkPool& pool, const UnansweredNodes& unanswered = {});
 
 CheckStatus worstStatus(const QList<NetworkCheck>& checks);

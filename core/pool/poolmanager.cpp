@@ -128,6 +128,7 @@ std::optional<qint64> PoolManager::dueAtMs(const NetworkPool& pool, int index) c
     case NodeState::Healthy:
     case NodeState::Lagging:
     case NodeState::Probation:
+    case NodeState::Diverged: // kept on the serving schedule, so agreement checks reach it
         due = node.lastProbeStartMs.value_or(0) + pool.probeConfig().intervalMs;
         break;
     }
@@ -267,9 +268,10 @@ QCoro::Task<> PoolManager::runProbe(std::shared_ptr<NetworkPool> pool, int index
         !node.identityConfirmed || ++node.probesSinceIdentityCheck >= identityRecheckProbes;
     QPointer<PoolManager> self(this);
     const QDeadlineTimer ownDeadline(pool->probeConfig().timeoutMs);
-    const ProbeObservation probe =
-        co_await probeNode(node.client.get(), pool->config(), checkIdentity,
-                           m_roundDeadline < ownDeadline ? m_roundDeadline : ownDeadline);
+    const std::optional<qint64> agreementHeight = pool->agreementHeightFor(index);
+    const ProbeObservation probe = co_await probeNode(
+        node.client.get(), pool->config(), checkIdentity,
+        m_roundDeadline < ownDeadline ? m_roundDeadline : ownDeadline, agreementHeight);
     if (!self)
         co_return; // the manager went away while the probe ran: nobody is left to tell
 

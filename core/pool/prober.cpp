@@ -1,5 +1,6 @@
 #include "prober.h"
 
+#include "chain/blockidentity.h"
 #include "chain/evm/evmrpc.h"
 #include "chain/solana/solanarpc.h"
 #include "rpc/jsonrpcclient.h"
@@ -138,10 +139,37 @@ ProbeObservation judgeEvm(const QList<RpcReply>& replies, const NetworkConfig& n
     return answeredAt(*height, latency);
 }
 
+// The agreement answer at the end of the batch: a valid one is carried, a malformed one makes
+// the probe fail as malformed, a refusal (the provider does not serve the method) only leaves
+// the node out of the comparison.
+void judgeAgreement(ProbeObservation& observation, const RpcReply& reply, ChainFamily family,
+                    qint64 height)
+{
+    observation.agreementHeight = height;
+    if (observation.kind != ProbeObservation::Kind::Answered)
+        return;
+    QString why;
+    bool refused = false;
+    const std::optional<chain::BlockIdentity> block =
+        chain::readAgreementAnswer(family, reply, height, &why, &refused);
+    if (block) {
+        observation.agreement = block;
+        return;
+    }
+    if (refused)
+        return;
+    const RpcRequest asked = chain::agreementRequest(family, height);
+    ProbeObservation malformed = invalid(asked, why, observation.latencyMs);
+    malformed.height = observation.height;
+    malformed.agreementHeight = height;
+    observation = malformed;
+}
+
 } // namespace
 
 QCoro::Task<ProbeObservation> probeNode(JsonRpcClient* client, NetworkConfig network,
-                                        bool checkIdentity, QDeadlineTimer deadline)
+                                        bool checkIdentity, QDeadlineTimer deadline,
+                                        std::optional<qint64> agreementHeight)
 {
     QList<RpcRequest> batch;
     if (network.family == ChainFamily::Solana) {
@@ -153,12 +181,16 @@ QCoro::Task<ProbeObservation> probeNode(JsonRpcClient* client, NetworkConfig net
         if (network.checkSyncing)
             batch.append(evm::syncingRequest());
     }
+    if (agreementHeight)
+        batch.append(chain::agreementRequest(network.family, *agreementHeight));
     const QList<RpcReply> replies = co_await client->callBatch(batch, deadline);
     std::optional<ProbeObservation> failure = exchangeFailure(replies);
     ProbeObservation observation = failure ? *failure
                                    : network.family == ChainFamily::Solana
                                        ? judgeSolana(replies, network, checkIdentity)
                                        : judgeEvm(replies, network);
+    if (agreementHeight)
+        judgeAgreement(observation, replies.last(), network.family, *agreementHeight);
     observation.protocol = replies.first().protocol;
     observation.connectMs = replies.first().connectMs;
     if (const auto* transport = std::get_if<TransportFailure>(&replies.first().outcome))

@@ -14,9 +14,13 @@ class JsonRpcClient;
 //   Solana: getHealth, getSlot at the network's commitment, and getGenesisHash when the
 //           identity is due for a check;
 //   EVM:    eth_chainId, eth_blockNumber, and eth_syncing when the network asks for it.
+// With an agreement height, the batch also asks which block the node serves there
+// (chain::agreementRequest); the answer is read like every other (an answer about another height
+// is malformed) and carried in the observation.
 // A health answer only answers what it asked: identity and height are judged separately.
 // `client` must outlive the probe.
 QCoro::Task<ProbeObservation> probeNode(JsonRpcClient* client, NetworkConfig network,
-                                        bool checkIdentity, QDeadlineTimer deadline);
+                                        bool checkIdentity, QDeadlineTimer deadline,
+                                        std::optional<qint64> agreementHeight = std::nullopt);
 
 } // namespace switchyard

@@ -86,6 +86,17 @@ RpcReply checked(RpcReply stand, const QList<RpcReply>& answer, const RouteOptio
     return why.isEmpty() ? stand : invalidAnswer(std::move(stand), why);
 }
 
+// An answer from a node found Diverged while the call ran is from another history: it is no
+// answer, and the call moves on under that cause.
+RoutingVerdict judged(RpcReply& reply, const NetworkPool& pool, int index)
+{
+    if (pool.node(index).health.state() != NodeState::Diverged)
+        return routingVerdict(reply);
+    reply = invalidAnswer(std::move(reply),
+                          QStringLiteral("the node was found Diverged while the call ran"));
+    return {RoutingDecision::TryNextNode, FailureCause::Diverged};
+}
+
 } // namespace
 
 QCoro::Task<RoutedCall> routeCall(std::shared_ptr<NetworkPool> pool, RpcRequest request,
@@ -101,7 +112,7 @@ QCoro::Task<RoutedCall> routeCall(std::shared_ptr<NetworkPool> pool, RpcRequest 
         RpcReply reply = co_await pool->node(*index).client->call(request, lap.attemptDeadline());
         if (reply.isResult())
             reply = checked(reply, {reply}, options);
-        const RoutingVerdict verdict = routingVerdict(reply);
+        const RoutingVerdict verdict = judged(reply, *pool, *index);
         pool->recordCallAttempt(*index, reply, verdict);
         routed.attempts.append(reply);
         routed.reply = std::move(reply);
@@ -133,7 +144,7 @@ QCoro::Task<RoutedBatch> routeBatch(std::shared_ptr<NetworkPool> pool, QList<Rpc
         RpcReply stand = representative(replies);
         if (stand.isResult() || std::holds_alternative<RpcError>(stand.outcome))
             stand = checked(stand, replies, options);
-        const RoutingVerdict verdict = routingVerdict(stand);
+        const RoutingVerdict verdict = judged(stand, *pool, *index);
         pool->recordCallAttempt(*index, stand, verdict);
         routed.attempts.append(stand);
         if (stand.isResult() || std::holds_alternative<RpcError>(stand.outcome)) {

@@ -27,6 +27,8 @@ QString failureCauseKey(FailureCause cause)
         return QStringLiteral("rpc-error");
     case FailureCause::PushSilent:
         return QStringLiteral("push-silent");
+    case FailureCause::Diverged:
+        return QStringLiteral("diverged");
     }
     Q_UNREACHABLE();
 }

@@ -21,6 +21,7 @@ enum class FailureCause
     Stale,           // probe only: the head stopped moving while the others moved on
     ProbeRejected,   // probe only: the node answered a health question with a JSON-RPC error
     PushSilent,      // the node's subscribed WebSocket pushed no height for pushSilentMs
+    Diverged,        // the node was found Diverged (another history) while the call ran
 };
 
 QString failureCauseKey(FailureCause cause); // "transport", "timeout", "429", "5xx", ...

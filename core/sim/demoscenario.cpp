@@ -140,6 +140,13 @@ DemoScenario::DemoScenario(DemoPace pace, QObject* parent)
     SimulatedNode* primary = m_evm->addNode(QStringLiteral("evm-primary"));
     SimulatedNode* behind = m_evm->addNode(QStringLiteral("evm-behind"));
     SimulatedNode* dropping = m_evm->addNode(QStringLiteral("evm-drops-sends"));
+    SimulatedNode* forked = m_evm->addNode(QStringLiteral("evm-forked"));
+    // On a branch of its own from ten blocks back, below the first agreement height (reference
+    // - 3): the first agreement check finds it Diverged (the other nodes that have the block
+    // agree), and it comes back through Probation once it has the common history.
+    forked->setOwnBranchFrom(m_evm->head() - 10);
+    QTimer::singleShot(m_pace.forkHealsAfterMs, forked,
+                       [forked] { forked->setOwnBranchFrom(std::nullopt); });
     behind->setStaleBy(8); // past maxLag: excluded from build and send
     Fault dropSends;
     dropSends.kind = FaultKind::DropAfterRequest;
@@ -147,7 +154,8 @@ DemoScenario::DemoScenario(DemoPace pace, QObject* parent)
     dropping->setFault(dropSends);
     evm.caFile = demotls::caFile();
     evm.nodes = {withPush(primary, overHttp2(primary)), withPush(behind, overHttps(behind)),
-                 nodeConfig(dropping)};
+                 nodeConfig(dropping),
+                 nodeConfig(forked, NodeRoles{NodeRole::Read, NodeRole::Status})};
     m_evm->setAutoAdvanceInterval(m_pace.evmBlockMs);
 
     m_config.networks = {solana, evm};

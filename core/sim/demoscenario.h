@@ -30,12 +30,15 @@ struct DemoPace
     int solanaSlotMs = 400;  // as on mainnet-beta
     int evmBlockMs = 2000;   // faster than Ethereum's 12 s, so the demo moves
     int scriptStepMs = 1000; // one step of the sending application's script
+    // How long the forked EVM node serves its own branch before it is given back the common
+    // history: Diverged at the first agreement check, back through Probation two checks after.
+    int forkHealsAfterMs = 90'000;
 };
 
 // What `switchyard --demo` watches: a Solana-like cluster and an EVM-like chain on 127.0.0.1,
 // each with a healthy node and nodes with scripted faults (one flaps, one lags, one answers
-// 429, one drops the response after accepting a send), and the configuration that points at
-// them. Lives as long as the window.
+// 429, one drops the response after accepting a send, one serves its own branch for its first
+// minute and a half), and the configuration that points at them. Lives as long as the window.
 //
 // They speak what providers speak: each chain's healthy node over HTTPS and HTTP/2 (nghttpx in
 // front of it when nghttpx is on PATH, HTTPS/1.1 otherwise), a lagging node over HTTPS/1.1, the

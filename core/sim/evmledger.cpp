@@ -178,6 +178,22 @@ QString EvmLedger::blockHash(qint64 block) const
     return chain::hexEncode(QCryptographicHash::hash(seed, QCryptographicHash::Keccak_256));
 }
 
+QStringList EvmLedger::transactionsInBlock(qint64 block) const
+{
+    QList<const EvmTransactionRecord*> mined;
+    for (const EvmTransactionRecord& record : m_records)
+        if (record.state == EvmTransactionState::Mined && record.block == block)
+            mined.append(&record);
+    std::sort(mined.begin(), mined.end(),
+              [](const EvmTransactionRecord* a, const EvmTransactionRecord* b) {
+                  return a->indexInBlock < b->indexInBlock;
+              });
+    QStringList hashes;
+    for (const EvmTransactionRecord* record : std::as_const(mined))
+        hashes.append(record->hash);
+    return hashes;
+}
+
 quint64 EvmLedger::nextNonce(const QString& sender) const
 {
     return m_baseNonce.value(sender) + quint64(m_minedBlocks.value(sender).size());

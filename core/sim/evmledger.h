@@ -74,7 +74,10 @@ public:
     // `nonceAt(block)` plus the transactions that continue it without a gap in the pool, or
     // mined after `block`: what "pending" answers at a node whose head is `block`.
     quint64 pendingNonceAt(const QString& address, qint64 block) const;
+    // The common history's hash of `block` (a node on its own branch serves others there).
     QString blockHash(qint64 block) const;
+    // The hashes of the transactions mined in `block`, in their order in it.
+    QStringList transactionsInBlock(qint64 block) const;
 
 private:
     void mineThrough(qint64 head);

@@ -195,7 +195,7 @@ MethodResult ethGetTransactionReceipt(SimulatedNode& node, const QJsonValue& par
     return QJsonObject{
         {QStringLiteral("transactionHash"), record->hash},
         {QStringLiteral("transactionIndex"), hexQuantity(quint64(record->indexInBlock))},
-        {QStringLiteral("blockHash"), ledger.blockHash(*record->block)},
+        {QStringLiteral("blockHash"), node.blockHash(*record->block)},
         {QStringLiteral("blockNumber"), hexQuantity(quantity(*record->block))},
         {QStringLiteral("from"), record->sender},
         {QStringLiteral("to"), tx.to ? QJsonValue(chain::hexEncode(*tx.to)) : QJsonValue::Null},
@@ -230,7 +230,7 @@ MethodResult ethGetTransactionByHash(SimulatedNode& node, const QJsonValue& para
     QJsonObject object{
         {QStringLiteral("hash"), record->hash},
         {QStringLiteral("blockHash"),
-         mined ? QJsonValue(ledger.blockHash(*record->block)) : QJsonValue::Null},
+         mined ? QJsonValue(node.blockHash(*record->block)) : QJsonValue::Null},
         {QStringLiteral("blockNumber"),
          mined ? QJsonValue(hexQuantity(quantity(*record->block))) : QJsonValue::Null},
         {QStringLiteral("transactionIndex"),
@@ -297,6 +297,58 @@ MethodResult ethGetTransactionCount(SimulatedNode& node, const QJsonValue& param
     return QJsonValue(hexQuantity(ledger.nonceAt(sender, block)));
 }
 
+// A block tag as geth reads it at a node whose head is `head`: latest, pending, safe and
+// finalized are the head (the simulated chain finalizes at once), earliest is 0.
+std::variant<qint64, MethodError> blockTag(const QJsonValue& tag, qint64 head, int index)
+{
+    if (tag.isUndefined())
+        return missingArgument(index);
+    const QString text = tag.toString();
+    static const QStringList headTags = {QStringLiteral("latest"), QStringLiteral("pending"),
+                                         QStringLiteral("safe"), QStringLiteral("finalized")};
+    if (headTags.contains(text))
+        return head;
+    if (text == QLatin1String("earliest"))
+        return qint64(0);
+    bool ok = false;
+    const qint64 block = text.startsWith(QLatin1String("0x")) ? text.mid(2).toLongLong(&ok, 16) : 0;
+    if (!ok || block < 0)
+        return invalidArgument(index,
+                               QStringLiteral("expected a block tag or a 0x block number, "
+                                              "got %1")
+                                   .arg(tag.isString() ? text : QStringLiteral("(not a string)")));
+    return block;
+}
+
+// The header fields of a block and its transactions' hashes (full objects are not simulated:
+// asked for them, the node answers with hashes too). null past the node's head.
+MethodResult ethGetBlockByNumber(SimulatedNode& node, const QJsonValue& params)
+{
+    auto parsed = positionalParams(params, 2);
+    if (auto* error = std::get_if<MethodError>(&parsed))
+        return *error;
+    const QJsonArray array = std::get<QJsonArray>(parsed);
+    auto block = blockTag(array.at(0), node.head(), 0);
+    if (auto* error = std::get_if<MethodError>(&block))
+        return *error;
+    if (array.at(1).isUndefined())
+        return missingArgument(1);
+    if (!array.at(1).isBool())
+        return invalidArgument(1, QStringLiteral("expected a boolean"));
+    const qint64 number = std::get<qint64>(block);
+    if (number > node.head())
+        return QJsonValue(QJsonValue::Null);
+    QJsonArray transactions;
+    for (const QString& hash : node.cluster()->evmLedger()->transactionsInBlock(number))
+        transactions.append(hash);
+    return QJsonObject{{QStringLiteral("number"), hexQuantity(quantity(number))},
+                       {QStringLiteral("hash"), node.blockHash(number)},
+                       {QStringLiteral("parentHash"),
+                        number == 0 ? QString(QStringLiteral("0x") + QString(64, QLatin1Char('0')))
+                                    : node.blockHash(number - 1)},
+                       {QStringLiteral("transactions"), transactions}};
+}
+
 } // namespace
 
 QString hexQuantity(quint64 value)
@@ -316,6 +368,7 @@ MethodTable evmMethods()
         {QStringLiteral("eth_getTransactionReceipt"), ethGetTransactionReceipt},
         {QStringLiteral("eth_getTransactionByHash"), ethGetTransactionByHash},
         {QStringLiteral("eth_getTransactionCount"), ethGetTransactionCount},
+        {QStringLiteral("eth_getBlockByNumber"), ethGetBlockByNumber},
     };
 }
 

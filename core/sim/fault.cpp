@@ -64,6 +64,8 @@ QString pushFaultKindName(PushFaultKind kind)
         return QStringLiteral("OutOfRange");
     case PushFaultKind::FarAhead:
         return QStringLiteral("FarAhead");
+    case PushFaultKind::Ratcheting:
+        return QStringLiteral("Ratcheting");
     }
     Q_UNREACHABLE();
 }

@@ -65,6 +65,9 @@ enum class PushFaultKind
     WrongSubscription, // head notifications about a subscription id never given
     OutOfRange,        // head notifications with a height no chain has (past 2^53 / 2^64)
     FarAhead,          // well-formed head notifications far past the node's own head
+    // Each head notification a step past the last one pushed (Solana 149 slots, EVM 20 blocks),
+    // whatever the node's own head: a socket whose heads climb faster than the chain can.
+    Ratcheting,
 };
 QString pushFaultKindName(PushFaultKind kind);
 

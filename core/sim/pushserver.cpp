@@ -17,6 +17,10 @@ constexpr qint64 kOutOfOrderStep = 3;
 // Past the margin a pushed height may run ahead of the node's head on either chain.
 constexpr qint64 kFarAheadStep = 10'000;
 constexpr qint64 kWrongSubscriptionOffset = 1'000'000;
+// Just under the margin a pushed height may run ahead of the node's last one (chain::
+// pushedHeightMargin: 150 slots, 32 blocks), so no single push looks far ahead.
+constexpr qint64 kRatchetStepSolana = 149;
+constexpr qint64 kRatchetStepEvm = 20;
 
 int levelOf(const QString& commitment)
 {
@@ -178,12 +182,18 @@ void PushServer::onHead()
     // A node that fell behind pushes nothing until its own head moves.
     const bool moved = height != m_lastPushed;
     m_lastPushed = height;
+    qint64 pushed = height;
+    if (m_fault == PushFaultKind::FarAhead)
+        pushed = height + kFarAheadStep;
+    if (m_fault == PushFaultKind::Ratcheting && moved) {
+        m_ratchet = std::max(m_ratchet, height) + (solana ? kRatchetStepSolana : kRatchetStepEvm);
+        pushed = m_ratchet;
+    }
     for (Client& each : m_clients) {
         for (const qint64 subscription : std::as_const(each.heads)) {
             if (!moved)
                 break;
-            QJsonValue result =
-                headResult(m_fault == PushFaultKind::FarAhead ? height + kFarAheadStep : height);
+            QJsonValue result = headResult(pushed);
             qint64 about = subscription;
             if (m_fault == PushFaultKind::WrongSubscription)
                 about += kWrongSubscriptionOffset;

@@ -69,6 +69,7 @@ private:
     PushFaultKind m_fault = PushFaultKind::None;
     qint64 m_nextSubscription = 1;
     qint64 m_lastPushed = -1;
+    qint64 m_ratchet = 0; // the last height a Ratcheting fault pushed
     QHash<QString, int> m_subscribes;
     int m_notifications = 0;
 };

@@ -1,5 +1,8 @@
 #include "simulatednode.h"
 
+#include "chain/codec/base58.h"
+#include "chain/codec/hex.h"
+#include "sim/evmledger.h"
 #include "sim/httpconnection.h"
 #include "sim/httpserver.h"
 #include "sim/jsonrpcmessage.h"
@@ -7,6 +10,7 @@
 #include "sim/simulatedcluster.h"
 #include "util/clock.h"
 
+#include <QCryptographicHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QTimer>
@@ -230,9 +234,31 @@ quint64 SimulatedNode::chainId() const
     return m_wrongNetwork ? m_cluster->wrongNetworkChainId() : m_cluster->chainId();
 }
 
+void SimulatedNode::setOwnBranchFrom(std::optional<qint64> height)
+{
+    m_ownBranchFrom = height;
+}
+
+QByteArray SimulatedNode::ownBranchSeed(qint64 height) const
+{
+    return "switchyard-sim branch of " + m_name.toUtf8() + ':' + genesisHash().toLatin1() + ':' +
+           QByteArray::number(height);
+}
+
 QString SimulatedNode::blockhashAtHeight(qint64 height) const
 {
+    if (m_ownBranchFrom && height >= m_cluster->blockHeightAtSlot(*m_ownBranchFrom))
+        return chain::base58Encode(
+            QCryptographicHash::hash(ownBranchSeed(height), QCryptographicHash::Sha256));
     return SimulatedCluster::blockhashFor(genesisHash(), height);
+}
+
+QString SimulatedNode::blockHash(qint64 block) const
+{
+    if (m_ownBranchFrom && block >= *m_ownBranchFrom)
+        return chain::hexEncode(
+            QCryptographicHash::hash(ownBranchSeed(block), QCryptographicHash::Keccak_256));
+    return m_cluster->evmLedger()->blockHash(block);
 }
 
 void SimulatedNode::resetCounters()

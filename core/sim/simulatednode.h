@@ -46,6 +46,11 @@ public:
     // The node's head trails the cluster's by `n` slots (Solana) or blocks (EVM); n >= 0.
     void setStaleBy(qint64 n);
     qint64 staleBy() const { return m_staleBy; }
+    // From `height` on (EVM: a block number; Solana: a slot) the node's blocks are its own: the
+    // hashes it serves there are no other node's, as on a branch that was reorged away or a
+    // minority fork. Its heights still follow the cluster. nullopt: the common history again.
+    void setOwnBranchFrom(std::optional<qint64> height);
+    std::optional<qint64> ownBranchFrom() const { return m_ownBranchFrom; }
     // Reports the cluster's wrongNetworkGenesisHash() / wrongNetworkChainId().
     void setWrongNetwork(bool wrong);
     bool isWrongNetwork() const { return m_wrongNetwork; }
@@ -77,7 +82,10 @@ public:
     qint64 blockHeight(Commitment commitment = Commitment::Finalized) const;
     QString genesisHash() const;
     quint64 chainId() const;
+    // Solana: the blockhash of the block at `height` as this node serves it.
     QString blockhashAtHeight(qint64 height) const;
+    // EVM: the hash of block `block` as this node serves it.
+    QString blockHash(qint64 block) const;
     // EVM: the block this node was at when it fell behind (eth_syncing's startingBlock).
     qint64 syncStartingBlock() const { return m_syncStartingBlock; }
 
@@ -105,6 +113,7 @@ private:
 
     void handleRequest(HttpConnection& connection, const HttpRequest& request);
     void countCalls(const QStringList& methods);
+    QByteArray ownBranchSeed(qint64 height) const;
     bool faultApplies(const JsonRpcMessage& message) const;
     void answer(HttpConnection& connection, const JsonRpcMessage& message, FaultKind kind);
 
@@ -116,6 +125,7 @@ private:
     qint64 m_staleBy = 0;
     qint64 m_syncStartingBlock = 0;
     bool m_wrongNetwork = false;
+    std::optional<qint64> m_ownBranchFrom;
     Fault m_fault;
     qint64 m_faultSinceMs = 0;
     int m_requestCount = 0;

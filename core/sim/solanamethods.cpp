@@ -491,6 +491,89 @@ MethodResult getTransaction(SimulatedNode& node, const QJsonValue& params)
     return result;
 }
 
+// Solana's answers for a slot without a block.
+constexpr int kBlockNotAvailable = -32004;
+constexpr int kSlotSkipped = -32007;
+
+// A block as the node serves it: its blockhash, its parent's, the slot of its parent, its
+// height and time, and (transactionDetails "signatures" or "full") the transactions that landed
+// in it. A skipped slot, or a slot past what the node has at that commitment, is an error.
+MethodResult getBlock(SimulatedNode& node, const QJsonValue& params)
+{
+    auto parsed = positionalParams(params, 2);
+    if (auto* error = std::get_if<MethodError>(&parsed))
+        return *error;
+    const QJsonArray array = std::get<QJsonArray>(parsed);
+    if (!isNonNegativeInteger(array.at(0)))
+        return invalidParams(QStringLiteral("the first parameter must be a slot"));
+    const qint64 slot = array.at(0).toInteger();
+    QJsonObject config;
+    if (!array.at(1).isUndefined() && !array.at(1).isNull()) {
+        if (!array.at(1).isObject())
+            return invalidParams(QStringLiteral("the configuration must be an object"));
+        config = array.at(1).toObject();
+    }
+    auto commitment =
+        optionalCommitment(config, QStringLiteral("commitment"), Commitment::Finalized);
+    if (auto* error = std::get_if<MethodError>(&commitment))
+        return *error;
+    if (std::get<Commitment>(commitment) == Commitment::Processed)
+        return solanaInvalidParams(
+            QStringLiteral("Method does not support commitment below `confirmed`"));
+    const QString details =
+        config.value(QLatin1String("transactionDetails")).toString(QStringLiteral("full"));
+    if (details != QLatin1String("full") && details != QLatin1String("signatures") &&
+        details != QLatin1String("none"))
+        return invalidParams(QStringLiteral("unsupported transactionDetails: %1").arg(details));
+    bool rewards = true;
+    if (auto error = optionalBool(config, QStringLiteral("rewards"), &rewards))
+        return *error;
+
+    const SimulatedCluster& cluster = *node.cluster();
+    if (slot > node.slot(std::get<Commitment>(commitment)))
+        return MethodError{kBlockNotAvailable,
+                           QStringLiteral("Block not available for slot %1").arg(slot),
+                           QJsonValue::Undefined};
+    if (cluster.isSkippedSlot(slot))
+        return MethodError{
+            kSlotSkipped,
+            QStringLiteral("Slot %1 was skipped, or missing due to ledger jump to recent snapshot")
+                .arg(slot),
+            QJsonValue::Undefined};
+    const qint64 height = cluster.blockHeightAtSlot(slot);
+    qint64 parentSlot = slot - 1;
+    while (parentSlot > 0 && cluster.isSkippedSlot(parentSlot))
+        --parentSlot;
+    QJsonObject block{
+        {QStringLiteral("blockhash"), node.blockhashAtHeight(height)},
+        {QStringLiteral("previousBlockhash"), node.blockhashAtHeight(qMax<qint64>(0, height - 1))},
+        {QStringLiteral("parentSlot"), qMax<qint64>(0, parentSlot)},
+        {QStringLiteral("blockHeight"), height},
+        {QStringLiteral("blockTime"), cluster.blockTimeAtSlot(slot)}};
+    if (details != QLatin1String("none")) {
+        const SolanaLedger& ledger = *cluster.solanaLedger();
+        QJsonArray signatures;
+        QJsonArray transactions;
+        for (const QString& signature : ledger.signatures()) {
+            if (ledger.landedSlot(signature, slot) != slot)
+                continue;
+            signatures.append(signature);
+            transactions.append(QJsonObject{
+                {QStringLiteral("transaction"),
+                 transactionAsJson(ledger.find(signature)->transaction)},
+                {QStringLiteral("meta"),
+                 QJsonObject{{QStringLiteral("err"), ledger.find(signature)->executionError}}}});
+        }
+        if (details == QLatin1String("signatures"))
+            block.insert(QStringLiteral("signatures"), signatures);
+        else
+            block.insert(QStringLiteral("transactions"), transactions);
+    }
+    if (rewards)
+        block.insert(QStringLiteral("rewards"), QJsonArray());
+    return block;
+}
+
 } // namespace
 
 MethodTable solanaMethods()
@@ -506,6 +589,7 @@ MethodTable solanaMethods()
         {QStringLiteral("sendTransaction"), sendTransaction},
         {QStringLiteral("getSignatureStatuses"), getSignatureStatuses},
         {QStringLiteral("getTransaction"), getTransaction},
+        {QStringLiteral("getBlock"), getBlock},
     };
 }
 

@@ -74,12 +74,13 @@ private Q_SLOTS:
 
         QTest::newRow("not an object")
             << QByteArray("true") << "alerts"
-            << "expected an object with muteMinutes, noEligibleNode, wrongNetwork, "
+            << "expected an object with muteMinutes, noEligibleNode, wrongNetwork, diverged, "
                "fallbackActive, transportUnknown, nearExpiry, got true";
         QTest::newRow("unknown rule")
             << QByteArray(R"({"nearExpiri": {}})") << "alerts.nearExpiri"
             << "unknown key (did you mean \"nearExpiry\"?); expected one of: muteMinutes, "
-               "noEligibleNode, wrongNetwork, fallbackActive, transportUnknown, nearExpiry";
+               "noEligibleNode, wrongNetwork, diverged, fallbackActive, transportUnknown, "
+               "nearExpiry";
         QTest::newRow("rule not an object")
             << QByteArray(R"({"wrongNetwork": false})") << "alerts.wrongNetwork"
             << "expected an object with enabled, cooldownS, got false";

@@ -1,6 +1,7 @@
 // Pushed heights over the simulator's WebSockets: they move a node's head and the lag of the
 // others between probes; a socket that drops or goes silent is noticed and opened again while
 // probes carry on; duplicate, out-of-order and hostile notifications change nothing.
+#include "chain/pushmessage.h"
 #include "pool/poolcheck.h"
 #include "poolfixture.h"
 #include "sim/pushserver.h"
@@ -92,6 +93,8 @@ private Q_SLOTS:
         PushFixture f(family);
         f.subscribeAndProbe();
         const qint64 before = f.height(b);
+        // Twenty heights, and the time they take: a push moves a head only as far as time allows.
+        f.clock.advance(10 * chain::minimumHeightIntervalMs(family));
         f.cluster.advance(20);
         // No probe ran: a's head and b's lag moved by the pushes alone, on the probes' scale.
         QTRY_COMPARE_WITH_TIMEOUT(f.height(a), f.probedHead(), kWaitMs);
@@ -327,6 +330,54 @@ private Q_SLOTS:
             checkNetwork(*f.pool()).json.value(QStringLiteral("nodes")).toArray().at(0).toObject();
         QCOMPARE(node.value(QStringLiteral("push")).toString(), QStringLiteral("down"));
         QCOMPARE(node.value(QStringLiteral("pushRejected")).toInt(), 1);
+    }
+
+    void ratchetingPushesAreHeldToTheClock_data()
+    {
+        QTest::addColumn<ChainFamily>("family");
+        QTest::newRow("solana, 149 slots a push") << ChainFamily::Solana;
+        QTest::newRow("evm, 20 blocks a push") << ChainFamily::Evm;
+    }
+
+    void ratchetingPushesAreHeldToTheClock()
+    {
+        QFETCH(ChainFamily, family);
+        PushFixture f(family);
+        f.subscribeAndProbe();
+        const qint64 probed = f.height(a);
+        f.simNode(a)->setPushFault(PushFaultKind::Ratcheting);
+        constexpr int kHeads = 10;
+        const qint64 perHeadMs = chain::minimumHeightIntervalMs(family);
+        for (int head = 0; head < kHeads; ++head) {
+            QSignalSpy pushed(&f.push(), &PushSubscription::heightPushed);
+            f.clock.advance(perHeadMs);
+            f.cluster.advance(1);
+            QVERIFY(pushed.wait(kWaitMs));
+        }
+        // Ten pushes climbing past what ten heights of time allow: the first fits the margin,
+        // the rest are rejected, counted, and the node is marked.
+        const qint64 allowed = probed + chain::heightsAllowedSince(family, kHeads * perHeadMs) +
+                               chain::pushedHeightMargin(family);
+        QVERIFY2(f.height(a) <= allowed, qPrintable(QString::number(f.height(a) - probed)));
+        QVERIFY2(f.push().rejectedCount() >= kHeads - 2,
+                 qPrintable(QString::number(f.push().rejectedCount())));
+        QVERIFY(f.node(a).pushesRunAhead);
+        // The honest node is not made to look behind by the liar's head.
+        QCOMPARE(f.state(b), NodeState::Healthy);
+        const QJsonObject node =
+            checkNetwork(*f.pool()).json.value(QStringLiteral("nodes")).toArray().at(0).toObject();
+        QCOMPARE(node.value(QStringLiteral("pushAhead")).toBool(), true);
+
+        // Polling carries its head; once its pushes are believable again the mark goes.
+        f.simNode(a)->setPushFault(PushFaultKind::None);
+        f.probeAll();
+        QCOMPARE(f.height(a), f.probedHead());
+        QSignalSpy pushed(&f.push(), &PushSubscription::heightPushed);
+        f.clock.advance(perHeadMs);
+        f.cluster.advance(1);
+        QVERIFY(pushed.wait(kWaitMs));
+        QVERIFY(!f.node(a).pushesRunAhead);
+        QCOMPARE(f.height(a), f.probedHead());
     }
 };
 

@@ -212,7 +212,7 @@ private Q_SLOTS:
             expressions.append(expression.replace(comparison, QStringLiteral(" \\1 bool ")));
             ++ruleCount;
         }
-        QCOMPARE(ruleCount, 7);
+        QCOMPARE(ruleCount, 8);
         for (const QString& expression : std::as_const(expressions))
             QTRY_VERIFY2_WITH_TIMEOUT(!query(expression).isEmpty(), qPrintable(expression),
                                       kServeWaitMs);

@@ -1,4 +1,5 @@
 #include "chain/codec/base58.h"
+#include "sim/evmledger.h"
 #include "sim/evmmethods.h"
 #include "sim/simulatedcluster.h"
 #include "sim/simulatednode.h"
@@ -481,6 +482,100 @@ private Q_SLOTS:
         QCOMPARE(call(m_evmNode, "net_version").result().toString(), QStringLiteral("2"));
         m_evmNode->setWrongNetwork(false);
         QCOMPARE(call(m_evmNode, "eth_chainId").result().toString(), QStringLiteral("0x1"));
+    }
+
+    void evmBlocksByNumberCarryTheirHashes()
+    {
+        m_evm->setHead(100);
+        const QJsonObject block =
+            call(m_evmNode, "eth_getBlockByNumber", QJsonArray{"0x60", false}).result().toObject();
+        QCOMPARE(block.value("number").toString(), QStringLiteral("0x60"));
+        QCOMPARE(block.value("hash").toString(), m_evm->evmLedger()->blockHash(96));
+        QCOMPARE(block.value("parentHash").toString(), m_evm->evmLedger()->blockHash(95));
+        QCOMPARE(block.value("transactions").toArray(), QJsonArray());
+        QCOMPARE(call(m_evmNode, "eth_getBlockByNumber", QJsonArray{"latest", false})
+                     .result()["number"]
+                     .toString(),
+                 QStringLiteral("0x64"));
+        QVERIFY(call(m_evmNode, "eth_getBlockByNumber", QJsonArray{"0x65", false})
+                    .result()
+                    .isNull()); // past the head
+        QCOMPARE(call(m_evmNode, "eth_getBlockByNumber", QJsonArray{"0x60"}).errorCode(), -32602);
+        QCOMPARE(call(m_evmNode, "eth_getBlockByNumber", QJsonArray{"sixty", false}).errorCode(),
+                 -32602);
+    }
+
+    void evmNodeOnItsOwnBranch()
+    {
+        SimulatedNode* other = m_evm->addNode(QStringLiteral("evm-b"));
+        QVERIFY(other);
+        m_evm->setHead(100);
+        m_evmNode->setOwnBranchFrom(98);
+        const auto hashAt = [](SimulatedNode* node, const char* number) {
+            return call(node, "eth_getBlockByNumber", QJsonArray{number, false})
+                .result()
+                .toObject();
+        };
+        QCOMPARE(hashAt(m_evmNode, "0x61")["hash"], hashAt(other, "0x61")["hash"]);
+        QVERIFY(hashAt(m_evmNode, "0x62")["hash"] != hashAt(other, "0x62")["hash"]);
+        // Its branch starts on the common block: the first block of its own has the common parent.
+        QCOMPARE(hashAt(m_evmNode, "0x62")["parentHash"], hashAt(other, "0x62")["parentHash"]);
+        QCOMPARE(hashAt(m_evmNode, "0x63")["parentHash"], hashAt(m_evmNode, "0x62")["hash"]);
+        // Heights still follow the cluster.
+        QCOMPARE(call(m_evmNode, "eth_blockNumber").result().toString(), QStringLiteral("0x64"));
+        m_evmNode->setOwnBranchFrom(std::nullopt);
+        QCOMPARE(hashAt(m_evmNode, "0x62")["hash"], hashAt(other, "0x62")["hash"]);
+    }
+
+    void solanaBlocksCarryTheirHashesAndSkippedSlotsSaySo()
+    {
+        const qint64 finalized = m_node->slot(Commitment::Finalized);
+        qint64 skipped = finalized - 1;
+        while (!m_solana->isSkippedSlot(skipped))
+            --skipped;
+        qint64 produced = skipped - 1;
+        while (m_solana->isSkippedSlot(produced))
+            --produced;
+        const QJsonObject none{{"transactionDetails", "none"}, {"rewards", false}};
+        const QJsonObject block =
+            call(m_node, "getBlock", QJsonArray{produced, none}).result().toObject();
+        const qint64 height = m_solana->blockHeightAtSlot(produced);
+        QCOMPARE(block.value("blockHeight").toInteger(), height);
+        QCOMPARE(block.value("blockhash").toString(), m_solana->blockhashAtHeight(height));
+        QCOMPARE(block.value("previousBlockhash").toString(),
+                 m_solana->blockhashAtHeight(height - 1));
+        QVERIFY(block.value("parentSlot").toInteger() < produced);
+        QVERIFY(!block.contains("transactions"));
+        QVERIFY(!block.contains("rewards"));
+
+        const Answer skip = call(m_node, "getBlock", QJsonArray{skipped, none});
+        QCOMPARE(skip.errorCode(), -32007);
+        QVERIFY(skip.error().value("message").toString().contains(QString::number(skipped)));
+        QCOMPARE(call(m_node, "getBlock", QJsonArray{finalized + 1, none}).errorCode(), -32004);
+        QCOMPARE(
+            call(m_node, "getBlock", QJsonArray{produced, QJsonObject{{"commitment", "processed"}}})
+                .errorCode(),
+            -32602);
+    }
+
+    void solanaNodeOnAMinorityFork()
+    {
+        SimulatedNode* other = m_solana->addNode(QStringLiteral("sol-b"));
+        QVERIFY(other);
+        const qint64 slot = m_node->slot(Commitment::Finalized) - 40;
+        qint64 produced = slot;
+        while (m_solana->isSkippedSlot(produced))
+            --produced;
+        m_node->setOwnBranchFrom(produced);
+        const QJsonArray params{produced, QJsonObject{{"transactionDetails", "none"}}};
+        const QJsonObject own = call(m_node, "getBlock", params).result().toObject();
+        const QJsonObject common = call(other, "getBlock", params).result().toObject();
+        QVERIFY(own["blockhash"] != common["blockhash"]);
+        QCOMPARE(own["previousBlockhash"], common["previousBlockhash"]);
+        QCOMPARE(own["blockHeight"], common["blockHeight"]);
+        // Its recent blockhashes are its own too: what it hands out no other node knows.
+        QVERIFY(call(m_node, "getLatestBlockhash").result()["value"]["blockhash"] !=
+                call(other, "getLatestBlockhash").result()["value"]["blockhash"]);
     }
 
     void wrongFamilyMethodsAreNotFound_data()

@@ -119,7 +119,7 @@ private Q_SLOTS:
         QVERIFY(window.windowTitle().contains(QStringLiteral("demo")));
         QVERIFY(window.isShowingNodes());
         const QTableView* table = window.poolView()->table();
-        QCOMPARE(table->model()->rowCount(), 7);
+        QCOMPARE(table->model()->rowCount(), 8);
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(table, QStringLiteral("sol-steady")),
                                   QStringLiteral("Healthy"), probeTimeoutMs);
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(table, QStringLiteral("evm-primary")),
@@ -318,13 +318,13 @@ private Q_SLOTS:
 
         window.selectNetwork(QStringLiteral("demo-evm"));
         QCOMPARE(window.selectedNetwork(), QStringLiteral("demo-evm"));
-        QCOMPARE(window.poolView()->table()->model()->rowCount(), 3);
+        QCOMPARE(window.poolView()->table()->model()->rowCount(), 4);
         // Columns are laid out from the event loop, once for a burst of changes.
         QTRY_VERIFY(window.poolView()->table()->isColumnHidden(PoolTableModel::Network));
         QCOMPARE(window.lagView()->charts().size(), 1);
 
         window.selectNetwork(QString());
-        QCOMPARE(window.poolView()->table()->model()->rowCount(), 7);
+        QCOMPARE(window.poolView()->table()->model()->rowCount(), 8);
         QTRY_VERIFY(!window.poolView()->table()->isColumnHidden(PoolTableModel::Network));
         QCOMPARE(window.lagView()->charts().size(), 2);
         // Probes keep landing through the filter and the sort.
@@ -432,7 +432,7 @@ private Q_SLOTS:
                                   QStringLiteral("Healthy"), probeTimeoutMs);
         demo.pools.pool(QStringLiteral("demo-solana"))->setDisabled(0, true);
         window.selectNetwork(QStringLiteral("demo-evm"));
-        QCOMPARE(window.poolView()->table()->model()->rowCount(), 3);
+        QCOMPARE(window.poolView()->table()->model()->rowCount(), 4);
         const auto hidden = [&window] {
             return window.poolView()->summaryText().section(QStringLiteral(" | "), 1);
         };
@@ -603,7 +603,7 @@ private Q_SLOTS:
         QVERIFY(window.source().demo);
         QVERIFY(window.windowTitle().contains(QStringLiteral("demo")));
         QVERIFY(pools.isRunning());
-        QCOMPARE(window.poolView()->table()->model()->rowCount(), 7);
+        QCOMPARE(window.poolView()->table()->model()->rowCount(), 8);
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(window.poolView()->table(), QStringLiteral("sol-steady")),
                                   QStringLiteral("Healthy"), probeTimeoutMs);
         QCOMPARE(window.networkSelector()->count(), 3);
@@ -638,7 +638,7 @@ private Q_SLOTS:
         QTest::mouseClick(evm, Qt::LeftButton);
         QCOMPARE(window.selectedNetwork(), QStringLiteral("demo-evm"));
         QCOMPARE(window.views()->currentIndex(), int(MainWindow::NodesView));
-        QCOMPARE(window.poolView()->table()->model()->rowCount(), 3);
+        QCOMPARE(window.poolView()->table()->model()->rowCount(), 4);
         QCOMPARE(settings.selectedNetwork(), QStringLiteral("demo-evm"));
         QVERIFY(evm->isChecked());
         QVERIFY(!bar->tile(QStringLiteral("demo-solana"))->isChecked());
