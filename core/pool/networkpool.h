@@ -9,6 +9,7 @@
 #include "rpc/jsonrpcclient.h"
 
 #include <QObject>
+#include <QTimer>
 #include <array>
 #include <memory>
 #include <vector>
@@ -113,8 +114,10 @@ Q_SIGNALS:
 
 private:
     static int roleIndex(NodeRole role);
-    void updateReference();
-    // After a fresh height of node `index`: the reference and every node's lag again.
+    // True when the reference moved.
+    bool updateReference();
+    void checkPushes();
+    // After a fresh height of node `index`: its lag, and every node's when the reference moved.
     void settleReading(int index, NodeState before, LagBand bandBefore);
     void noteChange(int index, NodeState before, LagBand bandBefore);
     void emitIncident(IncidentEvent::Severity severity, IncidentEvent::Kind kind, int index,
@@ -128,6 +131,8 @@ private:
     std::array<int, roleCount> m_rotation{};
     std::optional<qint64> m_reference;
     FailoverStats m_failovers;
+    // One timer looks at every push node's schedule: 200 nodes woke the thread 200 times a tick.
+    QTimer m_pushTicker;
 };
 
 } // namespace switchyard

@@ -45,6 +45,9 @@ struct ProbeObservation
     std::optional<qint64> height;         // slot or block number, when the node reported one
     QString protocol;                     // "h2" or "http/1.1" when an answer came
     std::optional<TlsProblem> tlsProblem; // when the TLS handshake failed
+    // The deadline came before the probe left our own queue: nothing is known of the node, and
+    // nothing counts against it.
+    bool notAsked = false;
 };
 
 // The health of one node, decided from what its probes and calls saw. Pure logic: no I/O and

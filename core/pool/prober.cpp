@@ -161,6 +161,7 @@ QCoro::Task<ProbeObservation> probeNode(JsonRpcClient* client, NetworkConfig net
                                        : judgeEvm(replies, network);
     observation.protocol = replies.first().protocol;
     observation.connectMs = replies.first().connectMs;
+    observation.notAsked = replies.first().neverSent;
     if (const auto* transport = std::get_if<TransportFailure>(&replies.first().outcome))
         observation.tlsProblem = transport->tlsProblem;
     co_return observation;
