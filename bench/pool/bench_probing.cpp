@@ -172,9 +172,8 @@ bool startNghttpx(QProcess& nghttpx, NetworkConfig& network, const testing::Test
         arguments << QStringLiteral("--backend-connections-per-host=256")
                   << QStringLiteral("--frontend=127.0.0.1,%1").arg(ports.first());
         for (NodeConfig& node : network.nodes)
-            node.url = QUrl(QStringLiteral("https://127.0.0.1:%1%2")
-                                .arg(ports.first())
-                                .arg(node.url.path()));
+            node.url = QUrl(
+                QStringLiteral("https://127.0.0.1:%1%2").arg(ports.first()).arg(node.url.path()));
     }
     for (qsizetype i = 0; i < network.nodes.size() && !oneHost; ++i) {
         NodeConfig& node = network.nodes[i];

@@ -57,9 +57,9 @@ int main(int argc, char* argv[])
         }
         const QString path = oneHost ? QStringLiteral("key-%1").arg(i) : QString();
         QJsonObject entry{{QStringLiteral("name"), QStringLiteral("node-%1").arg(i)},
-                          {QStringLiteral("url"), node->url().toString() + path}};
+                          {QStringLiteral("url"), QString(node->url().toString() + path)}};
         if (push)
-            entry.insert(QStringLiteral("wsUrl"), node->pushUrl().toString() + path);
+            entry.insert(QStringLiteral("wsUrl"), QString(node->pushUrl().toString() + path));
         nodes.append(entry);
     }
     const QJsonObject network{{QStringLiteral("name"), QStringLiteral("bench")},

@@ -459,6 +459,15 @@ QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool m
         if (!requestSentAtNs)
             requestSentAtNs = elapsed.nsecsElapsed();
     });
+    // An https origin's protocol is settled by ALPN in the handshake: the nodes waiting for it
+    // go as soon as it is done, not after this request's answer.
+    if (discovering)
+        connect(reply.get(), &QNetworkReply::encrypted, &frameContext, [&, raw = reply.get()] {
+            discovering = false;
+            lanes->endDiscovery(origin, raw->sslConfiguration().nextNegotiatedProtocol() == "h2"
+                                            ? OriginProtocol::Http2
+                                            : OriginProtocol::Http1);
+        });
     QTimer deadlineTimer;
     // Read again: a request to an https origin may have waited for its protocol (above).
     const qint64 leftMs = deadline.remainingTime();
