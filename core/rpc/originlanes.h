@@ -20,7 +20,8 @@ namespace switchyard {
 // connections and its own network thread, so no node waits for another's answers.
 // Over HTTP/2 one connection multiplexes every node's requests: those nodes share the thread's
 // manager (and its one connection). Over https the protocol is what ALPN settles on the first
-// connection, so the first request to such an origin goes out alone and tells the others.
+// connection, so the first request to such an origin goes out alone and its handshake tells
+// the others.
 enum class OriginProtocol
 {
     Unknown,
