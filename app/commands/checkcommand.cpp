@@ -90,14 +90,23 @@ int runCheck(const QStringList& arguments)
     PoolManager manager(Clock::system());
     manager.applyConfig(config);
     // A probe cut off by the deadline still reports (a timeout), just after it: only what came
-    // before the deadline counts as an answer.
+    // before the deadline counts as an answer. A probe that never left our own queue, and one
+    // the round never started, asked the node nothing.
     QHash<const NetworkPool*, QSet<int>> answered;
+    QHash<const NetworkPool*, QSet<int>> notAsked;
     QObject::connect(
         &manager, &PoolManager::probeObserved,
-        [&](const std::shared_ptr<NetworkPool>& pool, int index, const ProbeObservation&) {
-            if (!deadline->timer.hasExpired())
+        [&](const std::shared_ptr<NetworkPool>& pool, int index, const ProbeObservation& probe) {
+            if (probe.notAsked)
+                notAsked[pool.get()].insert(index);
+            else if (!deadline->timer.hasExpired())
                 answered[pool.get()].insert(index);
         });
+    QHash<const NetworkPool*, QSet<int>> started;
+    QObject::connect(&manager, &PoolManager::probeFinished,
+                     [&](const std::shared_ptr<NetworkPool>& pool, int index) {
+                         started[pool.get()].insert(index);
+                     });
     for (const std::shared_ptr<NetworkPool>& pool : manager.pools())
         pool->startPush();
     QCoro::waitFor(manager.probeAll(deadline->timer));
@@ -105,11 +114,16 @@ int runCheck(const QStringList& arguments)
 
     QList<NetworkCheck> checks;
     for (const std::shared_ptr<NetworkPool>& pool : manager.pools()) {
-        UnansweredNodes unanswered{{}, deadline->text()};
-        for (int i = 0; i < pool->nodeCount(); ++i)
-            if (!answered.value(pool.get()).contains(i) &&
-                pool->node(i).health.state() != NodeState::Disabled)
+        UnansweredNodes unanswered{{}, deadline->text(), {}};
+        for (int i = 0; i < pool->nodeCount(); ++i) {
+            if (answered.value(pool.get()).contains(i) ||
+                pool->node(i).health.state() == NodeState::Disabled)
+                continue;
+            if (notAsked.value(pool.get()).contains(i) || !started.value(pool.get()).contains(i))
+                unanswered.notAsked.insert(i);
+            else
                 unanswered.indexes.insert(i);
+        }
         checks.append(checkNetwork(*pool, unanswered));
     }
 

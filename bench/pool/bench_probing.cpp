@@ -1,12 +1,14 @@
 // 200 nodes probed every second for a minute: the prober's CPU (share of one core) and memory
 // over time. The nodes run in a separate simulator process (simnodes), so its CPU is not ours.
-//   bench_probing [SECONDS=60] [NODES=200] [--bare] [--transport=http|https|h2|ws]
+//   bench_probing [SECONDS=60] [NODES=200] [--bare] [--one-host] [--transport=http|https|h2|ws]
 // --transport: http (cleartext HTTP/1.1, the default); https (HTTP/1.1 over TLS: the simulator
 // serves TLS with a certificate of a CA made for the run, trusted through caFile); h2 (HTTP/2
 // over TLS: nghttpx in a process of its own in front of the simulator, one frontend port per
 // node, so each node has its own connection as separate providers do); ws (heights pushed over
 // each node's WebSocket, a slot every 400 ms, with the identity/health probe over cleartext
 // HTTP/1.1 every 30 s instead of every second).
+// --one-host: every node on one host and port, told apart by the path (a provider's endpoints;
+// h2: one nghttpx frontend for all), so the prober gives each HTTP/1.1 node a manager of its own.
 // --bare replaces the prober with the least a QNetworkAccessManager client can do on the same
 // schedule (the same batch posted to every node each round, at most 32 at once, the answer
 // read and dropped): the floor under the prober on this machine. With ws, the floor also holds
@@ -156,16 +158,24 @@ QList<quint16> freePorts(int count)
 // nghttpx with one TLS frontend per node, each node's path routed to its simulated node.
 // Rewrites the nodes' URLs to their frontends.
 bool startNghttpx(QProcess& nghttpx, NetworkConfig& network, const testing::TestCa::Leaf& leaf,
-                  const QString& confFile)
+                  const QString& confFile, bool oneHost)
 {
-    const QList<quint16> ports = freePorts(int(network.nodes.size()));
-    if (ports.size() != network.nodes.size())
+    const QList<quint16> ports = freePorts(oneHost ? 1 : int(network.nodes.size()));
+    if (ports.isEmpty())
         return false;
     QStringList arguments{
         QStringLiteral("--conf=") + confFile, QStringLiteral("--workers=1"),
         QStringLiteral("--no-ocsp"), QStringLiteral("--log-level=ERROR"),
         QStringLiteral("--backend=127.0.0.1,%1").arg(network.nodes.first().url.port())};
-    for (qsizetype i = 0; i < network.nodes.size(); ++i) {
+    if (oneHost) {
+        // One backend behind one frontend, every node a path on it.
+        arguments << QStringLiteral("--backend-connections-per-host=256")
+                  << QStringLiteral("--frontend=127.0.0.1,%1").arg(ports.first());
+        for (NodeConfig& node : network.nodes)
+            node.url = QUrl(
+                QStringLiteral("https://127.0.0.1:%1%2").arg(ports.first()).arg(node.url.path()));
+    }
+    for (qsizetype i = 0; i < network.nodes.size() && !oneHost; ++i) {
         NodeConfig& node = network.nodes[i];
         const QString path = QStringLiteral("/%1/").arg(node.name);
         arguments << QStringLiteral("--backend=127.0.0.1,%1;%2").arg(node.url.port()).arg(path)
@@ -195,11 +205,14 @@ int main(int argc, char* argv[])
     const int seconds = argc > 1 ? QString::fromLocal8Bit(argv[1]).toInt() : 60;
     const QString nodes = argc > 2 ? QString::fromLocal8Bit(argv[2]) : QStringLiteral("200");
     bool bare = false;
+    bool oneHost = false;
     QString transport = QStringLiteral("http");
     for (int i = 3; i < argc; ++i) {
         const QByteArray argument(argv[i]);
         if (argument == "--bare")
             bare = true;
+        else if (argument == "--one-host")
+            oneHost = true;
         else if (argument.startsWith("--transport="))
             transport = QString::fromLocal8Bit(argument.mid(12));
     }
@@ -219,6 +232,8 @@ int main(int argc, char* argv[])
     QStringList simulatorArguments{nodes};
     if (transport == u"ws")
         simulatorArguments << QStringLiteral("--push");
+    if (oneHost)
+        simulatorArguments << QStringLiteral("--one-host");
     if (transport == u"https")
         simulatorArguments << leaf.certificateFile << leaf.keyFile;
     QProcess simulator;
@@ -248,7 +263,7 @@ int main(int argc, char* argv[])
     if (transport == u"h2") {
         const QString confFile = nghttpxDir.filePath(QStringLiteral("nghttpx.conf"));
         QFile(confFile).open(QIODevice::WriteOnly);
-        if (!startNghttpx(nghttpx, config.networks.first(), leaf, confFile)) {
+        if (!startNghttpx(nghttpx, config.networks.first(), leaf, confFile, oneHost)) {
             std::fprintf(stderr, "nghttpx did not start (is nghttp2-proxy installed?)\n");
             return 1;
         }
@@ -262,8 +277,9 @@ int main(int argc, char* argv[])
     const qint64& probes = bare ? bareProber.probes : managerProbes;
     const qint64& pushes = bare ? bareProber.pushes : managerPushes;
 
-    std::printf("%d nodes, probe interval %d s, %d s, %s, transport %s\n",
-                int(config.networks.first().nodes.size()), intervalMs / 1000, seconds,
+    std::printf("%d nodes%s, probe interval %d s, %d s, %s, transport %s\n",
+                int(config.networks.first().nodes.size()), oneHost ? " on one host" : "",
+                intervalMs / 1000, seconds,
                 bare ? "bare QNetworkAccessManager posts" : "the prober", qPrintable(transport));
     std::printf("%8s %10s %10s %12s %10s\n", "second", "probes/s", "pushes/s", "CPU % core",
                 "RSS MiB");

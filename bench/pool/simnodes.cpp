@@ -1,8 +1,10 @@
 // Serves N simulated nodes of one Solana-like cluster on 127.0.0.1 in a process of its own, so
 // a benchmark can measure the prober without the simulator's CPU in its figures. Prints the
 // configuration that points at the nodes as one JSON line, then serves until stdin closes.
-//   simnodes [--push] [N=200] [CERTIFICATE_FILE KEY_FILE]: with a certificate, every node serves
-//   HTTPS; with --push, every node also serves WebSocket subscriptions (its wsUrl).
+//   simnodes [--push] [--one-host] [N=200] [CERTIFICATE_FILE KEY_FILE]: with a certificate, every
+//   node serves HTTPS; with --push, every node also serves WebSocket subscriptions (its wsUrl);
+//   with --one-host, one simulated node serves all N, each at a path of its own on the same
+//   host and port, as a provider serves its endpoints.
 #include "sim/simulatedcluster.h"
 #include "sim/simulatednode.h"
 #include "util/clock.h"
@@ -25,6 +27,7 @@ int main(int argc, char* argv[])
     QCoreApplication app(argc, argv);
     QStringList arguments = QCoreApplication::arguments().mid(1);
     const bool push = arguments.removeAll(QStringLiteral("--push")) > 0;
+    const bool oneHost = arguments.removeAll(QStringLiteral("--one-host")) > 0;
     const int count = arguments.size() > 0 ? arguments.at(0).toInt() : 200;
     sim::SimulatedCluster cluster(ChainFamily::Solana, QStringLiteral("bench"), Clock::system());
     cluster.setAutoAdvanceInterval(400);
@@ -39,21 +42,24 @@ int main(int argc, char* argv[])
         tls->setPeerVerifyMode(QSslSocket::VerifyNone);
     }
     QJsonArray nodes;
+    sim::SimulatedNode* node = nullptr;
     for (int i = 0; i < count; ++i) {
-        sim::SimulatedNode* node = cluster.addNode(QStringLiteral("node-%1").arg(i));
-        if (!node)
-            return 1;
-        node->setTls(tls);
-        QJsonObject entry{{QStringLiteral("name"), node->name()},
-                          {QStringLiteral("url"), node->url().toString()}};
-        if (push) {
+        if (!oneHost || !node) {
+            node = cluster.addNode(QStringLiteral("node-%1").arg(i));
+            if (!node)
+                return 1;
+            node->setTls(tls);
             QString why;
-            if (!node->startPush(&why)) {
+            if (push && !node->startPush(&why)) {
                 std::fprintf(stderr, "%s\n", qPrintable(why));
                 return 1;
             }
-            entry.insert(QStringLiteral("wsUrl"), node->pushUrl().toString());
         }
+        const QString path = oneHost ? QStringLiteral("key-%1").arg(i) : QString();
+        QJsonObject entry{{QStringLiteral("name"), QStringLiteral("node-%1").arg(i)},
+                          {QStringLiteral("url"), QString(node->url().toString() + path)}};
+        if (push)
+            entry.insert(QStringLiteral("wsUrl"), QString(node->pushUrl().toString() + path));
         nodes.append(entry);
     }
     const QJsonObject network{{QStringLiteral("name"), QStringLiteral("bench")},

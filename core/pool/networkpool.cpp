@@ -38,17 +38,24 @@ NetworkPool::NetworkPool(NetworkConfig network, ProbeConfig probe, Clock* clock,
     , m_clock(clock)
 {
     policy.probationProbes = m_probe.probationProbes;
+    // Each file read once, however many nodes trust it (a network's caFile: all of them).
+    QHash<QString, QList<QSslCertificate>> authorities;
     for (const NodeConfig& nodeConfig : std::as_const(m_network.nodes)) {
         auto node = std::make_unique<PoolNode>();
         node->config = nodeConfig;
         node->displayUrl = redactedUrl(nodeConfig.url);
         node->client = std::make_unique<JsonRpcClient>(nodeConfig);
         const QString caFile = nodeConfig.caFile.isEmpty() ? m_network.caFile : nodeConfig.caFile;
-        QString why;
-        if (!caFile.isEmpty())
-            // The loader checked the file; unreadable now, the handshake names the unknown CA.
-            node->client->setExtraCaCertificates(
-                readCaFile(caFile, &why).value_or(QList<QSslCertificate>{}));
+        if (!caFile.isEmpty()) {
+            auto known = authorities.find(caFile);
+            if (known == authorities.end()) {
+                QString why;
+                // The loader checked the file; unreadable now, the handshake names the unknown CA.
+                known = authorities.insert(
+                    caFile, readCaFile(caFile, &why).value_or(QList<QSslCertificate>{}));
+            }
+            node->client->setExtraCaCertificates(*known);
+        }
         node->health = NodeHealth(policy);
         m_scrubber.addUrl(nodeConfig.url);
         if (!nodeConfig.wsUrl.isEmpty()) {
@@ -72,6 +79,16 @@ NetworkPool::NetworkPool(NetworkConfig network, ProbeConfig probe, Clock* clock,
         connect(push, &PushSubscription::signatureNotified, this, &NetworkPool::signatureNotified);
         connect(push, &PushSubscription::stateChanged, this, [this, i] { Q_EMIT nodeChanged(i); });
     }
+    m_pushTicker.setInterval(PushSubscription::checkEveryMs);
+    connect(&m_pushTicker, &QTimer::timeout, this, &NetworkPool::checkPushes);
+    connect(clock, &Clock::advanced, this, &NetworkPool::checkPushes);
+}
+
+void NetworkPool::checkPushes()
+{
+    for (const auto& node : m_nodes)
+        if (node->push)
+            node->push->check();
 }
 
 NetworkPool::~NetworkPool() = default;
@@ -170,6 +187,8 @@ QStringList NetworkPool::fallbackReasons() const
 
 void NetworkPool::recordProbe(int index, const ProbeObservation& probe)
 {
+    if (probe.notAsked)
+        return; // our own queue held it past its deadline: nothing was learnt of the node
     PoolNode& node = *m_nodes[index];
     const NodeState before = node.health.state();
     const LagBand bandBefore = node.health.lagBand();
@@ -303,8 +322,10 @@ void NetworkPool::finishAgreementCheck()
 
 void NetworkPool::settleReading(int index, NodeState before, LagBand bandBefore)
 {
-    updateReference();
-    for (int i = 0; i < nodeCount(); ++i) {
+    // With the reference where it was, every other node's lag is what it was: a push a node
+    // (200 nodes, a slot every 400 ms) re-judged the whole pool 500 times a second.
+    const bool moved = updateReference();
+    for (int i = 0; i < nodeCount() && moved; ++i) {
         if (i == index)
             continue;
         const NodeState otherBefore = m_nodes[i]->health.state();
@@ -320,14 +341,19 @@ void NetworkPool::settleReading(int index, NodeState before, LagBand bandBefore)
 void NetworkPool::startPush()
 {
     m_pushWanted = true;
-    for (const auto& node : m_nodes)
-        if (node->push && node->health.state() != NodeState::Disabled)
+    for (const auto& node : m_nodes) {
+        if (!node->push)
+            continue;
+        m_pushTicker.start();
+        if (node->health.state() != NodeState::Disabled)
             node->push->start();
+    }
 }
 
 void NetworkPool::stopPush()
 {
     m_pushWanted = false;
+    m_pushTicker.stop();
     for (const auto& node : m_nodes)
         if (node->push)
             node->push->stop();
@@ -458,9 +484,10 @@ void NetworkPool::setDisabled(int index, bool disabled)
     Q_EMIT nodeChanged(index);
 }
 
-void NetworkPool::updateReference()
+bool NetworkPool::updateReference()
 {
     QList<qint64> heights;
+    heights.reserve(nodeCount());
     // What the probes corroborate: the highest answered probe of a node that counts, moved on by
     // what time allows since. A pushed head never takes the reference past it, so one socket
     // that pushes ahead cannot make the honest nodes read behind.
@@ -478,9 +505,11 @@ void NetworkPool::updateReference()
             corroborated = std::max(corroborated.value_or(reach), reach);
         }
     }
+    const std::optional<qint64> before = m_reference;
     m_reference = switchyard::referenceHeight(heights);
     if (m_reference && corroborated)
         m_reference = std::min(*m_reference, *corroborated);
+    return m_reference != before;
 }
 
 void NetworkPool::noteChange(int index, NodeState before, LagBand bandBefore)

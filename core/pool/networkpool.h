@@ -11,6 +11,7 @@
 
 #include <QObject>
 #include <QSet>
+#include <QTimer>
 #include <array>
 #include <memory>
 #include <vector>
@@ -145,8 +146,10 @@ private:
     // A probe that carried the check's question came back (or a node left the schedule).
     void recordAgreementAnswer(int index, const ProbeObservation& probe);
     void finishAgreementCheck();
-    void updateReference();
-    // After a fresh height of node `index`: the reference and every node's lag again.
+    // True when the reference moved.
+    bool updateReference();
+    void checkPushes();
+    // After a fresh height of node `index`: its lag, and every node's when the reference moved.
     void settleReading(int index, NodeState before, LagBand bandBefore);
     void noteChange(int index, NodeState before, LagBand bandBefore);
     void emitIncident(IncidentEvent::Severity severity, IncidentEvent::Kind kind, int index,
@@ -164,6 +167,8 @@ private:
     bool m_pushWanted = false; // between startPush() and stopPush()
     std::optional<AgreementCheck> m_agreement;
     std::optional<qint64> m_lastAgreementStartMs;
+    // One timer looks at every push node's schedule: 200 nodes woke the thread 200 times a tick.
+    QTimer m_pushTicker;
 };
 
 } // namespace switchyard

@@ -24,6 +24,8 @@ NodeHealth::NodeHealth(HealthPolicy policy)
 
 bool NodeHealth::observeProbe(const ProbeObservation& probe, qint64 nowMs)
 {
+    if (probe.notAsked)
+        return false;
     m_lastProbeMs = nowMs;
     if (probe.connectMs)
         observeConnectionSetup(*probe.connectMs);

@@ -51,6 +51,9 @@ struct ProbeObservation
     // serves there when it gave a valid answer about it.
     std::optional<qint64> agreementHeight;
     std::optional<chain::BlockIdentity> agreement;
+    // The deadline came before the probe left our own queue: nothing is known of the node, and
+    // nothing counts against it.
+    bool notAsked = false;
 };
 
 // The health of one node, decided from what its probes and calls saw. Pure logic: no I/O and

@@ -83,6 +83,22 @@ NetworkCheck checkNetwork(const NetworkPool& pool, const UnansweredNodes& unansw
     for (int i = 0; i < pool.nodeCount(); ++i) {
         const PoolNode& node = pool.node(i);
         const NodeHealth& health = node.health;
+        if (unanswered.notAsked.contains(i)) {
+            nodes.append(QJsonObject{
+                {QStringLiteral("name"), node.config.name},
+                {QStringLiteral("url"), node.displayUrl},
+                {QStringLiteral("state"), QStringLiteral("notAsked")},
+                {QStringLiteral("height"), QJsonValue()},
+                {QStringLiteral("lag"), QJsonValue()},
+                {QStringLiteral("latencyMs"), QJsonValue()},
+                {QStringLiteral("connectMs"), QJsonValue()},
+                {QStringLiteral("push"), pushStateKey(node.pushState())},
+                {QStringLiteral("protocol"), QJsonValue()},
+                {QStringLiteral("error"),
+                 QStringLiteral("not asked within %1 (our limit)").arg(unanswered.deadline)}});
+            worstState = QStringLiteral("unhealthy");
+            continue;
+        }
         if (unanswered.indexes.contains(i)) {
             const QString why = QStringLiteral("no answer within %1").arg(unanswered.deadline);
             nodes.append(QJsonObject{{QStringLiteral("name"), node.config.name},
@@ -173,6 +189,13 @@ NetworkCheck checkNetwork(const NetworkPool& pool, const UnansweredNodes& unansw
                             .arg(*latency));
     }
 
+    if (!unanswered.notAsked.isEmpty())
+        check.problems.append(
+            QStringLiteral("%1 not asked within %2 (our limit)")
+                .arg(unanswered.notAsked.size() == 1
+                         ? QStringLiteral("1 node")
+                         : QStringLiteral("%1 nodes").arg(unanswered.notAsked.size()),
+                     unanswered.deadline));
     if (!check.problems.isEmpty())
         check.status = CheckStatus::Warning;
     for (const NodeRole role :
@@ -182,7 +205,7 @@ NetworkCheck checkNetwork(const NetworkPool& pool, const UnansweredNodes& unansw
             held = pool.node(i).config.roles.testFlag(role);
         const QList<int> eligible = pool.eligibleNodes(role);
         const bool served = std::any_of(eligible.cbegin(), eligible.cend(), [&](int index) {
-            return !unanswered.indexes.contains(index);
+            return !unanswered.indexes.contains(index) && !unanswered.notAsked.contains(index);
         });
         if (held && !served) {
             check.status = CheckStatus::Critical;

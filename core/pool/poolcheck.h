@@ -37,13 +37,15 @@ struct NetworkCheck
     QString pluginLine() const;
 };
 
-// The nodes of a pool that a probe round with a deadline got no answer from before it: never
-// asked (still queued) or asked and cut off. They are reported as "unanswered", and count as
-// not serving whatever arrived after the deadline.
+// The nodes of a pool that a probe round with a deadline got no answer from before it. Asked
+// and cut off: "unanswered", the node's. Never asked, because the probe was still in our own
+// queue (a probe slot, a connection) when the deadline came: "not asked (our limit)", with the
+// count. Either counts as not serving, whatever arrived after the deadline.
 struct UnansweredNodes
 {
     QSet<int> indexes;
     QString deadline; // "8 s"
+    QSet<int> notAsked;
 };
 
 // OK: every node serving within warnLag. WARNING: a node lagging, unhealthy, on the wrong

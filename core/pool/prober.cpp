@@ -193,6 +193,7 @@ QCoro::Task<ProbeObservation> probeNode(JsonRpcClient* client, NetworkConfig net
         judgeAgreement(observation, replies.last(), network.family, *agreementHeight);
     observation.protocol = replies.first().protocol;
     observation.connectMs = replies.first().connectMs;
+    observation.notAsked = replies.first().neverSent;
     if (const auto* transport = std::get_if<TransportFailure>(&replies.first().outcome))
         observation.tlsProblem = transport->tlsProblem;
     co_return observation;

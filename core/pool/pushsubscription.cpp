@@ -17,9 +17,6 @@ namespace {
 namespace evm = chain::evm;
 namespace solana = chain::solana;
 
-// The schedule is judged by the Clock; this only says how often to look at it.
-constexpr int kCheckEveryMs = 200;
-
 void dropSocket(QWebSocket* socket)
 {
     if (!socket)
@@ -54,8 +51,6 @@ PushSubscription::PushSubscription(const NetworkConfig& network, const NodeConfi
     , m_socket(nullptr, dropSocket)
 {
     m_network.nodes.clear();
-    connect(&m_ticker, &QTimer::timeout, this, &PushSubscription::check);
-    connect(m_clock, &Clock::advanced, this, &PushSubscription::check);
 }
 
 PushSubscription::~PushSubscription() = default;
@@ -65,14 +60,12 @@ void PushSubscription::start()
     if (m_running)
         return;
     m_running = true;
-    m_ticker.start(kCheckEveryMs);
     open();
 }
 
 void PushSubscription::stop()
 {
     m_running = false;
-    m_ticker.stop();
     m_socket.reset();
     m_reconnectAtMs.reset();
     setState(PushState::Down);

@@ -5,7 +5,6 @@
 #include <QHash>
 #include <QObject>
 #include <QSet>
-#include <QTimer>
 #include <memory>
 
 class QWebSocket;
@@ -58,6 +57,10 @@ public:
     // A notification the pool would not believe (a height past what the node could have),
     // called from a heightPushed handler: that height does not count as a push (silence).
     void reject(const QString& why);
+    // Looks at the schedule by the Clock: a silence, a subscription that never came, a
+    // reconnect due. The pool calls it for all its nodes from one timer.
+    void check();
+    static constexpr int checkEveryMs = 200;
 
 Q_SIGNALS:
     void stateChanged();
@@ -81,7 +84,6 @@ private:
         QString signature;
     };
 
-    void check();
     void open();
     void closeAndRetry(const QString& why);
     void onConnected();
@@ -111,7 +113,6 @@ private:
     int m_rejected = 0;
     int m_duplicates = 0;
     int m_connects = 0;
-    QTimer m_ticker;
 };
 
 } // namespace switchyard

@@ -2,7 +2,7 @@
 
 #include "rpc/jsonrpcenvelope.h"
 #include "rpc/nodetextredaction.h"
-#include "rpc/tcpnodelay.h"
+#include "rpc/originlanes.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -21,6 +21,7 @@
 #include <cstring>
 #include <memory>
 #include <qcoronetworkreply.h>
+#include <qcorosignal.h>
 
 namespace switchyard {
 
@@ -36,15 +37,7 @@ QNetworkAccessManager* threadNetworkAccessManager()
     // and Qt warns "invalid nullptr parameter" on stderr at the end of every run with an https
     // node.
     if (!threadManagers.hasLocalData()) {
-        static const bool noDelay = tcpNoDelayOnEveryConnection();
-        if (!noDelay)
-            qWarning("TCP_NODELAY is not set on this process's connections (connect(2) is not "
-                     "core/rpc/tcpnodelay.cpp's): requests over HTTP/2 and bodies over 16 KiB "
-                     "wait about 40 ms each for the node's delayed ACK");
-        auto* manager = new QNetworkAccessManager;
-        // JSON-RPC POSTs are never replayed to another host: a redirect is an HTTP answer.
-        manager->setRedirectPolicy(QNetworkRequest::ManualRedirectPolicy);
-        threadManagers.setLocalData(manager);
+        threadManagers.setLocalData(newNetworkAccessManager());
         if (QCoreApplication::instance() &&
             QThread::currentThread() == QCoreApplication::instance()->thread())
             qAddPostRoutine([] { threadManagers.setLocalData(nullptr); });
@@ -61,6 +54,7 @@ struct JsonRpcClient::Exchange
     qint64 bytesSent = 0;
     qint64 bytesReceived = 0;
     QString protocol;
+    bool neverSent = false;
 };
 
 namespace {
@@ -280,6 +274,7 @@ JsonRpcClient::JsonRpcClient(QString nodeName, QUrl url, QList<HttpHeader> heade
     , m_nodeName(std::move(nodeName))
     , m_url(std::move(url))
     , m_headers(std::move(headers))
+    , m_originUser(originOf(m_url))
 {
     m_scrubber.addUrl(m_url);
     for (const HttpHeader& header : std::as_const(m_headers))
@@ -290,6 +285,12 @@ JsonRpcClient::JsonRpcClient(const NodeConfig& node, QObject* parent)
     : JsonRpcClient(node.name, node.url, node.headers, parent)
 {
     m_cleartextHttp2 = node.cleartextHttp2;
+}
+
+JsonRpcClient::~JsonRpcClient()
+{
+    if (m_lane && m_laneThread == QThread::currentThread())
+        OriginLanes::ofThisThread()->giveBackLane(m_originUser.origin(), m_lane);
 }
 
 void JsonRpcClient::setExtraCaCertificates(QList<QSslCertificate> certificates)
@@ -336,15 +337,62 @@ QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool m
     // call before its deadline. The precise deadline timer below bounds the whole exchange.
 
     const qint64 cap = m_maxResponseBytes;
+
+    // Which manager: over HTTP/1.1 a node that shares its origin gets a lane of its own, so its
+    // request never waits for another node's connection (originlanes.h).
+    QNetworkAccessManager* manager = threadNetworkAccessManager();
+    const QString origin = m_originUser.origin();
+    const bool http2Only = m_cleartextHttp2 && m_url.scheme() == u"http";
+    OriginLanes* lanes = nullptr;
+    bool discovering = false;
+    if (!http2Only && originUsers(origin) > 1 &&
+        (!m_lane || m_laneThread == QThread::currentThread())) {
+        lanes = OriginLanes::ofThisThread();
+        if (!m_lane) {
+            m_lane = lanes->takeLane(origin);
+            m_laneThread = QThread::currentThread();
+        }
+        QNetworkAccessManager* const lane = m_lane;
+        if (m_url.scheme() != u"https") {
+            manager = lane;
+        } else {
+            // Nothing after this wait touches `this`.
+            while (lanes->protocol(origin) == OriginProtocol::Unknown &&
+                   lanes->isDiscovering(origin) && !deadline.hasExpired())
+                co_await qCoro(lanes, &OriginLanes::learned,
+                               std::chrono::milliseconds(deadline.remainingTime()));
+            const OriginProtocol known = lanes->protocol(origin);
+            if (known == OriginProtocol::Unknown && lanes->isDiscovering(origin)) {
+                exchange.body = TransportFailure{TransportFailureKind::Timeout,
+                                                 false,
+                                                 QStringLiteral("not asked in time: another node "
+                                                                "of its host was finding out "
+                                                                "which protocol it speaks"),
+                                                 {}};
+                exchange.latencyMs = elapsed.elapsed();
+                exchange.neverSent = true;
+                co_return exchange;
+            }
+            if (known == OriginProtocol::Unknown) {
+                // Over the shared manager: if the host speaks HTTP/2, its connection stays there
+                // for every node.
+                lanes->startDiscovery(origin);
+                discovering = true;
+            } else if (known == OriginProtocol::Http1) {
+                manager = lane;
+            }
+        }
+    }
+
     ReplyPtr reply;
     if (mayRepeat) {
-        reply.reset(threadNetworkAccessManager()->post(request, body));
+        reply.reset(manager->post(request, body));
     } else {
         // From a device that cannot be rewound, Qt cannot send the body a second time.
         request.setHeader(QNetworkRequest::ContentLengthHeader, body.size());
         request.setAttribute(QNetworkRequest::DoNotBufferUploadDataAttribute, true);
         auto* upload = new OneShotUpload(body);
-        reply.reset(threadNetworkAccessManager()->post(request, upload));
+        reply.reset(manager->post(request, upload));
         upload->setParent(reply.get());
     }
     // Without a bound Qt's network thread reads on into memory as fast as a node sends, far
@@ -398,15 +446,26 @@ QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool m
         if (!requestSentAtNs)
             requestSentAtNs = elapsed.nsecsElapsed();
     });
+    // An https origin's protocol is settled by ALPN in the handshake: the nodes waiting for it
+    // go as soon as it is done, not after this request's answer.
+    if (discovering)
+        connect(reply.get(), &QNetworkReply::encrypted, &frameContext, [&, raw = reply.get()] {
+            discovering = false;
+            lanes->endDiscovery(origin, raw->sslConfiguration().nextNegotiatedProtocol() == "h2"
+                                            ? OriginProtocol::Http2
+                                            : OriginProtocol::Http1);
+        });
     QTimer deadlineTimer;
-    if (remainingMs > 0) {
+    // Read again: a request to an https origin may have waited for its protocol (above).
+    const qint64 leftMs = deadline.remainingTime();
+    if (leftMs >= 0) {
         deadlineTimer.setSingleShot(true);
         deadlineTimer.setTimerType(Qt::PreciseTimer); // a coarse timer may fire 5 % early
         connect(&deadlineTimer, &QTimer::timeout, &frameContext, [&, raw = reply.get()] {
             timedOut = true;
             raw->abort();
         });
-        deadlineTimer.start(int(std::min<qint64>(remainingMs, std::numeric_limits<int>::max())));
+        deadlineTimer.start(int(std::min<qint64>(leftMs, std::numeric_limits<int>::max())));
     }
 
     if (!reply->isFinished())
@@ -421,15 +480,26 @@ QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool m
     // A reply that never left (refused, TLS failed, no time to connect) took all of it to fail.
     exchange.latencyMs = (totalNs - requestSentAtNs.value_or(0)) / 1'000'000;
     if (connectingAtNs && requestSentAtNs)
-        exchange.connectMs = *requestSentAtNs / 1'000'000;
+        exchange.connectMs = (*requestSentAtNs - *connectingAtNs) / 1'000'000;
+    // Cut off while still queued in Qt behind other requests (ours): neither connecting for it
+    // nor written. What the node did has no part in it.
+    exchange.neverSent = timedOut && !requestSentAtNs && !connectingAtNs;
     exchange.bytesReceived = received.size();
 
     const QVariant status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute);
     const QNetworkReply::NetworkError error = reply->error();
+    const bool http2 = reply->attribute(QNetworkRequest::Http2WasUsedAttribute).toBool();
     if (status.isValid())
-        exchange.protocol = reply->attribute(QNetworkRequest::Http2WasUsedAttribute).toBool()
-                                ? QStringLiteral("h2")
-                                : QStringLiteral("http/1.1");
+        exchange.protocol = http2 ? QStringLiteral("h2") : QStringLiteral("http/1.1");
+    if (lanes) {
+        const OriginProtocol spoken = !status.isValid() ? OriginProtocol::Unknown
+                                      : http2           ? OriginProtocol::Http2
+                                                        : OriginProtocol::Http1;
+        if (discovering)
+            lanes->endDiscovery(origin, spoken);
+        else
+            lanes->learn(origin, spoken);
+    }
     if (tooLarge) {
         exchange.body = MalformedReply{MalformedKind::TooLarge,
                                        QStringLiteral("body over the %1-byte cap").arg(cap)};
@@ -472,6 +542,7 @@ QCoro::Task<RpcReply> JsonRpcClient::call(RpcRequest request, QDeadlineTimer dea
     reply.bytesSent = exchange.bytesSent;
     reply.bytesReceived = exchange.bytesReceived;
     reply.protocol = exchange.protocol;
+    reply.neverSent = exchange.neverSent;
     if (const auto* bytes = std::get_if<QByteArray>(&exchange.body)) {
         QJsonParseError parseError;
         const QJsonDocument document = QJsonDocument::fromJson(*bytes, &parseError);
@@ -521,6 +592,7 @@ QCoro::Task<QList<RpcReply>> JsonRpcClient::callBatch(QList<RpcRequest> requests
     common.bytesSent = exchange.bytesSent;
     common.bytesReceived = exchange.bytesReceived;
     common.protocol = exchange.protocol;
+    common.neverSent = exchange.neverSent;
 
     QList<RpcReply> replies(requests.size(), common);
     auto setAll = [&](const RpcOutcome& outcome) {

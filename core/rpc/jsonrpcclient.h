@@ -2,6 +2,7 @@
 
 #include "config/config.h"
 #include "config/redaction.h"
+#include "rpc/originlanes.h"
 #include "rpc/rpcreply.h"
 
 #include <QDeadlineTimer>
@@ -13,6 +14,7 @@
 #include <qcorotask.h>
 
 class QNetworkAccessManager;
+class QThread;
 
 namespace switchyard {
 
@@ -36,6 +38,7 @@ public:
 
     JsonRpcClient(QString nodeName, QUrl url, QList<HttpHeader> headers, QObject* parent = nullptr);
     JsonRpcClient(const NodeConfig& node, QObject* parent = nullptr);
+    ~JsonRpcClient() override;
 
     const QString& nodeName() const { return m_nodeName; }
     const QUrl& url() const { return m_url; }
@@ -69,6 +72,10 @@ private:
     std::optional<QSslConfiguration> m_tls;
     bool m_cleartextHttp2 = false;
     qint64 m_lastId = 0;
+    OriginUser m_originUser;
+    // This node's own manager, while its origin is shared over HTTP/1.1 (originlanes.h).
+    QNetworkAccessManager* m_lane = nullptr;
+    QThread* m_laneThread = nullptr;
 };
 
 // The QNetworkAccessManager of the calling thread (Qt wants one per thread).

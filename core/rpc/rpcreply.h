@@ -107,6 +107,9 @@ struct RpcReply
     qint64 bytesReceived = 0;
     // How the answer came: "h2" or "http/1.1"; empty when no answer arrived.
     QString protocol = QString();
+    // The deadline came while the request still waited in our own queue (Qt's connections to
+    // the host all busy): the node was never asked, and its timeout says nothing about it.
+    bool neverSent = false;
 
     OutcomeClass outcomeClass() const { return static_cast<OutcomeClass>(outcome.index()); }
     bool isResult() const { return std::holds_alternative<RpcResult>(outcome); }

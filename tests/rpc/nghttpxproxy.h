@@ -18,7 +18,9 @@ class NghttpxProxy
 {
 public:
     // `certificateFile` and `keyFile` empty: cleartext at the front (h2 with prior knowledge).
-    NghttpxProxy(quint16 backendPort, const QString& certificateFile, const QString& keyFile)
+    // `extraArguments` go to nghttpx as they are.
+    NghttpxProxy(quint16 backendPort, const QString& certificateFile, const QString& keyFile,
+                 const QStringList& extraArguments = {})
     {
         QTcpServer probe; // a free port, handed over at once
         if (!probe.listen(QHostAddress::LocalHost)) {
@@ -41,6 +43,7 @@ public:
             QStringLiteral("--pid-file=") + m_dir.filePath(QStringLiteral("nghttpx.pid")),
             QStringLiteral("--errorlog-file=") + m_dir.filePath(QStringLiteral("error.log")),
             QStringLiteral("--log-level=WARN")};
+        arguments << extraArguments;
         if (tls)
             arguments << keyFile << certificateFile;
         m_process.setProcessChannelMode(QProcess::MergedChannels);
@@ -79,6 +82,7 @@ public:
     QString error() const { return m_error; }
     quint16 port() const { return m_port; }
     qint64 processId() const { return m_process.processId(); }
+    QString filePath(const QString& name) const { return m_dir.filePath(name); }
 
 private:
     QTemporaryDir m_dir;
