@@ -278,16 +278,28 @@ int runTrack(const QStringList& arguments)
         std::printf("%s %s\n", qPrintable(record.id), what);
     }
     std::fflush(stdout);
+    QStringList undecidable;
     for (const TrackedTransaction& record : imported.records) {
         const bool storedHeight =
             knownAt.contains(record.id) && known[knownAt.value(record.id)].lastValidBlockHeight;
         if (record.expiryUndecidable() && !storedHeight)
-            std::fprintf(stderr,
-                         "switchyard: note: %s has no lastValidBlockHeight, so its expiry cannot "
-                         "be decided: it is never declared expired (give "
-                         "--last-valid-block-height N, or lastValidBlockHeight in a JSON line)\n",
-                         qPrintable(record.id));
+            undecidable.append(record.id);
     }
+    // One note however many: a file of bare base64 lines has no height on any of them.
+    if (undecidable.size() == 1)
+        std::fprintf(stderr,
+                     "switchyard: note: %s has no lastValidBlockHeight, so its expiry cannot be "
+                     "decided: it is never declared expired (give --last-valid-block-height N, or "
+                     "lastValidBlockHeight in a JSON line)\n",
+                     qPrintable(undecidable.constFirst()));
+    else if (undecidable.size() > 1)
+        std::fprintf(stderr,
+                     "switchyard: note: %lld transactions (the first %s) have no "
+                     "lastValidBlockHeight, so their expiry cannot be decided: they are never "
+                     "declared expired (give --last-valid-block-height N, or lastValidBlockHeight "
+                     "in each JSON line)\n",
+                     static_cast<long long>(undecidable.size()),
+                     qPrintable(undecidable.constFirst()));
     return ExitOk;
 }
 

@@ -367,6 +367,26 @@ private Q_SLOTS:
                  std::optional<qint64>(5000));
     }
 
+    // A file of bare base64 lines has no height on any of them: one note says how many.
+    void manyWithoutLastValidBlockHeightAreNotedOnce()
+    {
+        QByteArray file;
+        for (int i = 0; i < m_solana.size(); ++i)
+            file += solana(i, "wireBase64").toUtf8() + '\n';
+        const QString path = writeFile(m_dir.filePath(QStringLiteral("bare.txt")), file);
+        const CommandRun run =
+            runSwitchyard({QStringLiteral("track"), path, QStringLiteral("--config"), config(),
+                           QStringLiteral("--db"), freshDb()});
+        QCOMPARE(run.exitCode, 0);
+        QCOMPARE(lines(run.out).size(), m_solana.size());
+        const QByteArray note = "switchyard: note: " + QByteArray::number(m_solana.size()) +
+                                " transactions (the first " + solana(0, "signature").toUtf8() +
+                                ") have no lastValidBlockHeight, so their expiry cannot be "
+                                "decided";
+        QCOMPARE(lines(run.err).size(), 1);
+        QVERIFY2(run.err.startsWith(note), run.err.constData());
+    }
+
     // Standard input is read to its end, in whatever pieces it arrives.
     void readsStandardInputToTheEnd_data()
     {
