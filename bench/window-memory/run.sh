@@ -29,7 +29,7 @@ export HOME=$work XDG_CONFIG_HOME=$work/config XDG_DATA_HOME=$work/data XDG_CACH
 [ -n "${DISPLAY:-}" ] || export QT_QPA_PLATFORM=offscreen
 
 echo "$("$app" --version), Qt $(qtpaths6 --qt-version 2>/dev/null || echo '?'), platform ${QT_QPA_PLATFORM:-xcb on $DISPLAY}"
-echo "build: $(grep -E '^CMAKE_BUILD_TYPE|^CMAKE_CXX_FLAGS_RELWITHDEBINFO' "$build/CMakeCache.txt" 2>/dev/null | tr '\n' ' ')"
+echo "build: $(grep -E '^CMAKE_BUILD_TYPE:|^CMAKE_CXX_FLAGS_RELWITHDEBINFO:' "$build/CMakeCache.txt" 2>/dev/null | tr '\n' ' ')"
 echo "load at start: $(uptime)"
 "$app" --demo --db "$work/demo.db" >"$work/app.log" 2>&1 &
 pid=$!
