@@ -1,6 +1,7 @@
 #include "appearance.h"
 
 #include <QGuiApplication>
+#include <QHash>
 #include <QHeaderView>
 #include <QPalette>
 #include <QScreen>
@@ -11,7 +12,19 @@ namespace switchyard::ui {
 
 QIcon themeIcon(const QString& name)
 {
-    return QIcon(QStringLiteral(":/switchyard/%1.svg").arg(name));
+    // One icon per name for the life of the application: Qt's SVG icon engine keys the pixmaps
+    // it renders by the engine, so a new QIcon per call (a label refreshed every second, a
+    // delegate painting a cell) put a new pixmap in the pixmap cache each time.
+    // Released with the application, before the static destructors: an icon outlives no
+    // QGuiApplication.
+    static QHash<QString, QIcon> icons = [] {
+        qAddPostRoutine([] { icons.clear(); });
+        return QHash<QString, QIcon>();
+    }();
+    auto found = icons.constFind(name);
+    if (found == icons.cend())
+        found = icons.insert(name, QIcon(QStringLiteral(":/switchyard/%1.svg").arg(name)));
+    return *found;
 }
 
 QIcon stateIcon(NodeState state)

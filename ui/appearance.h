@@ -18,7 +18,7 @@ inline constexpr int tableIconSize = 28;
 inline constexpr int cellPadding = 10;        // each side of a table cell's text
 inline constexpr qreal summaryPointSize = 18; // the state counts over the node table
 
-QIcon themeIcon(const QString& name); // ":/switchyard/<name>.svg"
+QIcon themeIcon(const QString& name); // ":/switchyard/<name>.svg", one shared icon per name
 QIcon stateIcon(NodeState state);
 QColor stateColor(NodeState state); // dark enough to read as text on white
 

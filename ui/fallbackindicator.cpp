@@ -77,7 +77,7 @@ void FallbackIndicator::refresh()
     m_icon->setPixmap(themeIcon(m_iconName).pixmap(iconSize, iconSize));
     m_text->setText(status.headline);
     setToolTip(status.explanation);
-    setStyleSheet(
+    const QString sheet =
         status.down()   ? QStringLiteral("#fallbackIndicator { background: #fdecea; border: 2px "
                                            "solid #b3261e; border-radius: 6px; } QLabel { color: "
                                            "#8c1d18; }")
@@ -87,7 +87,11 @@ void FallbackIndicator::refresh()
         : watching      ? QStringLiteral("#fallbackIndicator { border: 2px solid transparent; } "
                                               "QLabel { color: #1f3b2a; }")
                         : QStringLiteral("#fallbackIndicator { border: 2px solid transparent; } "
-                                              "QLabel { color: #444444; }"));
+                                              "QLabel { color: #444444; }");
+    // Refreshed every second: a style sheet set again, even the same, is parsed and every
+    // label re-polished.
+    if (sheet != styleSheet())
+        setStyleSheet(sheet);
 }
 
 } // namespace switchyard::ui

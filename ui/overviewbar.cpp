@@ -134,16 +134,21 @@ void OverviewTile::present(const NetworkOverviewModel& model, int row)
     setToolTip(overview.explanation() + tr("\n\nClick to show this network's nodes."));
     setAccessibleName(tr("%1: %2").arg(overview.network, networkVerdictWord(overview.verdict)));
     // Colours in the style sheet too: a tile's style sheet overrides its labels' palettes.
-    setStyleSheet(QStringLiteral("#overviewTile { background: %1; border: 3px solid %2; "
-                                 "border-radius: 8px; }"
-                                 "#overviewTile:hover { background: %3; }"
-                                 "#overviewTile:checked { background: %3; border-width: 5px; }"
-                                 "QLabel { color: #222222; }"
-                                 "QLabel#overviewVerdict { color: %2; }"
-                                 "QLabel#overviewFallback { color: %4; }"
-                                 "QLabel#overviewTransactions { color: %5; }")
-                      .arg(tint(color, 0.10).name(), color.name(), tint(color, 0.22).name(),
-                           fallbackColor.name(), transactionsColor.name()));
+    const QString sheet =
+        QStringLiteral("#overviewTile { background: %1; border: 3px solid %2; "
+                       "border-radius: 8px; }"
+                       "#overviewTile:hover { background: %3; }"
+                       "#overviewTile:checked { background: %3; border-width: 5px; }"
+                       "QLabel { color: #222222; }"
+                       "QLabel#overviewVerdict { color: %2; }"
+                       "QLabel#overviewFallback { color: %4; }"
+                       "QLabel#overviewTransactions { color: %5; }")
+            .arg(tint(color, 0.10).name(), color.name(), tint(color, 0.22).name(),
+                 fallbackColor.name(), transactionsColor.name());
+    // Presented at every poll: a style sheet set again, even the same, is parsed and every
+    // label re-polished.
+    if (sheet != styleSheet())
+        setStyleSheet(sheet);
 }
 
 QSize OverviewTile::sizeHint() const

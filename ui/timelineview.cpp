@@ -255,6 +255,7 @@ TimelineView::TimelineView(TimelineModel* model, QString databasePath, QWidget* 
     connect(m_exportButton, &QPushButton::clicked, this, &TimelineView::exportWithDialog);
     connect(m_model, &QAbstractItemModel::modelReset, this, &TimelineView::updatePages);
     connect(m_model, &QAbstractItemModel::rowsInserted, this, &TimelineView::updatePages);
+    connect(m_model, &QAbstractItemModel::rowsRemoved, this, &TimelineView::updatePages);
     connect(m_model, &TimelineModel::readFailed, this, &TimelineView::updatePages);
 
     applyFilter();

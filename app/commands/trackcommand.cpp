@@ -14,6 +14,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QHash>
+#include <QSet>
 #include <cstdio>
 #include <qcorotask.h>
 #include <unistd.h>
@@ -233,20 +234,15 @@ int runTrack(const QStringList& arguments)
 
     // The tracker only knows what it is given: the ids the store already has come first, so a
     // known id keeps its state and history and only gains what it lacked.
-    QList<TrackedTransaction> known;
-    QHash<QString, qsizetype> knownAt;
-    for (const TrackedTransaction& record : imported.records) {
-        QString error;
-        const std::optional<TrackedTransaction> stored =
-            tracking::loadTransaction(*opened.database, record.id, &error);
-        if (!error.isEmpty())
-            return fail(ExitConfigError,
-                        QStringLiteral("%1 in %2: %3").arg(record.id, dbPath, error));
-        if (stored) {
-            knownAt.insert(record.id, known.size());
-            known.append(*stored);
-        }
-    }
+    QStringList ids;
+    ids.reserve(imported.records.size());
+    for (const TrackedTransaction& record : imported.records)
+        ids.append(record.id);
+    QString loadError;
+    const QHash<QString, TrackedTransaction> known =
+        tracking::loadTransactions(*opened.database, ids, &loadError);
+    if (!loadError.isEmpty())
+        return fail(ExitConfigError, QStringLiteral("%1: %2").arg(dbPath, loadError));
 
     tracking::TrackResult result;
     {
@@ -254,7 +250,7 @@ int runTrack(const QStringList& arguments)
         tracking::SqlTrackingStore trackingStore(&writer);
         PoolManager pools(Clock::system()); // tracking stores; it asks no node
         tracking::TransactionTracker tracker(&pools, &trackingStore, Clock::system());
-        tracker.restore(known);
+        tracker.restore(known.values());
         result = QCoro::waitFor(tracker.track(imported.records));
     }
     if (!result.conflicts.isEmpty()) {
@@ -271,23 +267,39 @@ int runTrack(const QStringList& arguments)
     if (!result.error.isEmpty())
         return fail(ExitConfigError, QStringLiteral("%1 (%2)").arg(result.error, dbPath));
 
+    const QSet<QString> added(result.added.cbegin(), result.added.cend());
+    const QSet<QString> updated(result.updated.cbegin(), result.updated.cend());
+    QByteArray out;
     for (const TrackedTransaction& record : imported.records) {
-        const char* what = result.added.contains(record.id)     ? "added"
-                           : result.updated.contains(record.id) ? "updated"
-                                                                : "already tracked";
-        std::printf("%s %s\n", qPrintable(record.id), what);
+        out += record.id.toUtf8();
+        out += added.contains(record.id)     ? " added\n"
+               : updated.contains(record.id) ? " updated\n"
+                                             : " already tracked\n";
     }
+    std::fwrite(out.constData(), 1, size_t(out.size()), stdout);
     std::fflush(stdout);
+    QStringList undecidable;
     for (const TrackedTransaction& record : imported.records) {
-        const bool storedHeight =
-            knownAt.contains(record.id) && known[knownAt.value(record.id)].lastValidBlockHeight;
+        const auto stored = known.constFind(record.id);
+        const bool storedHeight = stored != known.cend() && stored->lastValidBlockHeight;
         if (record.expiryUndecidable() && !storedHeight)
-            std::fprintf(stderr,
-                         "switchyard: note: %s has no lastValidBlockHeight, so its expiry cannot "
-                         "be decided: it is never declared expired (give "
-                         "--last-valid-block-height N, or lastValidBlockHeight in a JSON line)\n",
-                         qPrintable(record.id));
+            undecidable.append(record.id);
     }
+    // One note however many: a file of bare base64 lines has no height on any of them.
+    if (undecidable.size() == 1)
+        std::fprintf(stderr,
+                     "switchyard: note: %s has no lastValidBlockHeight, so its expiry cannot be "
+                     "decided: it is never declared expired (give --last-valid-block-height N, or "
+                     "lastValidBlockHeight in a JSON line)\n",
+                     qPrintable(undecidable.constFirst()));
+    else if (undecidable.size() > 1)
+        std::fprintf(stderr,
+                     "switchyard: note: %lld transactions (the first %s) have no "
+                     "lastValidBlockHeight, so their expiry cannot be decided: they are never "
+                     "declared expired (give --last-valid-block-height N, or lastValidBlockHeight "
+                     "in each JSON line)\n",
+                     static_cast<long long>(undecidable.size()),
+                     qPrintable(undecidable.constFirst()));
     return ExitOk;
 }
 

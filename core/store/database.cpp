@@ -757,6 +757,11 @@ ReadResult<std::optional<StoredTransaction>> Database::transaction(const QString
     return readTransaction(connection(), id);
 }
 
+ReadResult<QHash<QString, StoredTransaction>> Database::transactions(const QStringList& ids) const
+{
+    return readTransactions(connection(), ids);
+}
+
 ReadResult<QList<StoredTransaction>> Database::transactionsByIntent(const QString& intentId) const
 {
     return store::transactionsByIntent(connection(), intentId);

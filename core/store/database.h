@@ -66,6 +66,7 @@ public:
 
     ReadResult<QList<StoredEvent>> eventsForTransaction(const QString& txId) const;
     ReadResult<std::optional<StoredTransaction>> transaction(const QString& id) const;
+    ReadResult<QHash<QString, StoredTransaction>> transactions(const QStringList& ids) const;
     ReadResult<QList<StoredTransaction>> transactionsByIntent(const QString& intentId) const;
     ReadResult<QList<SendAttempt>> attempts(const QString& txId) const;
     ReadResult<TrackedRows> trackedTransactions(qint64 settledSinceMs, int settledLimit) const;

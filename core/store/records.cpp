@@ -6,6 +6,7 @@
 #include <QSqlQuery>
 #include <QSqlRecord>
 #include <QVariant>
+#include <algorithm>
 
 namespace switchyard::store {
 
@@ -265,6 +266,38 @@ ReadResult<std::optional<StoredTransaction>> readTransaction(const QSqlDatabase&
     }
     if (query.next())
         result.value = transactionFromRow(query);
+    return result;
+}
+
+ReadResult<QHash<QString, StoredTransaction>> readTransactions(const QSqlDatabase& db,
+                                                               const QStringList& ids)
+{
+    // Well under SQLite's smallest limit on bound parameters (999 before 3.32).
+    constexpr qsizetype idsPerStatement = 500;
+    ReadResult<QHash<QString, StoredTransaction>> result;
+    QSqlQuery query(db);
+    query.setForwardOnly(true);
+    qsizetype preparedFor = 0;
+    for (qsizetype first = 0; first < ids.size(); first += idsPerStatement) {
+        const qsizetype count = std::min(idsPerStatement, ids.size() - first);
+        if (count != preparedFor) {
+            QString placeholders = QStringLiteral("?");
+            placeholders += QStringLiteral(", ?").repeated(count - 1);
+            query.prepare(QStringLiteral("SELECT %1 FROM transactions WHERE id IN (%2)")
+                              .arg(transactionColumns, placeholders));
+            preparedFor = count;
+        }
+        for (qsizetype i = 0; i < count; ++i)
+            query.bindValue(int(i), text(ids[first + i]));
+        if (!query.exec()) {
+            result.error = readError(QStringLiteral("transaction %1").arg(ids[first]), query);
+            return result;
+        }
+        while (query.next()) {
+            StoredTransaction row = transactionFromRow(query);
+            result.value.insert(row.id, std::move(row));
+        }
+    }
     return result;
 }
 

@@ -5,6 +5,7 @@
 #include "store/writeerror.h"
 
 #include <QByteArray>
+#include <QHash>
 #include <QList>
 #include <QSqlDatabase>
 #include <QSqlQuery>
@@ -146,6 +147,10 @@ WriteError insertAttempt(QSqlDatabase& db, const SendAttempt& attempt, qint64* i
 ReadResult<QList<StoredEvent>> eventsForTransaction(const QSqlDatabase& db, const QString& txId);
 ReadResult<std::optional<StoredTransaction>> readTransaction(const QSqlDatabase& db,
                                                              const QString& id);
+// The rows of those of `ids` the store has, by id, read a few hundred ids a statement: a
+// `track` of thousands asks once per few hundred, not once each.
+ReadResult<QHash<QString, StoredTransaction>> readTransactions(const QSqlDatabase& db,
+                                                               const QStringList& ids);
 ReadResult<QList<StoredTransaction>> transactionsByIntent(const QSqlDatabase& db,
                                                           const QString& intentId);
 ReadResult<QList<SendAttempt>> attemptsOf(const QSqlDatabase& db, const QString& txId);

@@ -77,6 +77,12 @@ void TimelineModel::setPageSize(int rows)
     m_pageSize = std::max(1, rows);
 }
 
+void TimelineModel::setRowWindow(int rows)
+{
+    m_rowWindow = std::max(1, rows);
+    m_heldRows = std::max(m_rowWindow, int(m_rows.size()));
+}
+
 void TimelineModel::setAgeRefreshInterval(int ms)
 {
     if (ms <= 0)
@@ -114,6 +120,7 @@ void TimelineModel::reload()
                 m_rows.insert(insertionRow(live), live);
         }
     }
+    m_heldRows = std::max(m_rowWindow, int(m_rows.size()));
     endResetModel();
     if (!page.ok())
         fail(page.error);
@@ -146,6 +153,7 @@ void TimelineModel::fetchMore(const QModelIndex& parent)
     m_rows.append(page.rows);
     endInsertRows();
     m_tail = TimelineCursor::of(page.rows.constLast());
+    m_heldRows = std::max(m_heldRows, rowCount());
 }
 
 void TimelineModel::appendLive(const IncidentEvent& event)
@@ -217,10 +225,31 @@ void TimelineModel::insertRow(const TimelineRow& row)
     const int at = insertionRow(row);
     if (row.isStored() && at < m_rows.size() && m_rows[at].id == row.id)
         return; // read with a page already
-    const QScopedValueRollback<bool> changing(m_changing, true);
-    beginInsertRows({}, at, at);
-    m_rows.insert(at, row);
-    endInsertRows();
+    {
+        const QScopedValueRollback<bool> changing(m_changing, true);
+        beginInsertRows({}, at, at);
+        m_rows.insert(at, row);
+        endInsertRows();
+    }
+    trimToHeldRows();
+}
+
+void TimelineModel::trimToHeldRows()
+{
+    if (rowCount() <= m_heldRows)
+        return;
+    {
+        const QScopedValueRollback<bool> changing(m_changing, true);
+        beginRemoveRows({}, m_heldRows, rowCount() - 1);
+        m_rows.resize(m_heldRows);
+        endRemoveRows();
+    }
+    const TimelineRow& last = m_rows.constLast();
+    // A live row sorts after every stored row of its millisecond: the next page starts with
+    // those.
+    m_tail = last.isStored() ? TimelineCursor::of(last)
+                             : TimelineCursor{last.timeMs, std::numeric_limits<qint64>::max()};
+    m_complete = false;
 }
 
 void TimelineModel::fail(const QString& message)

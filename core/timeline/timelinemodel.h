@@ -20,6 +20,9 @@ class Clock;
 // filter resets once. Live events go in at their place in the order without a reset: either
 // handed over as they happen (appendLive), or picked up from the store (refreshHead), and a
 // live event is recognised when the store hands it back, so it never shows twice.
+// It holds a window of rows, not the whole store: live rows arriving past rowWindow() push the
+// oldest rows out of the end of the table, and scrolling down pages them back from the store.
+// Rows the user scrolled in stay until the filter changes or the timeline is read again.
 // Reads run on the thread that owns `db`, which must be this model's thread.
 class TimelineModel : public QAbstractTableModel
 {
@@ -50,6 +53,7 @@ public:
     };
 
     static constexpr int defaultPageSize = 200;
+    static constexpr int defaultRowWindow = 1000; // about 0.5 MB of rows
 
     TimelineModel(QSqlDatabase db, Clock* clock, QObject* parent = nullptr);
     ~TimelineModel() override;
@@ -68,6 +72,9 @@ public:
 
     void setPageSize(int rows);
     int pageSize() const { return m_pageSize; }
+    // The most rows held before scrolling pages more in; at least one page.
+    void setRowWindow(int rows);
+    int rowWindow() const { return m_rowWindow; }
 
     TimelineRow rowAt(int row) const { return m_rows.value(row); }
     Clock* clock() const { return m_clock; } // "now" for relative times and time ranges
@@ -99,6 +106,8 @@ private:
     // inserts the others that match the filter.
     void catchUp(bool show);
     void insertRow(const TimelineRow& row);
+    // Drops the oldest rows past m_heldRows; fetchMore reads them again.
+    void trimToHeldRows();
     void fail(const QString& message);
     QVariant display(const TimelineRow& row, int column) const;
     QVariant sortValue(const TimelineRow& row, int column) const;
@@ -109,6 +118,8 @@ private:
     Clock* m_clock;
     TimelineFilter m_filter;
     int m_pageSize = defaultPageSize;
+    int m_rowWindow = defaultRowWindow;
+    int m_heldRows = defaultRowWindow; // the window, or more when scrolling paged more in
     QList<TimelineRow> m_rows;
     std::optional<TimelineCursor> m_tail; // the oldest stored row shown: where fetchMore goes on
     bool m_complete = false;

@@ -224,13 +224,18 @@ QCoro::Task<TrackStored> SqlTrackingStore::track(QList<TrackedTransaction> recor
     const quint64 ticket =
         submit([records, ifAdded, stored](QSqlDatabase& db) -> store::WriteError {
             *stored = {};
+            QStringList ids;
+            ids.reserve(records.size());
+            for (const TrackedTransaction& given : records)
+                ids.append(given.id);
+            const auto held = store::readTransactions(db, ids);
+            if (!held.ok())
+                return held.error;
             QList<store::StoredTransaction> rows;
             for (qsizetype i = 0; i < records.size(); ++i) {
                 const TrackedTransaction& given = records[i];
-                const auto row = store::readTransaction(db, given.id);
-                if (!row.ok())
-                    return row.error;
-                if (!row.value) {
+                const auto row = held.value.constFind(given.id);
+                if (row == held.value.cend()) {
                     rows.append(toStored(given));
                     stored->events.append(ifAdded.value(i));
                     stored->added.append(given.id);
@@ -238,13 +243,13 @@ QCoro::Task<TrackStored> SqlTrackingStore::track(QList<TrackedTransaction> recor
                     continue;
                 }
                 QString error;
-                std::optional<TrackedTransaction> held = fromStored(*row.value, &error);
-                if (!held)
+                std::optional<TrackedTransaction> known = fromStored(*row, &error);
+                if (!known)
                     return error;
-                if (store::WriteError counted = countSends(db, given.id, &held->attempts);
+                if (store::WriteError counted = countSends(db, given.id, &known->attempts);
                     counted.isError())
                     return counted;
-                const DetailMerge merge = mergeDetails(*held, given);
+                const DetailMerge merge = mergeDetails(*known, given);
                 stored->conflicts.append(merge.conflicts);
                 if (merge.gained) {
                     rows.append(toStored(merge.merged));
@@ -465,6 +470,26 @@ std::optional<TrackedTransaction> loadTransaction(const store::Database& databas
     countAttempts(*record, sent,
                   attempts.value.isEmpty() ? QString() : attempts.value.constLast().outcome);
     return record;
+}
+
+QHash<QString, TrackedTransaction> loadTransactions(const store::Database& database,
+                                                    const QStringList& ids, QString* error)
+{
+    QHash<QString, TrackedTransaction> out;
+    const auto rows = database.transactions(ids);
+    if (!rows.ok()) {
+        *error = rows.error;
+        return {};
+    }
+    for (const store::StoredTransaction& row : rows.value) {
+        // Only the ids the store has: their attempts are read one id at a time.
+        const std::optional<TrackedTransaction> record = loadTransaction(database, row.id, error);
+        if (!error->isEmpty())
+            return {};
+        if (record)
+            out.insert(row.id, *record);
+    }
+    return out;
 }
 
 RestoredRecords loadTrackedTransactions(const store::Database& database, qint64 nowMs,

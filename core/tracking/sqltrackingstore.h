@@ -73,6 +73,10 @@ std::optional<TrackedTransaction> fromStored(const store::StoredTransaction& row
 // and for restoring the tracker at start. nullopt with an empty error: not tracked.
 std::optional<TrackedTransaction> loadTransaction(const store::Database& database,
                                                   const QString& id, QString* error);
+// Those of `ids` the store tracks, by id, as loadTransaction gives each; empty with `error` set
+// when the store cannot be read.
+QHash<QString, TrackedTransaction> loadTransactions(const store::Database& database,
+                                                    const QStringList& ids, QString* error);
 
 struct UnreadableRecord
 {

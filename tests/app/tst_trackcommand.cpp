@@ -1,6 +1,7 @@
 // `switchyard track` as a sending system's operator runs it: signed bytes from the shared test
 // vectors go into a temporary store, a second run finds them tracked, and bad input is refused
 // whole with the line named.
+#include "chain/codec/base58.h"
 #include "commandrunner.h"
 #include "piecewisestdin.h"
 #include "store/database.h"
@@ -402,6 +403,67 @@ private Q_SLOTS:
         QCOMPARE(later.err, QByteArray());
         QCOMPARE(stored(db, solana(6, "signature"))->lastValidBlockHeight,
                  std::optional<qint64>(5000));
+    }
+
+    // The store is asked for the known ones a few hundred ids at a time: across those
+    // batches, each id is found or not, as it is.
+    void knownIdsAreFoundAcrossReadBatches()
+    {
+        const auto watchId = [](int i) {
+            QByteArray signature(64, '\x5a');
+            signature[0] = char(1 + i % 200);
+            signature[1] = char(1 + i / 200);
+            return chain::base58Encode(signature);
+        };
+        QByteArray first;
+        for (int i = 0; i < 1200; ++i)
+            first += jsonLine({{QStringLiteral("id"), watchId(i)}});
+        const QString db = freshDb();
+        const QStringList options{QStringLiteral("--config"), config(), QStringLiteral("--db"), db};
+        const CommandRun tracked = runSwitchyard(
+            QStringList{QStringLiteral("track"),
+                        writeFile(m_dir.filePath(QStringLiteral("ids-1.jsonl")), first)} +
+            options);
+        QCOMPARE(tracked.exitCode, 0);
+        QCOMPARE(lines(tracked.out).size(), 1200);
+
+        // Every other known id, then as many new ones.
+        QByteArray second;
+        QStringList expected;
+        for (int i = 0; i < 1200; i += 2) {
+            second += jsonLine({{QStringLiteral("id"), watchId(i)}});
+            expected << watchId(i) + QStringLiteral(" already tracked");
+        }
+        for (int i = 1200; i < 1800; ++i) {
+            second += jsonLine({{QStringLiteral("id"), watchId(i)}});
+            expected << watchId(i) + QStringLiteral(" added");
+        }
+        const CommandRun again = runSwitchyard(
+            QStringList{QStringLiteral("track"),
+                        writeFile(m_dir.filePath(QStringLiteral("ids-2.jsonl")), second)} +
+            options);
+        QCOMPARE(again.exitCode, 0);
+        QCOMPARE(lines(again.out), expected);
+    }
+
+    // A file of bare base64 lines has no height on any of them: one note says how many.
+    void manyWithoutLastValidBlockHeightAreNotedOnce()
+    {
+        QByteArray file;
+        for (int i = 0; i < m_solana.size(); ++i)
+            file += solana(i, "wireBase64").toUtf8() + '\n';
+        const QString path = writeFile(m_dir.filePath(QStringLiteral("bare.txt")), file);
+        const CommandRun run =
+            runSwitchyard({QStringLiteral("track"), path, QStringLiteral("--config"), config(),
+                           QStringLiteral("--db"), freshDb()});
+        QCOMPARE(run.exitCode, 0);
+        QCOMPARE(lines(run.out).size(), m_solana.size());
+        const QByteArray note = "switchyard: note: " + QByteArray::number(m_solana.size()) +
+                                " transactions (the first " + solana(0, "signature").toUtf8() +
+                                ") have no lastValidBlockHeight, so their expiry cannot be "
+                                "decided";
+        QCOMPARE(lines(run.err).size(), 1);
+        QVERIFY2(run.err.startsWith(note), run.err.constData());
     }
 
     // Standard input is read to its end, in whatever pieces it arrives.

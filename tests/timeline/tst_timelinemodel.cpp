@@ -3,6 +3,7 @@
 #include "util/clock.h"
 
 #include <QAbstractItemModelTester>
+#include <QSet>
 #include <QSignalSpy>
 #include <QSqlQuery>
 #include <QTest>
@@ -273,6 +274,90 @@ private Q_SLOTS:
         filter.text = QStringLiteral("nothing like it");
         model.setFilter(filter);
         QCOMPARE(model.rowCount(), 0);
+    }
+
+    void holdsAWindowAndPagesTheOldestBack()
+    {
+        fill(30);
+        TimelineModel model(m_db, m_clock.get());
+        model.setPageSize(10);
+        model.setRowWindow(15);
+        model.reload();
+        QCOMPARE(model.rowCount(), 10);
+        QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
+        // Ten newer events reach the store; the table keeps fifteen rows, the newest.
+        for (int i = 0; i < 10; ++i) {
+            StoredEvent event;
+            event.timeMs = m_base + (100 + i) * 1000;
+            event.network = QStringLiteral("sol");
+            event.message = QStringLiteral("new%1").arg(i);
+            insertEvent(m_db, event);
+            model.refreshHead();
+            QVERIFY(model.rowCount() <= 15);
+        }
+        QCOMPARE(model.rowCount(), 15);
+        QCOMPARE(removed.size(), 5);
+        QCOMPARE(model.index(0, TimelineModel::Message).data().toString(), QStringLiteral("new9"));
+        QCOMPARE(model.index(14, TimelineModel::Message).data().toString(), QStringLiteral("e25"));
+        // What left the end comes back from the store as the table scrolls, once each and in
+        // order.
+        QVERIFY(model.canFetchMore());
+        model.fetchMore();
+        QCOMPARE(model.rowCount(), 25);
+        QCOMPARE(model.index(15, TimelineModel::Message).data().toString(), QStringLiteral("e24"));
+        // Scrolling widened the window to what it paged in; a live event keeps it that size.
+        StoredEvent newest;
+        newest.timeMs = m_base + 200 * 1000;
+        newest.message = QStringLiteral("newest");
+        insertEvent(m_db, newest);
+        model.refreshHead();
+        QCOMPARE(model.rowCount(), 25);
+        QCOMPARE(model.index(0, TimelineModel::Message).data().toString(),
+                 QStringLiteral("newest"));
+        while (model.canFetchMore())
+            model.fetchMore();
+        QCOMPARE(model.rowCount(), 41);
+        const QStringList shown = messages(model);
+        QCOMPARE(QSet<QString>(shown.cbegin(), shown.cend()).size(), 41);
+        QCOMPARE(shown.constLast(), QStringLiteral("e0"));
+        // A new filter starts from the window again.
+        TimelineFilter filter;
+        filter.text = QStringLiteral("e");
+        model.setFilter(filter);
+        for (int i = 0; i < 20; ++i)
+            model.appendLive(liveEvent(m_base + (300 + i) * 1000, QStringLiteral("sol"),
+                                       QStringLiteral("live e%1").arg(i)));
+        QCOMPARE(model.rowCount(), 15);
+        QCOMPARE(model.index(0, TimelineModel::Message).data().toString(),
+                 QStringLiteral("live e19"));
+    }
+
+    void windowKeepsTheModelConsistent()
+    {
+        fill(12);
+        TimelineModel model(m_db, m_clock.get());
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setPageSize(3);
+        model.setRowWindow(4);
+        model.reload();
+        for (int i = 0; i < 8; ++i)
+            model.appendLive(liveEvent(m_base + (100 + i) * 1000, QStringLiteral("sol"),
+                                       QStringLiteral("live %1").arg(i)));
+        QCOMPARE(model.rowCount(), 4);
+        QVERIFY(model.canFetchMore());
+        // The oldest row left is live: the next page starts with what the store has before it.
+        model.fetchMore();
+        QCOMPARE(model.index(4, TimelineModel::Message).data().toString(), QStringLiteral("e11"));
+    }
+
+    void defaultWindowBoundsAnUnattendedTimeline()
+    {
+        TimelineModel model(m_db, m_clock.get());
+        for (int i = 0; i < TimelineModel::defaultRowWindow + 500; ++i)
+            model.appendLive(
+                liveEvent(m_base + i, QStringLiteral("sol"), QStringLiteral("live %1").arg(i)));
+        QCOMPARE(model.rowCount(), TimelineModel::defaultRowWindow);
     }
 
     void readErrorsAreReported()
