@@ -110,6 +110,10 @@ QList<ConfigField> allFields()
         {QStringLiteral("probe.pushSilentMs"), QStringLiteral("Push silent after"),
          QStringLiteral("How long a subscribed socket may push no height before it is silent"),
          QStringLiteral("ms"), QStringLiteral("the family's (Solana 10 s, EVM 36 s)")},
+        {QStringLiteral("probe.agreementIntervalMs"), QStringLiteral("Compare blocks"),
+         QStringLiteral("How often the nodes are compared on the block they serve; 0 turns it "
+                        "off"),
+         QStringLiteral("ms"), QStringLiteral("off")},
         {QStringLiteral("alerts.muteMinutes"), QStringLiteral("Mute for"),
          QStringLiteral("How long Mute silences notifications"), QStringLiteral("min")},
     };
@@ -172,6 +176,10 @@ int* integerSetting(Config& config, const QString& key)
          [](Config& c) {
              return &c.probe.pushSilentMs;
          }},
+        {QStringLiteral("probe.agreementIntervalMs"),
+         [](Config& c) {
+             return &c.probe.agreementIntervalMs;
+         }},
         {QStringLiteral("alerts.muteMinutes"),
          [](Config& c) {
              return &c.alerts.muteMinutes;
@@ -212,6 +220,7 @@ QString alertRuleTitle(const QString& rule)
         {QStringLiteral("fallbackActive"), QStringLiteral("Fallback active")},
         {QStringLiteral("transportUnknown"), QStringLiteral("Transport unknown")},
         {QStringLiteral("nearExpiry"), QStringLiteral("Near expiry")},
+        {QStringLiteral("diverged"), QStringLiteral("Diverged")},
     };
     return titles.value(rule, rule);
 }

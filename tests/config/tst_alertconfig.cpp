@@ -179,8 +179,8 @@ private Q_SLOTS:
                 QCOMPARE(*switchSetting(back, field.key), *toggle);
             QCOMPARE(back, config);
         }
-        // probe (5), reconfigureGraceMs, muteMinutes and the rules' 2 + 2 + 3 + 3 + 3.
-        QCOMPARE(settings, 20);
+        // probe (6), reconfigureGraceMs, muteMinutes and the rules' 2 + 2 + 3 + 3 + 3 + 2.
+        QCOMPARE(settings, 23);
         QCOMPARE(members.size(), settings);
     }
 };
