@@ -225,14 +225,15 @@ QVariant FailoverTableModel::data(const QModelIndex& index, int role) const
         if (column == Network)
             return row.network.toLower();
         if (column == MovedOff) // by the node most moved off
-            return row.byNode.isEmpty() ? QString()
-                                        : mostMovedOffFirst(row.byNode).constFirst().first.toLower();
+            return row.byNode.isEmpty()
+                       ? QString()
+                       : mostMovedOffFirst(row.byNode).constFirst().first.toLower();
         return QVariant::fromValue<qint64>(number());
     case NetworkRole:
         return row.network;
     case Qt::TextAlignmentRole:
-        return QVariant::fromValue(
-            Qt::Alignment((isTextColumn(column) ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter));
+        return QVariant::fromValue(Qt::Alignment(
+            (isTextColumn(column) ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter));
     case Qt::ToolTipRole:
         if (column == MovedOff && !row.byNode.isEmpty()) {
             QStringList lines;
@@ -285,8 +286,8 @@ QVariant FailoverTableModel::headerData(int section, Qt::Orientation orientation
                 .arg(display::failureCause(*cause));
     }
     if (role == Qt::TextAlignmentRole)
-        return QVariant::fromValue(
-            Qt::Alignment((isTextColumn(section) ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter));
+        return QVariant::fromValue(Qt::Alignment(
+            (isTextColumn(section) ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter));
     return {};
 }
 
