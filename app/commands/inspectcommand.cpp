@@ -1,9 +1,8 @@
 #include "chain/codec/base58.h"
-#include "chain/codec/base64.h"
-#include "chain/codec/hex.h"
 #include "chain/evm/evmtransaction.h"
 #include "chain/family.h"
 #include "chain/solana/solanatransaction.h"
+#include "chain/transactiontext.h"
 #include "subcommand.h"
 #include "util/readtoend.h"
 
@@ -279,10 +278,10 @@ int runInspect(const QStringList& arguments)
     QCommandLineParser parser;
     parser.setApplicationDescription(
         QStringLiteral("Decodes a signed transaction and prints it as one JSON object.\n"
-                       "INPUT is base64 (Solana wire bytes), 0x-prefixed hex (an EVM raw "
+                       "INPUT is base64 or base58 (Solana wire bytes), 0x-prefixed hex (an EVM raw "
                        "transaction), @FILE to read it from a file, or - for standard input."));
     parser.addPositionalArgument(QStringLiteral("INPUT"),
-                                 QStringLiteral("base64, 0x hex, @FILE or -"));
+                                 QStringLiteral("base64, base58, 0x hex, @FILE or -"));
     const QCommandLineOption familyOption(
         QStringLiteral("family"),
         QStringLiteral("Decode as this family instead of guessing from the text: solana or evm."),
@@ -309,7 +308,7 @@ int runInspect(const QStringList& arguments)
     if (positional.size() != 1) {
         return fail(ExitUsage,
                     positional.isEmpty()
-                        ? QStringLiteral("inspect needs one INPUT (base64, 0x hex, "
+                        ? QStringLiteral("inspect needs one INPUT (base64, base58, 0x hex, "
                                          "@FILE or -)")
                         : QStringLiteral("inspect takes one INPUT, got %1").arg(positional.size()));
     }
@@ -331,21 +330,26 @@ int runInspect(const QStringList& arguments)
     input.text.removeIf([](QChar c) { return c.isSpace(); });
     if (input.text.isEmpty())
         return fail(ExitUsage, QStringLiteral("the input is empty"));
-    const bool hexPrefix = input.text.startsWith(QLatin1String("0x"), Qt::CaseInsensitive);
-    if (!family)
-        family = hexPrefix ? ChainFamily::Evm : ChainFamily::Solana;
-
+    // `--family evm` also reads hex without its 0x (as `xxd -p` writes it).
+    if (family == ChainFamily::Evm &&
+        !input.text.startsWith(QLatin1String("0x"), Qt::CaseInsensitive))
+        input.text.prepend(QLatin1String("0x"));
+    // Read as `track` reads it: the same encodings are the same bytes here.
+    QString error;
+    const std::optional<TransactionText> read = readTransactionText(input.text, family, &error);
+    const QString inputName =
+        familyName(textFamily(input.text, family)) + QStringLiteral(" input: ");
+    if (!read)
+        return fail(ExitUsage, inputName + error);
+    if (!read->wire)
+        return fail(ExitUsage,
+                    inputName + QStringLiteral("%1 is a transaction id, not its signed bytes: "
+                                               "inspect decodes the bytes (`switchyard lookup` "
+                                               "finds a transaction by its id)")
+                                    .arg(read->watchId));
     const bool text = parser.isSet(textOption);
-    if (*family == ChainFamily::Evm) {
-        const auto bytes = hexDecode(input.text);
-        if (!bytes)
-            return fail(ExitUsage, QStringLiteral("evm input: ") + bytes.error().message);
-        return printEvm(*bytes, text);
-    }
-    const auto bytes = base64Decode(input.text);
-    if (!bytes)
-        return fail(ExitUsage, QStringLiteral("solana input: ") + bytes.error().message);
-    return printSolana(*bytes, text);
+    return read->family == ChainFamily::Evm ? printEvm(*read->wire, text)
+                                            : printSolana(*read->wire, text);
 }
 
 } // namespace switchyard::cli

@@ -5,6 +5,7 @@
 #include "chain/codec/hex.h"
 #include "chain/codec/signedtransaction.h"
 #include "chain/transactionid.h"
+#include "chain/transactiontext.h"
 #include "tracking/detailmerge.h"
 #include "tracking/importentries.h"
 
@@ -61,64 +62,18 @@ QString idOf(const QString& text, ChainFamily family)
     return id && id->family == family ? id->text : QString();
 }
 
-// Solana text: a signature to watch, base64 wire bytes, or base58 wire bytes.
-std::optional<LineError> readSolanaText(const QString& text, const QString& field, LineInput& in)
-{
-    if (const QString id = idOf(text, ChainFamily::Solana); !id.isEmpty()) {
-        in.watchId = id;
-        return std::nullopt;
-    }
-    const auto base64 = base64Decode(text);
-    if (base64 && solana::decodeTransaction(*base64)) {
-        in.wire = *base64;
-        return std::nullopt;
-    }
-    const auto base58 = base58Decode(text);
-    if (base58 && solana::decodeTransaction(*base58)) {
-        in.wire = *base58;
-        return std::nullopt;
-    }
-    // Report the reading that got furthest: bytes that decode but are no transaction, else
-    // the base64 reading (the encoding sendTransaction takes).
-    if (base64)
-        return LineError{field, QStringLiteral("not a Solana transaction: ") +
-                                    solana::decodeTransaction(*base64).error().message};
-    if (base58)
-        return LineError{field, QStringLiteral("not a Solana transaction: ") +
-                                    solana::decodeTransaction(*base58).error().message};
-    return LineError{field, QStringLiteral("neither base64 nor base58: ") + base64.error().message};
-}
-
-std::optional<LineError> readEvmText(const QString& text, const QString& field, LineInput& in)
-{
-    if (!text.startsWith(QLatin1String("0x"), Qt::CaseInsensitive))
-        return LineError{field, QStringLiteral("the network is EVM, whose transactions are "
-                                               "0x-prefixed hex (base64 and base58 are how "
-                                               "Solana bytes come)")};
-    const auto bytes = hexDecode(text);
-    if (!bytes)
-        return LineError{field, QStringLiteral("not hex: ") + bytes.error().message};
-    if (const QString id = idOf(text, ChainFamily::Evm); !id.isEmpty()) {
-        in.watchId = id;
-        return std::nullopt;
-    }
-    in.wire = *bytes;
-    return std::nullopt;
-}
-
 std::optional<LineError> readText(const QString& text, const QString& field,
                                   std::optional<ChainFamily> family, LineInput& in)
 {
-    const bool hex = text.startsWith(QLatin1String("0x"), Qt::CaseInsensitive);
-    if (!family)
-        family = hex ? ChainFamily::Evm : ChainFamily::Solana;
-    in.family = family;
-    if (*family == ChainFamily::Evm)
-        return readEvmText(text, field, in);
-    if (hex)
-        return LineError{field, QStringLiteral("0x hex is an EVM transaction, but the network is "
-                                               "Solana (give base64 or base58 wire bytes)")};
-    return readSolanaText(text, field, in);
+    in.family = textFamily(text, family);
+    QString error;
+    std::optional<TransactionText> read = readTransactionText(text, in.family, &error);
+    if (!read)
+        return LineError{field, error};
+    in.watchId = read->watchId;
+    if (read->wire)
+        in.wire = std::move(read->wire);
+    return std::nullopt;
 }
 
 std::optional<LineError> readInteger(const QJsonObject& object, const QString& key,

@@ -1,4 +1,5 @@
 #include "../app/piecewisestdin.h"
+#include "chain/codec/base58.h"
 #include "fixtures.h"
 
 #include <QFile>
@@ -115,6 +116,40 @@ private Q_SLOTS:
         const Run trailing = inspect({QString::fromLatin1(QByteArray(bytes + '\0').toBase64())});
         verifyRejected(trailing, "trailing");
         QVERIFY(trailing.err.contains("1 trailing byte(s) at offset"));
+    }
+
+    // `inspect` reads text as `track` does (chain/transactiontext): base58 wire bytes are the
+    // same transaction as their base64, and an id is named for what it is, not decoded.
+    void readsWhatTrackReads()
+    {
+        const QJsonObject fixture = ::solanaFixtures().first().toObject();
+        const QByteArray bytes =
+            QByteArray::fromBase64(fixture[QLatin1String("wireBase64")].toString().toLatin1());
+        const Run base58 =
+            inspect({switchyard::chain::base58Encode(switchyard::chain::asSpan(bytes))});
+        QCOMPARE(base58.exitCode, 0);
+        QCOMPARE(base58.err, QByteArray());
+        QCOMPARE(jsonOf(base58)[QLatin1String("id")].toString(),
+                 fixture[QLatin1String("signature")].toString());
+
+        const QString signature = fixture[QLatin1String("signature")].toString();
+        const Run id = inspect({signature});
+        verifyRejected(id, "a transaction id");
+        QVERIFY2(id.err.contains(QStringLiteral("solana input: %1 is a transaction id, not its "
+                                                "signed bytes")
+                                     .arg(signature)
+                                     .toUtf8()),
+                 id.err.constData());
+        const Run hash = inspect({QStringLiteral("0x") + QString(64, u'a')});
+        verifyRejected(hash, "a transaction id");
+        QVERIFY2(hash.err.contains(
+                     QByteArray("evm input: 0x" + QByteArray(64, 'a') + " is a transaction id")),
+                 hash.err.constData());
+        const Run solanaAsEvm = inspect(
+            {QStringLiteral("--family"), QStringLiteral("solana"), QStringLiteral("0x02c0")});
+        verifyRejected(solanaAsEvm, "EVM");
+        QVERIFY(
+            solanaAsEvm.err.contains("0x hex is an EVM transaction, but the network is Solana"));
     }
 
     void evmFixtures_data()
