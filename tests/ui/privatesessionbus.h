@@ -6,6 +6,8 @@
 
 #include <QDBusConnection>
 #include <QDBusConnectionInterface>
+#include <QDBusContext>
+#include <QDBusMessage>
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -81,7 +83,7 @@ private:
 
 // Implements the notification spec's methods, records every Notify, and emits the signals a
 // real server emits when the user acts.
-class TestNotificationServer : public QObject
+class TestNotificationServer : public QObject, protected QDBusContext
 {
     Q_OBJECT
     Q_CLASSINFO("D-Bus Interface", "org.freedesktop.Notifications")
@@ -110,6 +112,17 @@ public:
     }
     bool stop() { return m_bus.unregisterService(QStringLiteral("org.freedesktop.Notifications")); }
 
+    // Answers to Notify are kept back from now until releaseReplies(), as a busy server's
+    // would be: the call is recorded in `notified` while its caller has no id yet.
+    void holdReplies() { m_holdingReplies = true; }
+    void releaseReplies()
+    {
+        m_holdingReplies = false;
+        for (const QDBusMessage& reply : std::as_const(m_heldReplies))
+            m_bus.send(reply);
+        m_heldReplies.clear();
+    }
+
     QList<Notified> notified;
     QList<uint> closedByClient;
 
@@ -122,6 +135,10 @@ public Q_SLOTS:
         Q_UNUSED(timeout)
         const uint id = replacesId != 0 ? replacesId : ++m_lastId;
         notified.append({appName, replacesId, summary, body, actions, hints, id});
+        if (m_holdingReplies) {
+            setDelayedReply(true);
+            m_heldReplies.append(message().createReply(id));
+        }
         return id;
     }
     void CloseNotification(uint id)
@@ -148,6 +165,8 @@ Q_SIGNALS:
 private:
     QDBusConnection m_bus;
     uint m_lastId = 0;
+    bool m_holdingReplies = false;
+    QList<QDBusMessage> m_heldReplies;
 };
 
 } // namespace switchyard::testing

@@ -147,6 +147,42 @@ private Q_SLOTS:
         QCOMPARE(m_notifier->openCount(), 0);
     }
 
+    // Closed while the server has not yet answered Notify (so no id is known): it is closed
+    // once the answer comes, not left on screen.
+    void closeBeforeTheNotifyReply()
+    {
+        QSignalSpy closed(m_notifier.get(), &DesktopNotifier::closed);
+        QSignalSpy unavailable(m_notifier.get(), &DesktopNotifier::unavailable);
+        m_server->holdReplies();
+        m_notifier->show(sample(QStringLiteral("k"), DesktopNotification::Urgency::Critical));
+        QTRY_COMPARE_WITH_TIMEOUT(m_server->notified.size(), 1, kWaitMs);
+        m_notifier->close(QStringLiteral("k"));
+        m_server->releaseReplies();
+        QTRY_COMPARE_WITH_TIMEOUT(closed.size(), 1, kWaitMs);
+        QCOMPARE(m_server->closedByClient, QList<uint>{m_server->notified.at(0).id});
+        QCOMPARE(closed.at(0).at(0).toString(), QStringLiteral("k"));
+        QCOMPARE(m_notifier->openCount(), 0);
+        QCOMPARE(unavailable.size(), 0);
+    }
+
+    // Shown again after such a close, before either answer: the new one stays.
+    void showAgainAfterAnEarlyClose()
+    {
+        m_server->holdReplies();
+        m_notifier->show(sample(QStringLiteral("k"), DesktopNotification::Urgency::Critical));
+        QTRY_COMPARE_WITH_TIMEOUT(m_server->notified.size(), 1, kWaitMs);
+        m_notifier->close(QStringLiteral("k"));
+        m_notifier->show(sample(QStringLiteral("k"), DesktopNotification::Urgency::Critical));
+        QTRY_COMPARE_WITH_TIMEOUT(m_server->notified.size(), 2, kWaitMs);
+        m_server->releaseReplies();
+        const uint firstId = m_server->notified.at(0).id;
+        QTRY_COMPARE_WITH_TIMEOUT(m_server->closedByClient, QList<uint>{firstId}, kWaitMs);
+        QTRY_COMPARE_WITH_TIMEOUT(m_notifier->openCount(), 1, kWaitMs);
+        m_notifier->close(QStringLiteral("k"));
+        QTRY_COMPARE_WITH_TIMEOUT(m_server->closedByClient,
+                                  (QList<uint>{firstId, m_server->notified.at(1).id}), kWaitMs);
+    }
+
     // Nobody owns org.freedesktop.Notifications: the notification comes back to be shown
     // another way, whole.
     void unavailableWithoutAService()

@@ -50,13 +50,18 @@ void DesktopNotifier::show(const DesktopNotification& notification)
     call << QStringLiteral("Switchyard") << m_idByKey.value(notification.key, 0u)
          << QStringLiteral("switchyard") << notification.summary << notification.body << actions
          << hints << serverDefaultTimeout;
+    const quint64 callId = ++m_lastCallId;
+    m_keyByPendingCall.insert(callId, notification.key);
     auto* watcher = new QDBusPendingCallWatcher(m_bus.asyncCall(call), this);
     connect(watcher, &QDBusPendingCallWatcher::finished, this,
-            [this, notification](QDBusPendingCallWatcher* finished) {
+            [this, notification, callId](QDBusPendingCallWatcher* finished) {
                 finished->deleteLater();
+                m_keyByPendingCall.remove(callId);
+                const bool closedMeanwhile = m_closeWhenAnswered.remove(callId);
                 const QDBusPendingReply<uint> reply = *finished;
                 if (reply.isError()) {
-                    Q_EMIT unavailable(notification);
+                    if (!closedMeanwhile)
+                        Q_EMIT unavailable(notification);
                     return;
                 }
                 const uint id = reply.value();
@@ -65,18 +70,29 @@ void DesktopNotifier::show(const DesktopNotification& notification)
                     m_keyById.remove(*old);
                 m_idByKey.insert(notification.key, id);
                 m_keyById.insert(id, notification.key);
+                if (closedMeanwhile)
+                    sendClose(id);
             });
 }
 
 void DesktopNotifier::close(const QString& key)
 {
-    const auto found = m_idByKey.constFind(key);
-    if (found == m_idByKey.cend())
-        return;
+    // A Notify not answered yet has no id to close: its answer closes it when it comes.
+    for (auto pending = m_keyByPendingCall.cbegin(); pending != m_keyByPendingCall.cend();
+         ++pending) {
+        if (*pending == key)
+            m_closeWhenAnswered.insert(pending.key());
+    }
+    if (const auto found = m_idByKey.constFind(key); found != m_idByKey.cend())
+        sendClose(*found);
+}
+
+void DesktopNotifier::sendClose(uint id)
+{
     QDBusMessage call = QDBusMessage::createMethodCall(
         QString::fromLatin1(service), QString::fromLatin1(path), QString::fromLatin1(interface),
         QStringLiteral("CloseNotification"));
-    call << *found;
+    call << id;
     m_bus.asyncCall(call);
 }
 
@@ -100,7 +116,10 @@ void DesktopNotifier::onNotificationClosed(uint id, uint reason)
 
 void DesktopNotifier::forget(uint id)
 {
-    m_idByKey.remove(m_keyById.take(id));
+    const QString key = m_keyById.take(id);
+    // The key may be on screen again under a newer id by now.
+    if (m_idByKey.value(key) == id)
+        m_idByKey.remove(key);
 }
 
 } // namespace switchyard::ui

@@ -5,6 +5,7 @@
 #include <QList>
 #include <QMetaType>
 #include <QObject>
+#include <QSet>
 #include <QString>
 #include <utility>
 
@@ -64,10 +65,15 @@ private Q_SLOTS:
 
 private:
     void forget(uint id);
+    void sendClose(uint id);
 
     QDBusConnection m_bus;
     QHash<uint, QString> m_keyById;
     QHash<QString, uint> m_idByKey;
+    // Notify calls not answered yet, and those of them closed before their answer came.
+    QHash<quint64, QString> m_keyByPendingCall;
+    QSet<quint64> m_closeWhenAnswered;
+    quint64 m_lastCallId = 0;
 };
 
 } // namespace switchyard::ui
