@@ -1,5 +1,6 @@
 #include "launch.h"
 
+#include "commands/commonoptions.h"
 #include "commands/subcommand.h"
 #include "config/configloader.h"
 #include "mainwindow.h"
@@ -58,18 +59,12 @@ int runWindow(int argc, char* argv[])
                        "through them."));
     const QCommandLineOption helpOption = parser.addHelpOption();
     const QCommandLineOption versionOption = parser.addVersionOption();
-    const QCommandLineOption configOption(
-        QStringLiteral("config"),
-        QStringLiteral("Node configuration (JSON). Default: %1").arg(defaultConfigPath()),
-        QStringLiteral("FILE"));
+    const cli::ConfigOption configOption;
     const QCommandLineOption demoOption(
         QStringLiteral("demo"),
         QStringLiteral("Watch a built-in simulated cluster on 127.0.0.1 instead of a config."));
-    const QCommandLineOption dbOption(
-        QStringLiteral("db"),
-        QStringLiteral("The event and transaction store (SQLite). Default: %1 (the demo: %2)")
-            .arg(store::defaultDatabasePath(), demoDatabasePath()),
-        QStringLiteral("FILE"));
+    const cli::StoreOption dbOption(QStringLiteral("The event and transaction store (SQLite)."),
+                                    QStringLiteral("(the demo: %1)").arg(demoDatabasePath()));
     parser.addOption(configOption);
     parser.addOption(demoOption);
     parser.addOption(dbOption);
@@ -97,7 +92,7 @@ int runWindow(int argc, char* argv[])
                          QStringLiteral("unknown command '%1' (see switchyard --help)")
                              .arg(parser.positionalArguments().constFirst()));
     }
-    if (parser.isSet(demoOption) && parser.isSet(configOption))
+    if (parser.isSet(demoOption) && configOption.given(parser))
         return cli::fail(cli::ExitUsage,
                          QStringLiteral("--demo brings its own nodes; leave out --config"));
 
@@ -107,11 +102,10 @@ int runWindow(int argc, char* argv[])
     ui::ConfigSource source;
     source.demo = parser.isSet(demoOption);
     if (!source.demo) {
-        source.path = parser.isSet(configOption) ? parser.value(configOption) : defaultConfigPath();
-        const bool explicitPath = parser.isSet(configOption);
+        source.path = configOption.path(parser);
+        const bool explicitPath = configOption.given(parser);
         if (explicitPath || QFileInfo::exists(source.path)) {
-            const ConfigResult loaded = loadConfigFile(
-                source.path, QProcessEnvironment::systemEnvironment(), &configContents);
+            const ConfigResult loaded = configOption.load(parser, &configContents);
             if (!loaded.ok())
                 return cli::fail(cli::ExitConfigError, loaded.errorText());
             config = loaded.config();
@@ -147,17 +141,16 @@ int runWindow(int argc, char* argv[])
 
     // A store given by name must work; the default one may not (a read-only home): then the
     // dashboard still watches the pool and the Timeline tab says why nothing is kept.
-    const QString databasePath = parser.isSet(dbOption) ? parser.value(dbOption)
-                                 : source.demo          ? demoDatabasePath()
-                                                        : store::defaultDatabasePath();
-    if (source.demo && !parser.isSet(dbOption)) {
+    const QString databasePath =
+        source.demo && !dbOption.given(parser) ? demoDatabasePath() : dbOption.path(parser);
+    if (source.demo && !dbOption.given(parser)) {
         if (const QString kept = discardDemoDatabase(); !kept.isEmpty())
             std::fprintf(stderr, "switchyard: the demo keeps an earlier run's store: %s\n",
                          qPrintable(kept));
     }
     QString storeError;
     const bool storeOpen = collector.openStore(databasePath, &storeError);
-    if (!storeOpen && parser.isSet(dbOption))
+    if (!storeOpen && dbOption.given(parser))
         return cli::fail(cli::ExitConfigError, storeError);
     StoreSession* store = collector.store();
     // The demo's own application hands its transactions to the tracker, which keeps them in

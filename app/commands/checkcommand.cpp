@@ -1,4 +1,5 @@
 #include "commanddeadline.h"
+#include "commonoptions.h"
 #include "config/configloader.h"
 #include "pool/networkpool.h"
 #include "pool/poolcheck.h"
@@ -46,10 +47,7 @@ int runCheck(const QStringList& arguments)
                        "network in the monitoring-plugin style. Exit: 0 OK, 1 WARNING, "
                        "2 CRITICAL, 3 UNKNOWN."));
     parser.addHelpOption();
-    const QCommandLineOption configOption(
-        QStringLiteral("config"),
-        QStringLiteral("Node configuration (JSON). Default: %1").arg(defaultConfigPath()),
-        QStringLiteral("FILE"));
+    const ConfigOption configOption;
     const QCommandLineOption networkOption(QStringLiteral("network"),
                                            QStringLiteral("Check only this network."),
                                            QStringLiteral("NAME"));
@@ -73,9 +71,8 @@ int runCheck(const QStringList& arguments)
     if (!deadline)
         return fail(unknown, timeoutError);
 
-    const QString path =
-        parser.isSet(configOption) ? parser.value(configOption) : defaultConfigPath();
-    const ConfigResult loaded = loadConfigFile(path);
+    const QString path = configOption.path(parser);
+    const ConfigResult loaded = configOption.load(parser);
     if (!loaded.ok())
         return fail(unknown, loaded.errorText());
     Config config = loaded.config();

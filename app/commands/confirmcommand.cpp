@@ -1,4 +1,5 @@
 #include "chain/transactionid.h"
+#include "commonoptions.h"
 #include "config/configloader.h"
 #include "models/displaytext.h"
 #include "pool/poolmanager.h"
@@ -10,7 +11,6 @@
 #include "util/clock.h"
 
 #include <QCommandLineParser>
-#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -140,14 +140,8 @@ int runConfirm(const QStringList& arguments)
         QStringLiteral("wait"),
         QStringLiteral("After a send, watch at most this long for it to land (default 60)."),
         QStringLiteral("SECONDS"), QStringLiteral("60"));
-    const QCommandLineOption configOption(
-        QStringLiteral("config"),
-        QStringLiteral("Node configuration (JSON). Default: %1").arg(defaultConfigPath()),
-        QStringLiteral("FILE"));
-    const QCommandLineOption dbOption(
-        QStringLiteral("db"),
-        QStringLiteral("The transaction store. Default: %1").arg(store::defaultDatabasePath()),
-        QStringLiteral("FILE"));
+    const ConfigOption configOption;
+    const StoreOption dbOption(QStringLiteral("The transaction store."));
     parser.addOptions(
         {rebroadcastOption, yesOption, jsonOption, waitOption, configOption, dbOption});
     if (!parser.parse(arguments))
@@ -177,27 +171,18 @@ int runConfirm(const QStringList& arguments)
                         .arg(positional.first().trimmed()));
     const QString id = parsed->text;
 
-    const QString configPath =
-        parser.isSet(configOption) ? parser.value(configOption) : defaultConfigPath();
-    const ConfigResult loaded = loadConfigFile(configPath);
+    const QString configPath = configOption.path(parser);
+    const ConfigResult loaded = configOption.load(parser);
     if (!loaded.ok())
         return fail(ConfirmError, loaded.errorText());
-    const QString dbPath =
-        parser.isSet(dbOption) ? parser.value(dbOption) : store::defaultDatabasePath();
-    QString locationError;
-    const store::StoreLocation location = store::StoreLocation::parse(dbPath, &locationError);
-    if (!locationError.isEmpty())
-        return fail(ConfirmError, locationError);
-    if (!location.isPostgres() && !QFileInfo::exists(dbPath))
-        return fail(ConfirmError,
-                    QStringLiteral("no transaction store at %1 (track the transaction first; see "
-                                   "--db)")
-                        .arg(dbPath));
-    store::OpenResult opened = store::Database::open(dbPath);
+    const QString dbPath = dbOption.path(parser);
+    if (const QString absent = absentStoreError(dbPath, QStringLiteral("transaction store"),
+                                                QStringLiteral("track the transaction first"));
+        !absent.isEmpty())
+        return fail(ConfirmError, absent);
+    store::OpenResult opened = openStoreWithNotices(dbPath);
     if (!opened.ok())
         return fail(ConfirmError, opened.error);
-    for (const QString& notice : std::as_const(opened.notices))
-        std::fprintf(stderr, "switchyard: note: %s\n", qPrintable(notice));
     QString loadError;
     const std::optional<TrackedTransaction> record =
         loadTransaction(*opened.database, id, &loadError);

@@ -1,3 +1,4 @@
+#include "commonoptions.h"
 #include "config/configloader.h"
 #include "config/redaction.h"
 #include "store/database.h"
@@ -7,7 +8,6 @@
 #include "util/outputfile.h"
 
 #include <QCommandLineParser>
-#include <QCoreApplication>
 #include <QFileInfo>
 #include <cstdio>
 #include <optional>
@@ -66,16 +66,10 @@ int runExport(const QStringList& arguments)
     const QCommandLineOption networkOption(QStringLiteral("network"),
                                            QStringLiteral("Only this network's events."),
                                            QStringLiteral("NAME"));
-    const QCommandLineOption dbOption(
-        QStringLiteral("db"),
-        QStringLiteral("The event store. Default: %1").arg(store::defaultDatabasePath()),
-        QStringLiteral("FILE"));
-    const QCommandLineOption configOption(
-        QStringLiteral("config"),
-        QStringLiteral("Configuration whose keys are also scrubbed from the text. Default: %1 "
-                       "when it exists")
-            .arg(defaultConfigPath()),
-        QStringLiteral("FILE"));
+    const StoreOption dbOption(QStringLiteral("The event store."));
+    const ConfigOption configOption(
+        QStringLiteral("Configuration whose keys are also scrubbed from the text."),
+        QStringLiteral("when it exists"));
     const QCommandLineOption bomOption(
         QStringLiteral("bom"),
         QStringLiteral("Start with a UTF-8 byte order mark, for opening by double-click in "
@@ -87,12 +81,7 @@ int runExport(const QStringList& arguments)
         return fail(ExitUsage,
                     parser.errorText() + QStringLiteral(" (see switchyard export --help)"));
     if (parser.isSet(helpOption)) {
-        QString help = parser.helpText();
-        const QString program = QCoreApplication::arguments().value(0);
-        const qsizetype programAt = program.isEmpty() ? -1 : help.indexOf(program);
-        if (programAt >= 0)
-            help.replace(programAt, program.size(), arguments.constFirst());
-        std::printf("%s", qPrintable(help));
+        std::printf("%s", qPrintable(commandHelpText(parser, arguments.constFirst())));
         return ExitOk;
     }
     if (!parser.positionalArguments().isEmpty())
@@ -121,27 +110,20 @@ int runExport(const QStringList& arguments)
     }
     filter.network = parser.value(networkOption);
 
-    const QString dbPath =
-        parser.isSet(dbOption) ? parser.value(dbOption) : store::defaultDatabasePath();
-    QString locationError;
-    const store::StoreLocation location = store::StoreLocation::parse(dbPath, &locationError);
-    if (!locationError.isEmpty())
-        return fail(ExitExportFailed, locationError);
-    if (!location.isPostgres() && !QFileInfo::exists(dbPath)) {
-        return fail(ExitExportFailed,
-                    QStringLiteral("no event store at %1 (export never creates one; see --db)")
-                        .arg(dbPath));
-    }
+    const QString dbPath = dbOption.path(parser);
+    if (const QString absent = absentStoreError(dbPath, QStringLiteral("event store"),
+                                                QStringLiteral("export never creates one"));
+        !absent.isEmpty())
+        return fail(ExitExportFailed, absent);
 
     CsvExportOptions options;
     options.byteOrderMark = parser.isSet(bomOption);
-    const QString configPath =
-        parser.isSet(configOption) ? parser.value(configOption) : defaultConfigPath();
-    if (parser.isSet(configOption) || QFileInfo::exists(configPath)) {
-        const ConfigResult loaded = loadConfigFile(configPath);
+    const QString configPath = configOption.path(parser);
+    if (configOption.given(parser) || QFileInfo::exists(configPath)) {
+        const ConfigResult loaded = configOption.load(parser);
         if (loaded.ok()) {
             options.scrubber = SecretScrubber(loaded.config());
-        } else if (parser.isSet(configOption)) {
+        } else if (configOption.given(parser)) {
             return fail(ExitConfigError, loaded.errorText());
         } else {
             // URLs in the text are still redacted; only bare keys the configuration would

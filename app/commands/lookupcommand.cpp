@@ -1,4 +1,5 @@
 #include "commanddeadline.h"
+#include "commonoptions.h"
 #include "config/configloader.h"
 #include "lookup/livelookup.h"
 #include "lookup/searchclassifier.h"
@@ -55,10 +56,7 @@ int runLookup(const QStringList& arguments)
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("ID"),
                                  QStringLiteral("Solana signature (base58) or EVM hash (0x...)."));
-    const QCommandLineOption configOption(
-        QStringLiteral("config"),
-        QStringLiteral("Node configuration (JSON). Default: %1").arg(defaultConfigPath()),
-        QStringLiteral("FILE"));
+    const ConfigOption configOption;
     const QCommandLineOption networkOption(QStringLiteral("network"),
                                            QStringLiteral("Ask only this network's nodes."),
                                            QStringLiteral("NAME"));
@@ -86,9 +84,8 @@ int runLookup(const QStringList& arguments)
     if (!deadline)
         return fail(LookupUsage, timeoutError);
 
-    const QString path =
-        parser.isSet(configOption) ? parser.value(configOption) : defaultConfigPath();
-    const ConfigResult loaded = loadConfigFile(path);
+    const QString path = configOption.path(parser);
+    const ConfigResult loaded = configOption.load(parser);
     if (!loaded.ok())
         return fail(LookupUsage, loaded.errorText());
     Config config = loaded.config();

@@ -1,3 +1,4 @@
+#include "commonoptions.h"
 #include "config/configloader.h"
 #include "metrics/metricswriter.h"
 #include "metrics/poolmetrics.h"
@@ -149,15 +150,8 @@ int runServe(const QStringList& arguments)
                        "/healthz and /readyz over HTTP. Ends on SIGTERM or SIGINT once every "
                        "queued store write is committed."));
     parser.addHelpOption();
-    const QCommandLineOption configOption(
-        QStringLiteral("config"),
-        QStringLiteral("Node configuration (JSON). Default: %1").arg(defaultConfigPath()),
-        QStringLiteral("FILE"));
-    const QCommandLineOption dbOption(
-        QStringLiteral("db"),
-        QStringLiteral("The event and transaction store (SQLite). Default: %1")
-            .arg(store::defaultDatabasePath()),
-        QStringLiteral("FILE"));
+    const ConfigOption configOption;
+    const StoreOption dbOption(QStringLiteral("The event and transaction store (SQLite)."));
     const QCommandLineOption listenOption(
         QStringLiteral("listen"),
         QStringLiteral("Address and port of the HTTP endpoints. Default: 127.0.0.1:%1")
@@ -213,11 +207,9 @@ int runServe(const QStringList& arguments)
                                    .arg(parser.value(stopTimeoutOption)));
 
     // Everything that can refuse is tried before anything starts: nothing half-started.
-    const QString configPath =
-        parser.isSet(configOption) ? parser.value(configOption) : defaultConfigPath();
+    const QString configPath = configOption.path(parser);
     QByteArray configContents;
-    const ConfigResult loaded =
-        loadConfigFile(configPath, QProcessEnvironment::systemEnvironment(), &configContents);
+    const ConfigResult loaded = configOption.load(parser, &configContents);
     if (!loaded.ok())
         return fail(ExitConfigError, loaded.errorText());
 
@@ -233,8 +225,7 @@ int runServe(const QStringList& arguments)
 
     app::TerminationSignals termination;
     Collector collector(Clock::system());
-    const QString databasePath =
-        parser.isSet(dbOption) ? parser.value(dbOption) : store::defaultDatabasePath();
+    const QString databasePath = dbOption.path(parser);
     QString storeError;
     if (!collector.openStore(databasePath, &storeError))
         return fail(ExitConfigError, storeError);

@@ -1,3 +1,4 @@
+#include "commonoptions.h"
 #include "config/configloader.h"
 #include "pool/poolmanager.h"
 #include "store/database.h"
@@ -10,7 +11,6 @@
 #include "util/readtoend.h"
 
 #include <QCommandLineParser>
-#include <QCoreApplication>
 #include <QFile>
 #include <QFileInfo>
 #include <QHash>
@@ -115,16 +115,6 @@ Imported importAll(const QStringList& arguments, const QList<NetworkConfig>& net
     return out;
 }
 
-QString helpText(const QCommandLineParser& parser, const QString& program)
-{
-    QString help = parser.helpText();
-    const QString executable = QCoreApplication::arguments().value(0);
-    const qsizetype at = executable.isEmpty() ? -1 : help.indexOf(executable);
-    if (at >= 0)
-        help.replace(at, executable.size(), program);
-    return help;
-}
-
 } // namespace
 
 // `switchyard track INPUT... [--network NAME] [--intent ID] [--last-valid-block-height N]
@@ -158,22 +148,15 @@ int runTrack(const QStringList& arguments)
         QStringLiteral("Solana: the lastValidBlockHeight getLatestBlockhash gave with their "
                        "blockhash. Without it, expiry cannot be decided."),
         QStringLiteral("N"));
-    const QCommandLineOption configOption(
-        QStringLiteral("config"),
-        QStringLiteral("Node configuration (JSON). Default: %1").arg(defaultConfigPath()),
-        QStringLiteral("FILE"));
-    const QCommandLineOption dbOption(
-        QStringLiteral("db"),
-        QStringLiteral("The store (created when missing). Default: %1")
-            .arg(store::defaultDatabasePath()),
-        QStringLiteral("FILE"));
+    const ConfigOption configOption;
+    const StoreOption dbOption(QStringLiteral("The store (created when missing)."));
     parser.addOptions({networkOption, intentOption, lastValidOption, configOption, dbOption});
 
     if (!parser.parse(arguments))
         return fail(ExitUsage,
                     parser.errorText() + QStringLiteral(" (see switchyard track --help)"));
     if (parser.isSet(helpOption)) {
-        std::printf("%s", qPrintable(helpText(parser, arguments.constFirst())));
+        std::printf("%s", qPrintable(commandHelpText(parser, arguments.constFirst())));
         return ExitOk;
     }
     const QStringList inputs = parser.positionalArguments();
@@ -194,9 +177,8 @@ int runTrack(const QStringList& arguments)
         defaults.lastValidBlockHeight = height;
     }
 
-    const QString configPath =
-        parser.isSet(configOption) ? parser.value(configOption) : defaultConfigPath();
-    const ConfigResult loaded = loadConfigFile(configPath);
+    const QString configPath = configOption.path(parser);
+    const ConfigResult loaded = configOption.load(parser);
     if (!loaded.ok())
         return fail(ExitConfigError, loaded.errorText());
     const Config& config = loaded.config();
@@ -224,13 +206,10 @@ int runTrack(const QStringList& arguments)
             QStringLiteral("nothing tracked: %1 input error(s) above").arg(imported.errors.size()));
     }
 
-    const QString dbPath =
-        parser.isSet(dbOption) ? parser.value(dbOption) : store::defaultDatabasePath();
-    store::OpenResult opened = store::Database::open(dbPath);
+    const QString dbPath = dbOption.path(parser);
+    store::OpenResult opened = openStoreWithNotices(dbPath);
     if (!opened.ok())
         return fail(ExitConfigError, opened.error);
-    for (const QString& notice : std::as_const(opened.notices))
-        std::fprintf(stderr, "switchyard: note: %s\n", qPrintable(notice));
 
     // The tracker only knows what it is given: the ids the store already has come first, so a
     // known id keeps its state and history and only gains what it lacked.

@@ -167,39 +167,35 @@ void AlertMonitor::collectPools(QList<Alert>& holding, AttentionSummary& summary
             const NodeState state = node.health.state();
             const QString name = node.config.name;
             const QString itemKey = QStringLiteral("%1:%2").arg(network, name);
+            // A state critical on its own: in the summary, and an alert while its rule is on.
+            const auto criticalNode = [&](const QString& kind, const QString& rule, bool enabled,
+                                          const QString& title, const QString& detail) {
+                summary.criticalKeys << kind + u':' + itemKey;
+                summary.critical << title;
+                if (enabled)
+                    holding << Alert{kind + u':' + itemKey,
+                                     rule,
+                                     Severity::Critical,
+                                     title,
+                                     detail,
+                                     {AlertTarget::Kind::Node, network, name, {}},
+                                     {},
+                                     {}};
+            };
             if (state == NodeState::WrongNetwork) {
-                const QString title =
-                    QStringLiteral("%1: %2 is on the wrong network").arg(network, name);
-                summary.criticalKeys << QStringLiteral("wrong-network:") + itemKey;
-                summary.critical << title;
-                if (rules.wrongNetwork.enabled)
-                    holding << Alert{QStringLiteral("wrong-network:") + itemKey,
-                                     QStringLiteral("wrongNetwork"),
-                                     Severity::Critical,
-                                     title,
-                                     node.health.lastError().isEmpty()
-                                         ? QStringLiteral("It answers for another cluster or "
-                                                          "chain; it serves nothing until it "
-                                                          "answers for %1 again.")
-                                               .arg(network)
-                                         : node.health.lastError(),
-                                     {AlertTarget::Kind::Node, network, name, {}},
-                                     {},
-                                     {}};
+                criticalNode(QStringLiteral("wrong-network"), QStringLiteral("wrongNetwork"),
+                             rules.wrongNetwork.enabled,
+                             QStringLiteral("%1: %2 is on the wrong network").arg(network, name),
+                             node.health.lastError().isEmpty()
+                                 ? QStringLiteral("It answers for another cluster or chain; it "
+                                                  "serves nothing until it answers for %1 again.")
+                                       .arg(network)
+                                 : node.health.lastError());
             } else if (state == NodeState::Diverged) {
-                const QString title =
-                    QStringLiteral("%1: %2 serves another history").arg(network, name);
-                summary.criticalKeys << QStringLiteral("diverged:") + itemKey;
-                summary.critical << title;
-                if (rules.diverged.enabled)
-                    holding << Alert{QStringLiteral("diverged:") + itemKey,
-                                     QStringLiteral("diverged"),
-                                     Severity::Critical,
-                                     title,
-                                     node.health.lastError(),
-                                     {AlertTarget::Kind::Node, network, name, {}},
-                                     {},
-                                     {}};
+                criticalNode(QStringLiteral("diverged"), QStringLiteral("diverged"),
+                             rules.diverged.enabled,
+                             QStringLiteral("%1: %2 serves another history").arg(network, name),
+                             node.health.lastError());
             } else if (state == NodeState::Unhealthy) {
                 summary.criticalKeys << QStringLiteral("unhealthy:") + itemKey;
                 summary.critical << QStringLiteral("%1: %2 is Unhealthy").arg(network, name);

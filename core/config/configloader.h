@@ -1,6 +1,8 @@
 #pragma once
 
+#include "config/configread.h"
 #include "config/configresult.h"
+#include "config/configvalidation.h"
 
 #include <QByteArray>
 #include <QProcessEnvironment>
@@ -8,39 +10,7 @@
 
 namespace switchyard {
 
-enum class MissingVariables
-{
-    AreErrors,
-    // Only to check a file's shape where its variables are not set (e.g. before saving): a
-    // node whose URL needs a missing variable is left with an empty url.
-    AreIgnored,
-};
-
-// The most a config file may hold, whatever reads it: check, serve, the window, every reload.
-inline constexpr qint64 maxConfigFileBytes = 4 * 1024 * 1024;
-
-enum class NonRegularFiles
-{
-    // At a process's start: a named pipe (`--config <(envsubst < template.json)`) or a device is
-    // read until its writer closes it, for at most 5 s and maxConfigFileBytes.
-    AreReadWithinLimits,
-    // On a reload, inside a running event loop: even 5 s would stop scrapes, probes and the
-    // window, so only a regular file is read.
-    AreRefused,
-};
-
-struct ConfigFileRead
-{
-    QByteArray text;
-    QString error;        // why there is no text: "cannot open: …", "a named pipe; …"
-    bool missing = false; // nothing at the path (as between a save's delete and its rename)
-};
-
-// The one reader of config files. It never waits on a file that cannot be read to its end, nor
-// reads past maxConfigFileBytes + 1 bytes; a directory is always refused.
-ConfigFileRead readConfigFile(const QString& path, NonRegularFiles nonRegular);
-
-// Reads (as above, at a process's start) and validates a config file (see
+// Reads (readConfigFile, as at a process's start) and validates a config file (see
 // resources/docs/configuration.md). Errors name the file as given. `contents`, when given,
 // receives the bytes read, for a ConfigWatcher to compare reloads with.
 ConfigResult

@@ -120,6 +120,11 @@ QString escapedForMessage(const QString& text)
     return escaped;
 }
 
+QString quotedForMessage(const QString& text)
+{
+    return u'"' + escapedForMessage(text) + u'"';
+}
+
 QString jsonChildPath(const QString& path, const QString& key)
 {
     static const QRegularExpression plain(QStringLiteral("^[A-Za-z_][A-Za-z0-9_-]*$"));

@@ -33,6 +33,8 @@ QString withoutInvisibleCharacters(const QString& text);
 // The text with backslash, double quote, layout and invisible characters written as JSON
 // escapes.
 QString escapedForMessage(const QString& text);
+// The same, in double quotes: how a message quotes a name or a value.
+QString quotedForMessage(const QString& text);
 
 // Where each value of a JSON text is, by the JSON path a config error names it with, and what
 // QJsonDocument does not keep: the literal text of numbers (it turns them into doubles, which

@@ -213,6 +213,29 @@ std::variant<Commitment, MethodError> optionalCommitment(const QJsonObject& obje
     return *parsed;
 }
 
+// The configuration object a method takes as its last parameter; none given is an empty one.
+std::variant<QJsonObject, MethodError> optionalConfig(const QJsonValue& value)
+{
+    if (value.isUndefined() || value.isNull())
+        return QJsonObject();
+    if (!value.isObject())
+        return invalidParams(QStringLiteral("the configuration must be an object"));
+    return value.toObject();
+}
+
+// What getBlock and getTransaction read at: finalized unless the configuration says otherwise,
+// and never what is only processed (Solana's nodes refuse it for both).
+std::variant<Commitment, MethodError> confirmedCommitment(const QJsonObject& config)
+{
+    auto commitment =
+        optionalCommitment(config, QStringLiteral("commitment"), Commitment::Finalized);
+    if (const Commitment* given = std::get_if<Commitment>(&commitment);
+        given && *given == Commitment::Processed)
+        return solanaInvalidParams(
+            QStringLiteral("Method does not support commitment below `confirmed`"));
+    return commitment;
+}
+
 bool isNonNegativeInteger(const QJsonValue& value)
 {
     return value.isDouble() && value.toDouble() >= 0 &&
@@ -229,12 +252,10 @@ MethodResult sendTransaction(SimulatedNode& node, const QJsonValue& params)
         return invalidParams(QStringLiteral("the first parameter must be the encoded transaction"));
     const QString text = array.at(0).toString();
 
-    QJsonObject config;
-    if (!array.at(1).isUndefined() && !array.at(1).isNull()) {
-        if (!array.at(1).isObject())
-            return invalidParams(QStringLiteral("the configuration must be an object"));
-        config = array.at(1).toObject();
-    }
+    auto given = optionalConfig(array.at(1));
+    if (auto* error = std::get_if<MethodError>(&given))
+        return *error;
+    const QJsonObject config = std::get<QJsonObject>(given);
     SolanaSendOptions options;
     if (auto error = optionalBool(config, QStringLiteral("skipPreflight"), &options.skipPreflight))
         return *error;
@@ -425,21 +446,15 @@ MethodResult getTransaction(SimulatedNode& node, const QJsonValue& params)
     const QJsonArray array = std::get<QJsonArray>(parsed);
     if (!isSignatureText(array.at(0)))
         return invalidParams(QStringLiteral("the first parameter must be a base58 signature"));
-    QJsonObject config;
-    if (array.at(1).isString()) {
-        config.insert(QStringLiteral("encoding"), array.at(1)); // the deprecated positional form
-    } else if (!array.at(1).isUndefined() && !array.at(1).isNull()) {
-        if (!array.at(1).isObject())
-            return invalidParams(QStringLiteral("the configuration must be an object"));
-        config = array.at(1).toObject();
-    }
-    auto commitment =
-        optionalCommitment(config, QStringLiteral("commitment"), Commitment::Finalized);
+    // A string is the deprecated positional form of the encoding.
+    auto given = array.at(1).isString() ? QJsonObject{{QStringLiteral("encoding"), array.at(1)}}
+                                        : optionalConfig(array.at(1));
+    if (auto* error = std::get_if<MethodError>(&given))
+        return *error;
+    const QJsonObject config = std::get<QJsonObject>(given);
+    const auto commitment = confirmedCommitment(config);
     if (auto* error = std::get_if<MethodError>(&commitment))
         return *error;
-    if (std::get<Commitment>(commitment) == Commitment::Processed)
-        return solanaInvalidParams(
-            QStringLiteral("Method does not support commitment below `confirmed`"));
     const QString encoding =
         config.value(QLatin1String("encoding")).toString(QStringLiteral("json"));
     if (encoding != QLatin1String("json") && encoding != QLatin1String("jsonParsed") &&
@@ -507,19 +522,13 @@ MethodResult getBlock(SimulatedNode& node, const QJsonValue& params)
     if (!isNonNegativeInteger(array.at(0)))
         return invalidParams(QStringLiteral("the first parameter must be a slot"));
     const qint64 slot = array.at(0).toInteger();
-    QJsonObject config;
-    if (!array.at(1).isUndefined() && !array.at(1).isNull()) {
-        if (!array.at(1).isObject())
-            return invalidParams(QStringLiteral("the configuration must be an object"));
-        config = array.at(1).toObject();
-    }
-    auto commitment =
-        optionalCommitment(config, QStringLiteral("commitment"), Commitment::Finalized);
+    auto given = optionalConfig(array.at(1));
+    if (auto* error = std::get_if<MethodError>(&given))
+        return *error;
+    const QJsonObject config = std::get<QJsonObject>(given);
+    const auto commitment = confirmedCommitment(config);
     if (auto* error = std::get_if<MethodError>(&commitment))
         return *error;
-    if (std::get<Commitment>(commitment) == Commitment::Processed)
-        return solanaInvalidParams(
-            QStringLiteral("Method does not support commitment below `confirmed`"));
     const QString details =
         config.value(QLatin1String("transactionDetails")).toString(QStringLiteral("full"));
     if (details != QLatin1String("full") && details != QLatin1String("signatures") &&

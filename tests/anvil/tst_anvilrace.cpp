@@ -7,6 +7,7 @@
 #include "config/configwriter.h"
 #include "holdingrelay.h"
 #include "store/database.h"
+#include "testfiles.h"
 
 #include <QTemporaryDir>
 #include <memory>
@@ -16,14 +17,6 @@ using namespace switchyard;
 using namespace switchyard::testing;
 
 namespace {
-
-QString writeFile(const QString& path, const QByteArray& contents)
-{
-    QFile file(path);
-    if (file.open(QIODevice::WriteOnly))
-        file.write(contents);
-    return path;
-}
 
 QString describe(QProcess& process)
 {

@@ -4,6 +4,7 @@
 #include "secreturls.h"
 #include "sim/simulatedcluster.h"
 #include "sim/simulatednode.h"
+#include "testfiles.h"
 #include "util/clock.h"
 
 #include <QJsonArray>
@@ -17,19 +18,6 @@
 using namespace switchyard;
 using namespace switchyard::testing;
 using namespace switchyard::sim;
-
-namespace {
-
-QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& contents)
-{
-    const QString path = dir.filePath(name);
-    QFile file(path);
-    if (file.open(QIODevice::WriteOnly))
-        file.write(contents);
-    return path;
-}
-
-} // namespace
 
 class TestCommandLine : public QObject
 {

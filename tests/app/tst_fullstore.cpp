@@ -9,6 +9,7 @@
 #include "commandrunner.h"
 #include "config/configwriter.h"
 #include "smallfilesystem.h"
+#include "testfiles.h"
 #include "trackingfixture.h"
 
 #include <QTest>
@@ -21,14 +22,6 @@ namespace {
 
 constexpr qint64 kFilesystemBytes = 4 * 1024 * 1024;
 constexpr int kCommandTimeoutMs = 60'000; // commands end in seconds; a hang ends here
-
-QString writeFile(const QString& path, const QByteArray& contents)
-{
-    QFile file(path);
-    if (file.open(QIODevice::WriteOnly))
-        file.write(contents);
-    return path;
-}
 
 // What a failed write must leave on stderr: which store, and why (SQLite in WAL mode says only
 // "disk I/O error" when the disk is full).

@@ -5,6 +5,7 @@
 #include "commandrunner.h"
 #include "config/configwriter.h"
 #include "secreturls.h"
+#include "testfiles.h"
 #include "trackingfixture.h"
 
 #include <QSqlQuery>
@@ -14,14 +15,6 @@ using namespace switchyard;
 using namespace switchyard::testing;
 
 namespace {
-
-QString writeFile(const QString& path, const QByteArray& contents)
-{
-    QFile file(path);
-    if (file.open(QIODevice::WriteOnly))
-        file.write(contents);
-    return path;
-}
 
 QStringList column(const store::Database& database, const QString& sql)
 {

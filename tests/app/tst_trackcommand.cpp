@@ -5,6 +5,7 @@
 #include "commandrunner.h"
 #include "piecewisestdin.h"
 #include "store/database.h"
+#include "testfiles.h"
 #include "teststores.h"
 #include "tracking/sqltrackingstore.h"
 
@@ -28,14 +29,6 @@ QJsonArray fixtures(const char* name)
     if (!file.open(QIODevice::ReadOnly))
         qFatal("cannot read fixture %s", name);
     return QJsonDocument::fromJson(file.readAll()).array();
-}
-
-QString writeFile(const QString& path, const QByteArray& contents)
-{
-    QFile file(path);
-    if (file.open(QIODevice::WriteOnly))
-        file.write(contents);
-    return path;
 }
 
 QByteArray jsonLine(const QJsonObject& object)

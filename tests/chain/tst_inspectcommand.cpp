@@ -1,6 +1,6 @@
-#include "../app/piecewisestdin.h"
 #include "chain/codec/base58.h"
 #include "fixtures.h"
+#include "piecewisestdin.h"
 
 #include <QFile>
 #include <QJsonObject>

@@ -3,7 +3,7 @@
 // A Solana-like network (the pool fixture's) and an EVM-like one next to it, watched by the same
 // pool manager on the same manual clock: what the model tests share.
 
-#include "../pool/poolfixture.h"
+#include "poolfixture.h"
 
 namespace switchyard::testing {
 

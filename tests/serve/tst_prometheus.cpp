@@ -3,8 +3,8 @@
 // promtool accepts the rules and a scrape; every PromQL expression of the dashboard and of the
 // rules returns data through the HTTP API (a renamed metric cannot hide); and a role losing its
 // last node makes SwitchyardRoleWithoutNode go pending.
-#include "../app/commandrunner.h"
 #include "chain/codec/base58.h"
+#include "commandrunner.h"
 #include "servefixture.h"
 
 #include <QJsonValue>

@@ -1,5 +1,6 @@
 // Opening the store file: creation, permissions, journal settings, and the files it must refuse.
 #include "store/database.h"
+#include "testfiles.h"
 
 #include <QDir>
 #include <QFile>
@@ -17,6 +18,7 @@
 
 using namespace switchyard;
 using namespace switchyard::store;
+using switchyard::testing::writeFile;
 
 namespace {
 
@@ -34,12 +36,6 @@ QByteArray contents(const QString& path)
     if (!file.open(QIODevice::ReadOnly))
         return {};
     return file.readAll();
-}
-
-bool writeFile(const QString& path, const QByteArray& bytes)
-{
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size();
 }
 
 mode_t modeOf(const QString& path)
@@ -318,7 +314,7 @@ private Q_SLOTS:
         QFETCH(QString, expected);
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("notes.db"));
-        QVERIFY(writeFile(path, bytes));
+        writeFile(path, bytes);
         OpenResult opened = Database::open(path);
         QVERIFY(!opened.ok());
         QVERIFY2(opened.error.contains(expected), qPrintable(opened.error));
@@ -456,7 +452,7 @@ private Q_SLOTS:
         const QString target = dir.filePath(QStringLiteral("target"));
         const QByteArray name = QFile::encodeName(target);
         if (kind == QLatin1String("text")) {
-            QVERIFY(writeFile(target, "root:x:0:0:root:/root:/bin/bash\n"));
+            writeFile(target, "root:x:0:0:root:/root:/bin/bash\n");
         } else if (kind == QLatin1String("fifo")) {
             QCOMPARE(::mkfifo(name.constData(), 0644), 0);
         } else if (kind != QLatin1String("dangling")) {
@@ -562,7 +558,7 @@ private Q_SLOTS:
         QFETCH(QString, expected);
         QTemporaryDir dir;
         QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("folder.db")));
-        QVERIFY(writeFile(dir.filePath(QStringLiteral("plain")), "x"));
+        writeFile(dir.filePath(QStringLiteral("plain")), "x");
         OpenResult opened = Database::open(dir.filePath(relative));
         QVERIFY(!opened.ok());
         QVERIFY2(opened.error.contains(expected), qPrintable(opened.error));

@@ -5,6 +5,7 @@
 #include "commandrunner.h"
 #include "config/configwriter.h"
 #include "holdingrelay.h"
+#include "testfiles.h"
 #include "trackingfixture.h"
 
 #include <QJsonArray>
@@ -17,14 +18,6 @@ using namespace switchyard::testing;
 using namespace switchyard::tracking;
 
 namespace {
-
-QString writeFile(const QString& path, const QByteArray& contents)
-{
-    QFile file(path);
-    if (file.open(QIODevice::WriteOnly))
-        file.write(contents);
-    return path;
-}
 
 // The configuration of the fixture's network, with every node's address replaced by `url`.
 QString writeConfig(const TrackingFixture& f, const QUrl& url = {})

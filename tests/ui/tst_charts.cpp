@@ -1,12 +1,12 @@
 // The charts draw what the models hold: failover bars from the failover table's model, one lag
 // line per node with its name in the legend.
-#include "../pool/poolfixture.h"
 #include "charts/failoverchart.h"
 #include "charts/lagchart.h"
 #include "failoversview.h"
 #include "models/failovertablemodel.h"
 #include "models/lagrecorder.h"
 #include "pool/router.h"
+#include "poolfixture.h"
 
 #include <QTableView>
 

@@ -1,6 +1,7 @@
 // The lookup window from the search box, on the demo with a real store: asked again on
 // Refresh (saying when), the decoded transaction when its signed bytes are stored, and an id
 // nobody tracks handed to the Track dialog.
+#include "demowindow.h"
 #include "importdialog.h"
 #include "lookupdialog.h"
 #include "mainwindow.h"
@@ -23,24 +24,12 @@
 
 using namespace switchyard;
 using namespace switchyard::ui;
+using switchyard::testing::Demo;
+using switchyard::testing::DemoWindow;
 
 namespace {
 
 constexpr int kWaitMs = 30'000;
-
-struct Demo
-{
-    Demo()
-        : pools(Clock::system())
-    {
-        Config config = scenario.config();
-        config.probe.timeoutMs = 10'000;
-        pools.applyConfig(config);
-        pools.start();
-    }
-    sim::DemoScenario scenario;
-    PoolManager pools;
-};
 
 QString labelText(const QWidget* root, const char* name)
 {
@@ -66,14 +55,12 @@ private Q_SLOTS:
 
     void refreshDecodedAndTrackThisId()
     {
-        Demo demo;
-        QString error;
-        const std::unique_ptr<StoreSession> store = StoreSession::open(
-            m_dir.filePath(QStringLiteral("lookup.db")), &demo.pools, Clock::system(), &error);
-        QVERIFY2(store, qPrintable(error));
-        Settings settings(m_dir.filePath(QStringLiteral("settings.ini")));
-        MainWindow window(&demo.pools, ConfigSource{QString(), true}, &settings);
-        window.setStore(store.get());
+        DemoWindow desk(m_dir.filePath(QStringLiteral("lookup.db")),
+                        m_dir.filePath(QStringLiteral("settings.ini")));
+        QVERIFY2(desk.store, qPrintable(desk.storeError));
+        Demo& demo = desk.demo;
+        const std::unique_ptr<StoreSession>& store = desk.store;
+        MainWindow& window = desk.window;
         window.show();
         demo.scenario.startTransactions(store->tracker());
         const auto withBytes = [&store](ChainFamily family) {

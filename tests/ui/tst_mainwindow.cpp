@@ -3,6 +3,7 @@
 #include "config/configloader.h"
 #include "config/configwriter.h"
 #include "confirmation/confirmationwizard.h"
+#include "demowindow.h"
 #include "editor/networkseditordialog.h"
 #include "editor/nodeform.h"
 #include "emptystate.h"
@@ -56,6 +57,8 @@
 using namespace switchyard;
 using namespace switchyard::ui;
 using switchyard::BoardColumn;
+using switchyard::testing::Demo;
+using switchyard::testing::DemoWindow;
 
 namespace {
 
@@ -75,22 +78,6 @@ QString stateOf(const QTableView* table, const QString& node)
     return row < 0 ? QString()
                    : table->model()->index(row, PoolTableModel::State).data().toString();
 }
-
-struct Demo
-{
-    Demo()
-        : pools(Clock::system())
-    {
-        // None of the demo's nodes needs a probe to time out to show its state; its 1.5 s
-        // would let a loaded machine turn a node that answers unhealthy mid-test.
-        Config config = scenario.config();
-        config.probe.timeoutMs = 10'000;
-        pools.applyConfig(config);
-        pools.start();
-    }
-    sim::DemoScenario scenario;
-    PoolManager pools;
-};
 
 } // namespace
 
@@ -155,14 +142,12 @@ private Q_SLOTS:
     // tracked; Cancel keeps watching. With nothing pending it closes at once.
     void quitAsksWhileTransactionsArePending()
     {
-        Demo demo;
-        QString error;
-        const std::unique_ptr<StoreSession> store = StoreSession::open(
-            m_dir.filePath(QStringLiteral("quit.db")), &demo.pools, Clock::system(), &error);
-        QVERIFY2(store, qPrintable(error));
-        Settings settings(settingsFile());
-        MainWindow window(&demo.pools, ConfigSource{QString(), true}, &settings);
-        window.setStore(store.get());
+        DemoWindow desk(m_dir.filePath(QStringLiteral("quit.db")), settingsFile());
+        QVERIFY2(desk.store, qPrintable(desk.storeError));
+        Demo& demo = desk.demo;
+        const std::unique_ptr<StoreSession>& store = desk.store;
+        Settings& settings = desk.settings;
+        MainWindow& window = desk.window;
         window.show();
         demo.scenario.startTransactions(store->tracker());
         const auto pending = [&store] {
@@ -613,14 +598,10 @@ private Q_SLOTS:
     // (and keeps it for the next start) and the Nodes tab shows its nodes only.
     void overviewTileOpensItsNetwork()
     {
-        Demo demo;
-        QString error;
-        const std::unique_ptr<StoreSession> store = StoreSession::open(
-            m_dir.filePath(QStringLiteral("overview.db")), &demo.pools, Clock::system(), &error);
-        QVERIFY2(store, qPrintable(error));
-        Settings settings(settingsFile());
-        MainWindow window(&demo.pools, ConfigSource{QString(), true}, &settings);
-        window.setStore(store.get());
+        DemoWindow desk(m_dir.filePath(QStringLiteral("overview.db")), settingsFile());
+        QVERIFY2(desk.store, qPrintable(desk.storeError));
+        Settings& settings = desk.settings;
+        MainWindow& window = desk.window;
         window.show();
         window.views()->setCurrentIndex(MainWindow::LagTab);
         OverviewBar* bar = window.overviewBar();
@@ -651,14 +632,11 @@ private Q_SLOTS:
     // "Timeline ⚠ N" for critical events since the timeline was last looked at.
     void tabsCarryTheirCounts()
     {
-        Demo demo;
-        QString error;
-        const std::unique_ptr<StoreSession> store = StoreSession::open(
-            m_dir.filePath(QStringLiteral("tabs.db")), &demo.pools, Clock::system(), &error);
-        QVERIFY2(store, qPrintable(error));
-        Settings settings(settingsFile());
-        MainWindow window(&demo.pools, ConfigSource{QString(), true}, &settings);
-        window.setStore(store.get());
+        DemoWindow desk(m_dir.filePath(QStringLiteral("tabs.db")), settingsFile());
+        QVERIFY2(desk.store, qPrintable(desk.storeError));
+        Demo& demo = desk.demo;
+        const std::unique_ptr<StoreSession>& store = desk.store;
+        MainWindow& window = desk.window;
         window.show();
         window.views()->setCurrentIndex(MainWindow::NodesView);
         QCOMPARE(window.views()->tabText(MainWindow::PendingTab), QStringLiteral("Pending"));
@@ -690,14 +668,11 @@ private Q_SLOTS:
     // panel, whatever view is showing, with the demo's nodes and transactions in it.
     void fitsALaptopScreen()
     {
-        Demo demo;
-        QString error;
-        const std::unique_ptr<StoreSession> store = StoreSession::open(
-            m_dir.filePath(QStringLiteral("laptop.db")), &demo.pools, Clock::system(), &error);
-        QVERIFY2(store, qPrintable(error));
-        Settings settings(settingsFile());
-        MainWindow window(&demo.pools, ConfigSource{QString(), true}, &settings);
-        window.setStore(store.get());
+        DemoWindow desk(m_dir.filePath(QStringLiteral("laptop.db")), settingsFile());
+        QVERIFY2(desk.store, qPrintable(desk.storeError));
+        Demo& demo = desk.demo;
+        const std::unique_ptr<StoreSession>& store = desk.store;
+        MainWindow& window = desk.window;
         demo.scenario.startTransactions(store->tracker());
         window.show();
         QTRY_VERIFY_WITH_TIMEOUT(!window.fallbackIndicator()->text().isEmpty() &&
@@ -728,15 +703,11 @@ private Q_SLOTS:
     // lag; the failing method; the event's message keeps room for a sentence.
     void tablesFitALaptopWithoutScrollingSideways()
     {
-        Demo demo;
-        QString error;
-        const std::unique_ptr<StoreSession> store =
-            StoreSession::open(m_dir.filePath(QStringLiteral("laptop-tables.db")), &demo.pools,
-                               Clock::system(), &error);
-        QVERIFY2(store, qPrintable(error));
-        Settings settings(settingsFile());
-        MainWindow window(&demo.pools, ConfigSource{QString(), true}, &settings);
-        window.setStore(store.get());
+        DemoWindow desk(m_dir.filePath(QStringLiteral("laptop-tables.db")), settingsFile());
+        QVERIFY2(desk.store, qPrintable(desk.storeError));
+        Demo& demo = desk.demo;
+        const std::unique_ptr<StoreSession>& store = desk.store;
+        MainWindow& window = desk.window;
         demo.scenario.startTransactions(store->tracker());
         window.resize(1366, 740);
         window.show();

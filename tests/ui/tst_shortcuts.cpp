@@ -1,6 +1,7 @@
 // The keyboard shortcuts of the main window, on the demo with a real store, and the Help page
 // that lists them from the same table that installs them.
 #include "confirmation/confirmationwizard.h"
+#include "demowindow.h"
 #include "importdialog.h"
 #include "mainwindow.h"
 #include "pendingpage.h"
@@ -23,21 +24,7 @@
 
 using namespace switchyard;
 using namespace switchyard::ui;
-
-namespace {
-
-struct Demo
-{
-    Demo()
-        : pools(Clock::system())
-    {
-        pools.applyConfig(scenario.config());
-    }
-    sim::DemoScenario scenario;
-    PoolManager pools;
-};
-
-} // namespace
+using switchyard::testing::Demo;
 
 class TestShortcuts : public QObject
 {
@@ -61,7 +48,7 @@ private Q_SLOTS:
     {
         QVERIFY(m_dir.isValid());
         QStandardPaths::setTestModeEnabled(true);
-        m_demo = std::make_unique<Demo>();
+        m_demo = std::make_unique<Demo>(Demo::Probes::NotStarted);
         QString error;
         m_store = StoreSession::open(m_dir.filePath(QStringLiteral("keys.db")), &m_demo->pools,
                                      Clock::system(), &error);

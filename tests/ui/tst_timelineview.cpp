@@ -1,8 +1,8 @@
 // The timeline tab: what an incident reviewer sees and can filter, read from a real SQLite file
 // with the store's events table, and the CSV export started from it.
-#include "../timeline/eventsdb.h"
 #include "emptystate.h"
 #include "eventdetaildialog.h"
+#include "eventsdb.h"
 #include "timeline/timelinemodel.h"
 #include "timelineview.h"
 #include "util/clock.h"

@@ -1,0 +1,90 @@
+#include "commonoptions.h"
+
+#include "config/configloader.h"
+#include "store/storelocation.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <cstdio>
+
+namespace switchyard::cli {
+
+namespace {
+
+QString helpLine(const QString& what, const QString& defaultPath, const QString& afterDefault)
+{
+    QString line = QStringLiteral("%1 Default: %2").arg(what, defaultPath);
+    if (!afterDefault.isEmpty())
+        line += u' ' + afterDefault;
+    return line;
+}
+
+} // namespace
+
+ConfigOption::ConfigOption(const QString& what, const QString& afterDefault)
+    : QCommandLineOption(QStringLiteral("config"),
+                         helpLine(what, defaultConfigPath(), afterDefault), QStringLiteral("FILE"))
+{}
+
+bool ConfigOption::given(const QCommandLineParser& parser) const
+{
+    return parser.isSet(*this);
+}
+
+QString ConfigOption::path(const QCommandLineParser& parser) const
+{
+    return given(parser) ? parser.value(*this) : defaultConfigPath();
+}
+
+ConfigResult ConfigOption::load(const QCommandLineParser& parser, QByteArray* contents) const
+{
+    return loadConfigFile(path(parser), QProcessEnvironment::systemEnvironment(), contents);
+}
+
+StoreOption::StoreOption(const QString& what, const QString& afterDefault)
+    : QCommandLineOption(QStringLiteral("db"),
+                         helpLine(what, store::defaultDatabasePath(), afterDefault),
+                         QStringLiteral("FILE"))
+{}
+
+bool StoreOption::given(const QCommandLineParser& parser) const
+{
+    return parser.isSet(*this);
+}
+
+QString StoreOption::path(const QCommandLineParser& parser) const
+{
+    return given(parser) ? parser.value(*this) : store::defaultDatabasePath();
+}
+
+QString absentStoreError(const QString& path, const QString& noun, const QString& hint)
+{
+    QString locationError;
+    const store::StoreLocation location = store::StoreLocation::parse(path, &locationError);
+    if (!locationError.isEmpty())
+        return locationError;
+    if (!location.isPostgres() && !QFileInfo::exists(path))
+        return QStringLiteral("no %1 at %2 (%3; see --db)").arg(noun, path, hint);
+    return QString();
+}
+
+store::OpenResult openStoreWithNotices(const QString& path)
+{
+    store::OpenResult opened = store::Database::open(path);
+    for (const QString& notice : std::as_const(opened.notices))
+        std::fprintf(stderr, "switchyard: note: %s\n", qPrintable(notice));
+    return opened;
+}
+
+QString commandHelpText(const QCommandLineParser& parser, const QString& program)
+{
+    QString help = parser.helpText();
+    const QString executable = QCoreApplication::arguments().value(0);
+    const qsizetype at = executable.isEmpty() ? -1 : help.indexOf(executable);
+    if (at >= 0)
+        help.replace(at, executable.size(), program);
+    return help;
+}
+
+} // namespace switchyard::cli

@@ -1,0 +1,53 @@
+#pragma once
+
+#include "config/configresult.h"
+#include "store/database.h"
+
+#include <QCommandLineOption>
+#include <QString>
+
+class QCommandLineParser;
+
+namespace switchyard::cli {
+
+// `--config FILE`, as every command and the window take it: the node configuration, or
+// defaultConfigPath() when it is not given.
+class ConfigOption : public QCommandLineOption
+{
+public:
+    // The help line says `what`, then "Default: PATH" and `afterDefault`.
+    explicit ConfigOption(const QString& what = QStringLiteral("Node configuration (JSON)."),
+                          const QString& afterDefault = QString());
+
+    bool given(const QCommandLineParser& parser) const;
+    QString path(const QCommandLineParser& parser) const;
+    // loadConfigFile(path(parser)); `contents` receives the bytes read.
+    ConfigResult load(const QCommandLineParser& parser, QByteArray* contents = nullptr) const;
+};
+
+// `--db FILE` (or a postgresql:// URL), as every command and the window take it: the store, or
+// store::defaultDatabasePath() when it is not given.
+class StoreOption : public QCommandLineOption
+{
+public:
+    // The help line says `what` ("The event store."), then "Default: PATH" and `afterDefault`.
+    explicit StoreOption(const QString& what, const QString& afterDefault = QString());
+
+    bool given(const QCommandLineParser& parser) const;
+    QString path(const QCommandLineParser& parser) const;
+};
+
+// Why a command that reads a store without ever creating one cannot read the one at `path`: a
+// location that does not parse, or no SQLite file there ("no NOUN at PATH (HINT; see --db)").
+// Empty when it can.
+QString absentStoreError(const QString& path, const QString& noun, const QString& hint);
+
+// store::Database::open, its notices (an upgrade, a recovered journal) on stderr as
+// "switchyard: note: …".
+store::OpenResult openStoreWithNotices(const QString& path);
+
+// The parser's help with the program named as the user ran it ("switchyard track"), not as the
+// executable's path.
+QString commandHelpText(const QCommandLineParser& parser, const QString& program);
+
+} // namespace switchyard::cli
