@@ -167,10 +167,6 @@ void CollectorLease::attempt()
     Q_EMIT taken(previous);
 }
 
-} // namespace switchyard
-
-namespace switchyard {
-
 void CollectorLease::attemptBySession()
 {
     const qint64 now = m_clock->utcNow().toMSecsSinceEpoch();
@@ -179,7 +175,7 @@ void CollectorLease::attemptBySession()
     bool ours = false;
     if (!error.isError())
         error = store::takeSessionLock(m_connection, sessionKey, &ours);
-    if (error.isError()) {
+    const auto failed = [&](const QString& why) {
         // Held, this process cannot tell any more whether its session (and the lock) is still
         // there; past staleAfterMs a standby may well record, so this one stops.
         if (m_held && now - m_confirmedMs > m_timing.staleAfterMs) {
@@ -190,7 +186,10 @@ void CollectorLease::attemptBySession()
                             .arg((now - m_confirmedMs) / 1000));
             return;
         }
-        Q_EMIT storeFailed(error.text);
+        Q_EMIT storeFailed(why);
+    };
+    if (error.isError()) {
+        failed(error.text);
         return;
     }
     if (!ours && m_held) {
@@ -207,7 +206,7 @@ void CollectorLease::attemptBySession()
         QStringLiteral("SELECT holder, host, since_ms FROM collector_lease WHERE name = ?"));
     query.addBindValue(leaseName);
     if (!query.exec()) {
-        Q_EMIT storeFailed(query.lastError().text());
+        failed(query.lastError().text());
         return;
     }
     const bool stored = query.next();
@@ -229,15 +228,14 @@ void CollectorLease::attemptBySession()
         return;
     }
 
-    if (m_sessionHolder.isEmpty() || !m_held) {
-        qint64 session = 0;
-        if (const store::WriteError asked = store::sessionPid(m_connection, &session);
-            asked.isError()) {
-            Q_EMIT storeFailed(asked.text);
-            return;
-        }
-        m_sessionHolder = tracking::sessionAsHolder(session);
+    // Asked each time: a connection opened again is another session, which the row must name.
+    qint64 session = 0;
+    if (const store::WriteError asked = store::sessionPid(m_connection, &session);
+        asked.isError()) {
+        failed(asked.text);
+        return;
     }
+    m_sessionHolder = tracking::sessionAsHolder(session);
     const bool renewing = m_held && holder == m_sessionHolder;
     QSqlQuery write(m_connection);
     if (renewing) {
@@ -257,12 +255,12 @@ void CollectorLease::attemptBySession()
         write.addBindValue(now);
     }
     if (!write.exec()) {
-        Q_EMIT storeFailed(write.lastError().text());
+        failed(write.lastError().text());
         return;
     }
     write.finish();
     if (const store::WriteError committed = transaction.commit(); committed.isError()) {
-        Q_EMIT storeFailed(committed.text);
+        failed(committed.text);
         return;
     }
     m_confirmedMs = now;
