@@ -234,6 +234,7 @@ private Q_SLOTS:
                  QString());
         QTRY_VERIFY_WITH_TIMEOUT(claimSessions(f).isEmpty(), 30'000);
         QCOMPARE(holder->state(), QProcess::Running);
+        QVERIFY(f.evm().dropPending(id)); // and the network lost it
 
         const CommandRun look = runSwitchyard(QStringList{QStringLiteral("confirm"), id} + common);
         QVERIFY2(look.exitCode == 1, QByteArray(look.out + look.err).constData());
