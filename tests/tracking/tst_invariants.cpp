@@ -25,7 +25,7 @@ namespace {
 
 constexpr int kSeeds = 40;
 // Of those, the ones also run on PostgreSQL: sized for a CI of two cores.
-constexpr int kPostgresSeeds = 12;
+constexpr int kPostgresSeeds = 20;
 constexpr int kSteps = 50;
 constexpr int kTransactions = 6;
 
