@@ -1,5 +1,6 @@
 #include "collectorlease.h"
 
+#include "store/sessionlock.h"
 #include "store/writetransaction.h"
 #include "tracking/claimholder.h"
 #include "util/clock.h"
@@ -15,6 +16,9 @@ namespace switchyard {
 namespace {
 
 const QString leaseName = QStringLiteral("collector");
+
+// The session lock of a PostgreSQL store's collector: "SWYC".
+constexpr store::SessionLockKey sessionKey{0x53575943, 0};
 
 } // namespace
 
@@ -54,14 +58,25 @@ void CollectorLease::release()
     QSqlQuery query(m_connection);
     query.prepare(QStringLiteral("DELETE FROM collector_lease WHERE name = ? AND holder = ?"));
     query.addBindValue(leaseName);
-    query.addBindValue(tracking::thisProcessAsHolder());
-    // Not given back, the lease ends with this process all the same (its pid is gone).
+    query.addBindValue(m_sessionHolder.isEmpty() ? tracking::thisProcessAsHolder()
+                                                 : m_sessionHolder);
+    // Not given back, the lease ends with this process all the same (its pid is gone, or on
+    // PostgreSQL its session).
     if (!query.exec())
         Q_EMIT storeFailed(query.lastError().text());
+    if (store::hasSessionLocks(m_connection)) {
+        if (const store::WriteError error = store::releaseSessionLock(m_connection, sessionKey);
+            error.isError())
+            Q_EMIT storeFailed(error.text);
+    }
 }
 
 void CollectorLease::attempt()
 {
+    if (store::hasSessionLocks(m_connection)) {
+        attemptBySession();
+        return;
+    }
     const QString me = tracking::thisProcessAsHolder();
     const QString host = QSysInfo::machineHostName();
     const qint64 now = m_clock->utcNow().toMSecsSinceEpoch();
@@ -150,6 +165,117 @@ void CollectorLease::attempt()
     m_otherSinceMs = 0;
     m_timer->setInterval(m_timing.renewEveryMs);
     Q_EMIT taken(previous);
+}
+
+void CollectorLease::attemptBySession()
+{
+    const qint64 now = m_clock->utcNow().toMSecsSinceEpoch();
+    store::WriteTransaction transaction(m_connection);
+    store::WriteError error = transaction.begin();
+    bool ours = false;
+    if (!error.isError())
+        error = store::takeSessionLock(m_connection, sessionKey, &ours);
+    const auto failed = [&](const QString& why) {
+        // Held, this process cannot tell any more whether its session (and the lock) is still
+        // there; past staleAfterMs a standby may well record, so this one stops.
+        if (m_held && now - m_confirmedMs > m_timing.staleAfterMs) {
+            m_held = false;
+            m_timer->setInterval(m_timing.retryEveryMs);
+            Q_EMIT lost(QStringLiteral("a standby (this process's store session could not be "
+                                       "confirmed for %1 s)")
+                            .arg((now - m_confirmedMs) / 1000));
+            return;
+        }
+        Q_EMIT storeFailed(why);
+    };
+    if (error.isError()) {
+        failed(error.text);
+        return;
+    }
+    if (!ours && m_held) {
+        // The server ended this process's session (cut off, restarted) and another one took
+        // the lock: that one records now.
+        m_held = false;
+        m_timer->setInterval(m_timing.retryEveryMs);
+        Q_EMIT lost(QStringLiteral("another session"));
+        return;
+    }
+
+    QSqlQuery query(m_connection);
+    query.prepare(
+        QStringLiteral("SELECT holder, host, since_ms FROM collector_lease WHERE name = ?"));
+    query.addBindValue(leaseName);
+    if (!query.exec()) {
+        failed(query.lastError().text());
+        return;
+    }
+    const bool stored = query.next();
+    const QString holder = stored ? query.value(0).toString() : QString();
+    const QString holderHost = stored ? query.value(1).toString() : QString();
+    const qint64 sinceMs = stored ? query.value(2).toLongLong() : 0;
+    query.finish();
+    if (!ours) {
+        // The row names who took the lock, written in the transaction that took it.
+        const QString key = holder + QLatin1Char('@') + holderHost;
+        if (key != m_otherHolderKey) {
+            m_otherHolderKey = key;
+            // A session's holder names its host when it is not this one.
+            m_otherHolder =
+                stored ? tracking::describeHolder(holder) : QStringLiteral("another session");
+            m_otherSinceMs = sinceMs;
+            Q_EMIT heldElsewhere(m_otherHolder, sinceMs);
+        }
+        return;
+    }
+
+    // Asked each time: a connection opened again is another session, which the row must name.
+    qint64 session = 0;
+    if (const store::WriteError asked = store::sessionPid(m_connection, &session);
+        asked.isError()) {
+        failed(asked.text);
+        return;
+    }
+    m_sessionHolder = tracking::sessionAsHolder(session);
+    const bool renewing = m_held && holder == m_sessionHolder;
+    QSqlQuery write(m_connection);
+    if (renewing) {
+        write.prepare(QStringLiteral("UPDATE collector_lease SET renewed_ms = ? WHERE name = ?"));
+        write.addBindValue(now);
+        write.addBindValue(leaseName);
+    } else {
+        write.prepare(QStringLiteral(
+            "INSERT INTO collector_lease (name, holder, host, since_ms, renewed_ms) "
+            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, "
+            "host = excluded.host, since_ms = excluded.since_ms, "
+            "renewed_ms = excluded.renewed_ms"));
+        write.addBindValue(leaseName);
+        write.addBindValue(m_sessionHolder);
+        write.addBindValue(QSysInfo::machineHostName());
+        write.addBindValue(now);
+        write.addBindValue(now);
+    }
+    if (!write.exec()) {
+        failed(write.lastError().text());
+        return;
+    }
+    write.finish();
+    if (const store::WriteError committed = transaction.commit(); committed.isError()) {
+        failed(committed.text);
+        return;
+    }
+    m_confirmedMs = now;
+    if (m_held)
+        return;
+    m_held = true;
+    m_otherHolder.clear();
+    m_otherHolderKey.clear();
+    m_otherSinceMs = 0;
+    m_timer->setInterval(m_timing.renewEveryMs);
+    // The lock was free: whoever the row names has let go of it or lost its session.
+    Q_EMIT taken(stored && holder != m_sessionHolder
+                     ? tracking::describeHolder(holder) +
+                           QStringLiteral(", whose store session ended")
+                     : QString());
 }
 
 } // namespace switchyard

@@ -12,12 +12,15 @@ class Clock;
 
 // Who probes and records for a store: one collector at a time, so that two `serve` processes
 // on one store do not write every transition, probe and failover twice. The lease is a row of
-// the store (schema 7) naming the process that holds it, taken in a write transaction. It is
-// free when nobody holds it, when its holder ran on this host and has ended (judged through
-// /proc as tracking/claimholder.h judges a send's claim, so a kill -9 frees it at once), or
-// when it was not renewed for `staleAfterMs` (a holder on another host, or one /proc cannot
-// tell). A PostgreSQL store will take a session advisory lock instead, released by the server
-// when the holder's connection ends. resources/docs/design.md, "Across processes".
+// the store (schema 7) naming the process that holds it, taken in a write transaction.
+// On SQLite it is free when nobody holds it, when its holder ran on this host and has ended
+// (judged through /proc as tracking/claimholder.h judges a send's claim, so a kill -9 frees it
+// at once), or when it was not renewed for `staleAfterMs` (one /proc cannot tell).
+// On PostgreSQL the lease is a session lock (store/sessionlock.h) on `connection`, taken in the
+// write transaction that writes the row: it is held exactly as long as that session, on
+// whichever machine, so a standby takes over at its next try once the holder is killed or cut
+// off; the row only says who holds it and when it was last renewed. A holder that cannot
+// confirm its lock for `staleAfterMs` stops. resources/docs/design.md, "Across processes".
 class CollectorLease : public QObject
 {
     Q_OBJECT
@@ -50,13 +53,15 @@ Q_SIGNALS:
     void taken(const QString& previous);
     // Another process holds it (said once per holder while waiting).
     void heldElsewhere(const QString& holder, qint64 sinceMs);
-    // Renewing found another process holding it (this one was judged stale): stop recording.
+    // Renewing found another process holding it (this one was judged stale, or on PostgreSQL
+    // its session ended): stop recording.
     void lost(const QString& holder);
     // The store could not be asked (locked past the busy timeout, I/O): tried again later.
     void storeFailed(const QString& error);
 
 private:
     void attempt();
+    void attemptBySession();
 
     QSqlDatabase m_connection;
     Clock* m_clock;
@@ -66,6 +71,8 @@ private:
     QString m_otherHolder;
     QString m_otherHolderKey; // the holder as stored, to say a new holder once
     qint64 m_otherSinceMs = 0;
+    QString m_sessionHolder;  // PostgreSQL: this session, as the row names it
+    qint64 m_confirmedMs = 0; // PostgreSQL: when the lock was last known held
 };
 
 } // namespace switchyard

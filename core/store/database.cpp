@@ -399,6 +399,18 @@ OpenResult Database::openPostgres(const StoreLocation& location, const OpenOptio
                                .arg(location.path, query.lastError().text().simplified());
             return result;
         }
+        // A session cut off by the network keeps its send claims and the collector lease
+        // (store/sessionlock.h) until the server notices it is gone: these settings make the
+        // server notice within about 15 s, not TCP's two hours. Over a unix socket they do
+        // nothing.
+        for (const char* setting : {"tcp_keepalives_idle = 5", "tcp_keepalives_interval = 2",
+                                    "tcp_keepalives_count = 3", "tcp_user_timeout = 15000"}) {
+            if (!query.exec(QStringLiteral("SET ") + QLatin1String(setting))) {
+                result.error = QStringLiteral("cannot prepare the store %1: %2")
+                                   .arg(location.path, query.lastError().text().simplified());
+                return result;
+            }
+        }
     }
     if (QString error = database->preparePostgres(); !error.isEmpty()) {
         result.error = error;

@@ -3,6 +3,7 @@
 #include <QCoreApplication>
 #include <QFile>
 #include <QList>
+#include <QSysInfo>
 #include <optional>
 
 namespace switchyard::tracking {
@@ -14,6 +15,8 @@ struct Holder
     qint64 pid = 0;
     QString start;
     QString boot;
+    QString host;
+    qint64 session = 0;
 };
 
 QString thisBoot()
@@ -24,6 +27,14 @@ QString thisBoot()
                                               : QString();
     }();
     return boot;
+}
+
+// This machine's name as a holder names it (fields are separated by spaces).
+QString thisHost()
+{
+    static const QString host =
+        QSysInfo::machineHostName().replace(QLatin1Char(' '), QLatin1Char('_'));
+    return host;
 }
 
 struct ProcessStat
@@ -61,6 +72,10 @@ std::optional<Holder> parseHolder(const QString& text)
             holder.start = value;
         else if (key == QLatin1String("boot"))
             holder.boot = value;
+        else if (key == QLatin1String("host"))
+            holder.host = value;
+        else if (key == QLatin1String("session"))
+            holder.session = value.toLongLong();
     }
     if (holder.pid <= 0)
         return std::nullopt;
@@ -103,7 +118,25 @@ QString describeHolder(const QString& text)
     if (!holder)
         return text.isEmpty() ? QStringLiteral("a process of an earlier Switchyard")
                               : QStringLiteral("a process (%1)").arg(text);
+    if (!holder->host.isEmpty() && holder->host != thisHost())
+        return QStringLiteral("process %1 on %2").arg(holder->pid).arg(holder->host);
     return QStringLiteral("process %1").arg(holder->pid);
+}
+
+QString sessionAsHolder(qint64 sessionPid)
+{
+    return QStringLiteral("session=%1 pid=%2 host=%3")
+        .arg(sessionPid)
+        .arg(QCoreApplication::applicationPid())
+        .arg(thisHost());
+}
+
+std::optional<qint64> holderSession(const QString& text)
+{
+    const std::optional<Holder> holder = parseHolder(text);
+    if (!holder || holder->session <= 0)
+        return std::nullopt;
+    return holder->session;
 }
 
 } // namespace switchyard::tracking

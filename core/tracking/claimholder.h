@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QString>
+#include <optional>
 
 namespace switchyard::tracking {
 
@@ -18,7 +19,15 @@ enum class HolderLiveness
 };
 
 HolderLiveness holderLiveness(const QString& holder);
-// "process 1234", for people.
+// "process 1234" ("process 1234 on host-b" for a session's holder), for people.
 QString describeHolder(const QString& holder);
+
+// On a PostgreSQL store a send is claimed by a database session, which cannot be judged from
+// /proc (its process may run on another machine): the claim lives as long as the session holds
+// the transaction's session lock (store/sessionlock.h). The holder names the session's server
+// process, and this process and host for people.
+QString sessionAsHolder(qint64 sessionPid);
+// The server process of the session that holds a claim, when `holder` names one.
+std::optional<qint64> holderSession(const QString& holder);
 
 } // namespace switchyard::tracking

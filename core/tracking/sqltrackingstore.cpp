@@ -2,10 +2,12 @@
 
 #include "store/database.h"
 #include "store/records.h"
+#include "store/sessionlock.h"
 #include "store/storewriter.h"
 #include "tracking/claimholder.h"
 #include "tracking/decisions.h"
 
+#include <QCryptographicHash>
 #include <QDateTime>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -82,12 +84,53 @@ IncidentEvent claimEvent(const TrackedTransaction& record, qint64 nowMs, Inciden
     return event;
 }
 
-// Closes the sends of `txId` still stored as "sending" whose process has ended: that send may
+// The session lock that a send of `txId` holds on PostgreSQL, the same in every process and on
+// every machine: "SWYS" and 31 bits of the id's SHA-256. Two ids that share it only make one
+// wait for the other's send to end.
+store::SessionLockKey claimKey(const QString& txId)
+{
+    const QByteArray digest = QCryptographicHash::hash(txId.toUtf8(), QCryptographicHash::Sha256);
+    const quint32 bits = (quint32(quint8(digest[0])) << 24) | (quint32(quint8(digest[1])) << 16) |
+                         (quint32(quint8(digest[2])) << 8) | quint32(quint8(digest[3]));
+    return {0x53575953, qint32(bits & 0x7fffffffU)};
+}
+
+// Gives the session lock of `txId` back unless a send of it by this session is still open: a
+// claim that was refused, whose write was rolled back, or that is finished.
+store::WriteError releaseUnusedClaim(QSqlDatabase& db, const QString& txId)
+{
+    if (!store::hasSessionLocks(db))
+        return {};
+    qint64 session = 0;
+    if (store::WriteError error = store::sessionPid(db, &session); error.isError())
+        return error;
+    QSqlQuery open(db);
+    open.prepare(QStringLiteral("SELECT count(*) FROM send_attempts WHERE tx_id = ? AND "
+                                "outcome = 'sending' AND holder = ?"));
+    open.addBindValue(txId);
+    open.addBindValue(sessionAsHolder(session));
+    if (!open.exec() || !open.next())
+        return store::WriteError::fromSql(QStringLiteral("cannot read the sends of %1").arg(txId),
+                                          open.lastError());
+    if (open.value(0).toInt() > 0)
+        return {};
+    return store::releaseSessionLock(db, claimKey(txId));
+}
+
+// Closes the sends of `txId` still stored as "sending" whose holder has ended: that send may
 // have reached its node and no answer will ever come, so it is an unclear send, and an Imported
-// transaction becomes Transport unknown. Names a running holder in `inFlight`.
+// transaction becomes Transport unknown. Names a running holder in `inFlight`. On PostgreSQL a
+// holder is a session, running while it holds the transaction's session lock; on SQLite a
+// process of this machine, judged from /proc.
 store::WriteError closeEndedClaims(QSqlDatabase& db, const QString& txId, qint64 nowMs,
                                    ClosedClaims* closed, QString* inFlight)
 {
+    QList<qint64> holding;
+    if (store::hasSessionLocks(db)) {
+        if (store::WriteError error = store::sessionsHolding(db, claimKey(txId), &holding);
+            error.isError())
+            return error;
+    }
     QSqlQuery open(db);
     open.prepare(QStringLiteral("SELECT id, node, holder FROM send_attempts "
                                 "WHERE tx_id = ? AND outcome = 'sending' ORDER BY id"));
@@ -101,13 +144,20 @@ store::WriteError closeEndedClaims(QSqlDatabase& db, const QString& txId, qint64
         "UPDATE send_attempts SET outcome = ?, detail = ? WHERE id = ? AND outcome = 'sending'"));
     while (open.next()) {
         const QString holder = open.value(2).toString();
-        if (holderLiveness(holder) != HolderLiveness::Ended) {
+        const std::optional<qint64> session = holderSession(holder);
+        const bool running =
+            session ? holding.contains(*session) : holderLiveness(holder) != HolderLiveness::Ended;
+        if (running) {
             if (inFlight->isEmpty())
                 *inFlight = describeHolder(holder);
             continue;
         }
-        const QString why = QStringLiteral("%1, which sent it, ended before an answer came")
-                                .arg(describeHolder(holder));
+        const QString why =
+            session ? QStringLiteral("%1, which sent it, lost its store session before an "
+                                     "answer came")
+                          .arg(describeHolder(holder))
+                    : QStringLiteral("%1, which sent it, ended before an answer came")
+                          .arg(describeHolder(holder));
         close.addBindValue(sendOutcomeKey(SendOutcome::Unclear));
         close.addBindValue(why);
         close.addBindValue(open.value(0).toLongLong());
@@ -302,25 +352,28 @@ QCoro::Task<SendClaim> SqlTrackingStore::claimSend(AttemptRecord attempt, qint64
                                                    qint64 nowMs)
 {
     auto claim = std::make_shared<SendClaim>();
-    const quint64 ticket = submit([attempt, seenAttemptId, nowMs,
-                                   claim](QSqlDatabase& db) -> store::WriteError {
+    auto sessionHeld = std::make_shared<bool>(false);
+    const quint64 ticket = submit([attempt, seenAttemptId, nowMs, claim,
+                                   sessionHeld](QSqlDatabase& db) -> store::WriteError {
         *claim = {};
+        *sessionHeld = false;
+        // A refusal gives back the session lock a try of this job rolled back may have taken.
+        const auto refuse = [&](const QString& why) {
+            claim->refusal = why;
+            return releaseUnusedClaim(db, attempt.txId);
+        };
         QString inFlight;
         if (store::WriteError error =
                 closeEndedClaims(db, attempt.txId, nowMs, &claim->closed, &inFlight);
             error.isError())
             return error;
-        if (claim->closed.record) {
-            claim->refusal = QStringLiteral("a send of it by a process that ended was never "
-                                            "answered; it is Transport unknown now, and another "
-                                            "send needs a new look at its status");
-            return {};
-        }
-        if (!inFlight.isEmpty()) {
-            claim->refusal =
-                QStringLiteral("a send of it is in flight (%1): wait for its answer").arg(inFlight);
-            return {};
-        }
+        if (claim->closed.record)
+            return refuse(QStringLiteral("a send of it by a process that ended was never "
+                                         "answered; it is Transport unknown now, and another "
+                                         "send needs a new look at its status"));
+        if (!inFlight.isEmpty())
+            return refuse(QStringLiteral("a send of it is in flight (%1): wait for its answer")
+                              .arg(inFlight));
         QSqlQuery newer(db);
         newer.prepare(QStringLiteral("SELECT node FROM send_attempts WHERE tx_id = ? AND id > ? "
                                      "AND %1 ORDER BY id DESC LIMIT 1")
@@ -330,11 +383,29 @@ QCoro::Task<SendClaim> SqlTrackingStore::claimSend(AttemptRecord attempt, qint64
         if (!newer.exec())
             return store::WriteError::fromSql(
                 QStringLiteral("cannot read the sends of %1").arg(attempt.txId), newer.lastError());
-        if (newer.next()) {
-            claim->refusal = QStringLiteral("it was sent to %1 after its status was looked up: "
-                                            "another send needs a new look")
-                                 .arg(newer.value(0).toString());
-            return {};
+        if (newer.next())
+            return refuse(QStringLiteral("it was sent to %1 after its status was looked up: "
+                                         "another send needs a new look")
+                              .arg(newer.value(0).toString()));
+        QString holder = thisProcessAsHolder();
+        if (store::hasSessionLocks(db)) {
+            // The claim lives as long as this session holds the lock: a holder killed, or cut
+            // off from the server, frees it, and the next look closes its send as unclear.
+            bool taken = false;
+            if (store::WriteError error =
+                    store::takeSessionLock(db, claimKey(attempt.txId), &taken);
+                error.isError())
+                return error;
+            if (!taken) {
+                claim->refusal = QStringLiteral("a send of it is in flight (another session holds "
+                                                "its claim): wait for its answer");
+                return {};
+            }
+            *sessionHeld = true;
+            qint64 session = 0;
+            if (store::WriteError error = store::sessionPid(db, &session); error.isError())
+                return error;
+            holder = sessionAsHolder(session);
         }
         store::SendAttempt row;
         row.txId = attempt.txId;
@@ -343,13 +414,28 @@ QCoro::Task<SendClaim> SqlTrackingStore::claimSend(AttemptRecord attempt, qint64
         row.outcome = QStringLiteral("sending");
         row.detail = attempt.detail;
         row.height = attempt.height;
-        row.holder = thisProcessAsHolder();
+        row.holder = holder;
         return store::insertAttempt(db, row, &claim->rowId);
     });
+    QPointer<SqlTrackingStore> self(this);
     const QString refused = co_await outcomeOf(ticket);
-    if (!refused.isEmpty())
+    if (!self)
         co_return SendClaim{refused, 0, {}, {}};
+    if (!refused.isEmpty()) {
+        // Its session lock may be held while no claim was stored.
+        releaseClaimLater(attempt.txId);
+        co_return SendClaim{refused, 0, {}, {}};
+    }
+    if (*sessionHeld && claim->claimed())
+        m_sessionClaims.insert(attempt.txId);
     co_return *claim;
+}
+
+void SqlTrackingStore::releaseClaimLater(const QString& txId)
+{
+    // Not waited for: the writer runs it before any later claim, and a session that ends
+    // first gives the lock back all the same.
+    submit([txId](QSqlDatabase& db) { return releaseUnusedClaim(db, txId); });
 }
 
 QCoro::Task<StoreAck> SqlTrackingStore::finishAttempt(AttemptRecord attempt,
@@ -378,7 +464,11 @@ QCoro::Task<StoreAck> SqlTrackingStore::finishAttempt(AttemptRecord attempt,
                 .arg(attempt.txId);
         return saveRecords(db, rows, events);
     });
+    QPointer<SqlTrackingStore> self(this);
     const QString error = co_await outcomeOf(ticket);
+    // Only once the outcome is committed: while the send is stored as open, its lock is held.
+    if (self && m_sessionClaims.remove(attempt.txId))
+        releaseClaimLater(attempt.txId);
     co_return StoreAck{error, attempt.rowId};
 }
 

@@ -6,6 +6,7 @@
 #include <QHash>
 #include <QObject>
 #include <QPointer>
+#include <QSet>
 #include <QSqlDatabase>
 #include <coroutine>
 #include <functional>
@@ -24,7 +25,9 @@ namespace switchyard::tracking {
 // `events`), written through the StoreWriter: each call is one job, so a record and its
 // events commit together, and it resumes once the writer acknowledged the job's ticket. A job
 // runs in the writer's write transaction (BEGIN IMMEDIATE on SQLite), so what it reads cannot
-// change before it commits: the send claim holds across processes.
+// change before it commits: the send claim holds across processes. On PostgreSQL a claim also
+// holds a session lock on the writer's connection until its outcome is committed, so it lives
+// as long as that session, whichever machine it runs on (tracking/claimholder.h).
 class SqlTrackingStore final : public QObject, public TrackingStore
 {
     Q_OBJECT
@@ -59,9 +62,13 @@ private:
     quint64 submit(std::function<store::WriteError(QSqlDatabase&)> job);
     // Resumes once `ticket` is settled, with why it was refused (empty: stored).
     QCoro::Task<QString> outcomeOf(quint64 ticket);
+    // Queues giving back the session lock of `txId`'s send claim (PostgreSQL) unless a send of
+    // it by this process is still open.
+    void releaseClaimLater(const QString& txId);
 
     QPointer<store::StoreWriter> m_writer;
     QHash<quint64, QString> m_rejected; // ticket -> why, until its caller reads it
+    QSet<QString> m_sessionClaims;      // ids whose open claim holds a session lock
     std::multimap<quint64, std::coroutine_handle<>> m_waiting;
 };
 

@@ -1,13 +1,15 @@
 // One send per transaction across processes, against a real Ethereum node: five
 // `switchyard confirm --rebroadcast --yes` race on one tracked id while a relay in front of
 // anvil holds each send, so no look can find the first send on the node before the others
-// decide. The store's send claim lets exactly one of them through.
+// decide. The store's send claim lets exactly one of them through, on an SQLite file and on a
+// PostgreSQL database (tests/support), where the claim is a session's.
 #include "anvilfixture.h"
 #include "commandrunner.h"
 #include "config/configwriter.h"
 #include "holdingrelay.h"
 #include "store/database.h"
 #include "testfiles.h"
+#include "teststores.h"
 
 #include <QTemporaryDir>
 #include <memory>
@@ -32,9 +34,16 @@ class TestAnvilRace : public QObject
 {
     Q_OBJECT
 
+private:
+    TestStores m_stores;
+
 private Q_SLOTS:
+    void racingConfirmsSendOnceToAnvil_data() { TestStores::addEngineRows(); }
+
     void racingConfirmsSendOnceToAnvil()
     {
+        QFETCH(QString, engine);
+        SWITCHYARD_FRESH_STORE_OF(m_stores, engine, db);
         START_ANVIL(f);
         SIGN(ours, f, 0, 5000);
         HoldingRelay relay(f.node.url(), 3000);
@@ -48,7 +57,6 @@ private Q_SLOTS:
         config.networks = {network};
         const QString configPath =
             writeFile(dir.filePath(QStringLiteral("config.json")), configToJson(config));
-        const QString db = dir.filePath(QStringLiteral("store.db"));
         const QStringList common{QStringLiteral("--config"), configPath, QStringLiteral("--db"),
                                  db};
 

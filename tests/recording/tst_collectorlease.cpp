@@ -1,12 +1,14 @@
 // The store's collector lease against a real store, an SQLite file and a PostgreSQL database:
-// free, held by a live process, held by one on another host (renewed or not), given back. Two
-// processes on one host are tst_serve's.
+// free and given back on both; on SQLite held by a live process, by one on another host
+// (renewed or not); on PostgreSQL held by a session, so that a second session waits and takes
+// over once the server ends the first one's. Two processes are tst_serve's.
 #include "recording/collectorlease.h"
 #include "store/database.h"
 #include "teststores.h"
 #include "tracking/claimholder.h"
 #include "util/clock.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QRegularExpression>
 #include <QSignalSpy>
@@ -35,12 +37,26 @@ qint64 nowMs()
     return QDateTime::currentMSecsSinceEpoch();
 }
 
-int holders(QSqlDatabase db, const QString& holder)
+// Who the lease row names, for people ("process 1234"); empty when there is no row.
+QString storedHolder(QSqlDatabase db)
 {
     QSqlQuery query(db);
-    query.prepare(QStringLiteral("SELECT count(*) FROM collector_lease WHERE holder = ?"));
-    query.addBindValue(holder);
-    return query.exec() && query.next() ? query.value(0).toInt() : -1;
+    if (!query.exec(QStringLiteral("SELECT holder FROM collector_lease")) || !query.next())
+        return {};
+    return tracking::describeHolder(query.value(0).toString());
+}
+
+QString thisProcess()
+{
+    return QStringLiteral("process %1").arg(QCoreApplication::applicationPid());
+}
+
+qint64 sessionOf(QSqlDatabase db)
+{
+    QSqlQuery query(db);
+    return query.exec(QStringLiteral("SELECT pg_backend_pid()")) && query.next()
+               ? query.value(0).toLongLong()
+               : -1;
 }
 
 } // namespace
@@ -74,15 +90,25 @@ private Q_SLOTS:
         QVERIFY(lease.isHeld());
         QCOMPARE(taken.size(), 1);
         QCOMPARE(taken[0][0].toString(), QString());
-        QCOMPARE(holders(database->connection(), tracking::thisProcessAsHolder()), 1);
+        QCOMPARE(storedHolder(database->connection()), thisProcess());
         lease.release();
         QVERIFY(!lease.isHeld());
-        QCOMPARE(holders(database->connection(), tracking::thisProcessAsHolder()), 0);
+        QCOMPARE(storedHolder(database->connection()), QString());
+        // Given back, it is free for the next one at once.
+        const std::unique_ptr<store::Database> other = openStore(location);
+        QVERIFY(other);
+        CollectorLease next(other->connection(), Clock::system());
+        next.start();
+        QVERIFY(next.isHeld());
     }
 
     void aLeaseRenewedOnAnotherHostIsWaitedFor()
     {
-        SWITCHYARD_FRESH_STORE(m_stores, location);
+        QFETCH_GLOBAL(QString, engine);
+        if (engine != QLatin1String(testing::TestStores::sqlite))
+            QSKIP("on PostgreSQL the lease is its holder's session, not the row "
+                  "(aSessionsLeaseIsWaitedForAndTakenOver)");
+        SWITCHYARD_FRESH_STORE_OF(m_stores, engine, location);
         const std::unique_ptr<store::Database> database = openStore(location);
         QVERIFY(database);
         // Its pid runs here too (this one's): only the host tells it is another process.
@@ -103,7 +129,11 @@ private Q_SLOTS:
 
     void aLeaseNotRenewedIsTakenOver()
     {
-        SWITCHYARD_FRESH_STORE(m_stores, location);
+        QFETCH_GLOBAL(QString, engine);
+        if (engine != QLatin1String(testing::TestStores::sqlite))
+            QSKIP("on PostgreSQL the lease is its holder's session, not the row "
+                  "(aSessionsLeaseIsWaitedForAndTakenOver)");
+        SWITCHYARD_FRESH_STORE_OF(m_stores, engine, location);
         const std::unique_ptr<store::Database> database = openStore(location);
         QVERIFY(database);
         storeHolder(database->connection(), QStringLiteral("pid=1 start=1 boot=other"),
@@ -115,12 +145,16 @@ private Q_SLOTS:
         QCOMPARE(taken.size(), 1);
         QVERIFY2(taken[0][0].toString().startsWith(QStringLiteral("process 1, not renewed for ")),
                  qPrintable(taken[0][0].toString()));
-        QCOMPARE(holders(database->connection(), tracking::thisProcessAsHolder()), 1);
+        QCOMPARE(storedHolder(database->connection()), thisProcess());
     }
 
     void aLeaseOfAnEndedProcessHereIsTakenAtOnce()
     {
-        SWITCHYARD_FRESH_STORE(m_stores, location);
+        QFETCH_GLOBAL(QString, engine);
+        if (engine != QLatin1String(testing::TestStores::sqlite))
+            QSKIP("on PostgreSQL the lease is its holder's session, not the row "
+                  "(aSessionsLeaseIsWaitedForAndTakenOver)");
+        SWITCHYARD_FRESH_STORE_OF(m_stores, engine, location);
         const std::unique_ptr<store::Database> database = openStore(location);
         QVERIFY(database);
         // This boot, this host, renewed just now, but no such process (another start time).
@@ -133,6 +167,53 @@ private Q_SLOTS:
         QVERIFY(lease.isHeld());
         QVERIFY2(taken[0][0].toString().endsWith(QStringLiteral(", which has ended")),
                  qPrintable(taken[0][0].toString()));
+    }
+
+    // PostgreSQL: two sessions of one process are two collectors as two machines' would be.
+    // The second waits while the first holds the lease; the server ends the first one's
+    // session (as a kill -9 or a network cut would): the second takes over at its next try, and
+    // the first finds it cannot confirm its lease and stops.
+    void aSessionsLeaseIsWaitedForAndTakenOver()
+    {
+        QFETCH_GLOBAL(QString, engine);
+        if (engine != QLatin1String(testing::TestStores::postgresql))
+            QSKIP("an SQLite store is one machine's: its lease is a process's "
+                  "(aLeaseOfAnEndedProcessHereIsTakenAtOnce)");
+        SWITCHYARD_FRESH_STORE_OF(m_stores, engine, location);
+        const std::unique_ptr<store::Database> first = openStore(location);
+        const std::unique_ptr<store::Database> second = openStore(location);
+        QVERIFY(first && second);
+        CollectorLease::Timing timing;
+        timing.renewEveryMs = 50;
+        timing.retryEveryMs = 50;
+        timing.staleAfterMs = 0; // a renewal that cannot ask the store stops it at once
+        CollectorLease holder(first->connection(), Clock::system(), timing);
+        holder.start();
+        QVERIFY(holder.isHeld());
+        CollectorLease standby(second->connection(), Clock::system(), timing);
+        QSignalSpy held(&standby, &CollectorLease::heldElsewhere);
+        QSignalSpy taken(&standby, &CollectorLease::taken);
+        standby.start();
+        QVERIFY(!standby.isHeld());
+        QCOMPARE(held.size(), 1);
+        QCOMPARE(held[0][0].toString(), thisProcess());
+        QCOMPARE(taken.size(), 0);
+
+        QSignalSpy lost(&holder, &CollectorLease::lost);
+        const qint64 session = sessionOf(first->connection());
+        QVERIFY(session > 0);
+        QCOMPARE(m_stores.server()->execute(
+                     QStringLiteral("SELECT pg_terminate_backend(%1)").arg(session),
+                     location.section(QLatin1Char('/'), -1)),
+                 QString());
+        QVERIFY(taken.wait(30'000));
+        QVERIFY(standby.isHeld());
+        QCOMPARE(taken[0][0].toString(),
+                 thisProcess() + QStringLiteral(", whose store session ended"));
+        QCOMPARE(held.size(), 1);
+        QVERIFY(lost.size() == 1 || lost.wait(30'000));
+        QVERIFY(!holder.isHeld());
+        QCOMPARE(storedHolder(second->connection()), thisProcess());
     }
 };
 

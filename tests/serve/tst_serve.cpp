@@ -5,7 +5,9 @@
 #include "servefixture.h"
 #include "sim/demosigner.h"
 #include "sim/solanaledger.h"
+#include "store/changenotifier.h"
 #include "store/database.h"
+#include "teststores.h"
 #include "util/clock.h"
 
 #include <QElapsedTimer>
@@ -125,6 +127,7 @@ class TestServe : public QObject
 private:
     QTemporaryDir m_dir;
     int m_run = 0;
+    TestStores m_stores;
 
     QString fresh(const QString& name) { return m_dir.filePath(QString::number(++m_run) + name); }
 
@@ -429,15 +432,20 @@ private Q_SLOTS:
     }
 
     // Two serve processes on one store: one collects, the other waits and says so; killed, the
-    // first is replaced by the second, and no transition is stored twice.
+    // first is replaced by the second, and no transition is stored twice. On an SQLite file and
+    // on a PostgreSQL database, where the lease is the first one's session: the server ends it
+    // when the process dies.
+    void oneCollectorPerStore_data() { TestStores::addEngineRows(); }
+
     void oneCollectorPerStore()
     {
+        QFETCH(QString, engine);
+        SWITCHYARD_FRESH_STORE_OF(m_stores, engine, path);
         sim::SimulatedCluster cluster(ChainFamily::Solana, QStringLiteral("local"), nullptr);
         cluster.addNode(QStringLiteral("a"));
         cluster.advance(100);
         const QString config =
             writeServeConfig(fresh(QStringLiteral("config.json")), cluster, {}, 200);
-        const QString path = fresh(QStringLiteral("store.db"));
         const QStringList arguments{QStringLiteral("--config"), config,
                                     QStringLiteral("--db"),     path,
                                     QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")};
@@ -492,6 +500,54 @@ private Q_SLOTS:
                                        "'transaction-state'"),
                         signature),
                  3);
+    }
+
+    // A desk on a shared PostgreSQL store hears the collector's new event through the server's
+    // notification: the desk's own poll is an hour away, so only a NOTIFY wakes it to look.
+    void aDeskHearsTheCollectorsEvent()
+    {
+        SWITCHYARD_FRESH_STORE_OF(m_stores, QString::fromLatin1(TestStores::postgresql), url);
+        sim::SimulatedCluster cluster(ChainFamily::Solana, QStringLiteral("local"), nullptr);
+        cluster.addNode(QStringLiteral("a"));
+        cluster.advance(100);
+        const QString config =
+            writeServeConfig(fresh(QStringLiteral("config.json")), cluster, {}, 200);
+        ServeProcess serve({QStringLiteral("--config"), config, QStringLiteral("--db"), url,
+                            QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")},
+                           m_dir.path());
+        QVERIFY2(serve.waitForPort() != 0, serve.err().constData());
+        QTRY_COMPARE_WITH_TIMEOUT(httpGet(serve.url(QStringLiteral("/readyz"))).status, 200,
+                                  kServeWaitMs);
+
+        store::OpenResult desk = store::Database::open(url);
+        QVERIFY2(desk.ok(), qPrintable(desk.error));
+        QSqlDatabase db = desk.database->connection();
+        store::PostgresChangeNotifier notifier(db, 3'600'000);
+        QVERIFY(notifier.isListening());
+        QSignalSpy changed(&notifier, &store::ChangeNotifier::changed);
+        const qint64 seen =
+            scalar(db, QStringLiteral("SELECT coalesce(max(id), 0) FROM events WHERE node = ?"),
+                   QStringLiteral("a"));
+        QVERIFY(seen >= 0);
+
+        sim::Fault refused;
+        refused.kind = sim::FaultKind::RefuseConnections;
+        QVERIFY(cluster.nodes().constFirst()->setFault(refused));
+        // The desk looks only when told; the collector's probes are committed (and told) every
+        // 200 ms, and one of those commits holds its node state event.
+        QString message;
+        while (message.isEmpty()) {
+            QVERIFY2(changed.wait(kServeWaitMs), serve.err().constData());
+            changed.clear();
+            QSqlQuery query(db);
+            query.prepare(QStringLiteral("SELECT message FROM events WHERE id > ? AND node = 'a' "
+                                         "AND kind = 'node-state' ORDER BY id LIMIT 1"));
+            query.addBindValue(seen);
+            QVERIFY2(query.exec(), qPrintable(query.lastError().text()));
+            if (query.next())
+                message = query.value(0).toString();
+        }
+        qInfo("the desk heard: %s", qPrintable(message));
     }
 
     void signalCommitsWhatTheStoreHeld_data()

@@ -1,8 +1,9 @@
 // The kill -9 campaign: a child appends as fast as it can and is killed with SIGKILL at a random
-// moment, fifty times on the same file. After each kill every record the child was told was
-// stored is there, with its bytes, and the file passes SQLite's integrity check.
-// SWITCHYARD_CRASH_SEED=<n> replays a campaign.
+// moment, fifty times on the same store. After each kill every record the child was told was
+// stored is there, with its bytes, and the store passes its integrity check. On an SQLite file
+// and on a PostgreSQL database (tests/support). SWITCHYARD_CRASH_SEED=<n> replays a campaign.
 #include "store/database.h"
+#include "teststores.h"
 
 #include <QCryptographicHash>
 #include <QElapsedTimer>
@@ -11,7 +12,6 @@
 #include <QSet>
 #include <QSqlError>
 #include <QSqlQuery>
-#include <QTemporaryDir>
 #include <QTest>
 
 using namespace switchyard;
@@ -72,17 +72,22 @@ class TestCrashCampaign : public QObject
 {
     Q_OBJECT
 
+private:
+    testing::TestStores m_stores;
+
 private Q_SLOTS:
+    void acknowledgedRecordsSurviveSigkill_data() { testing::TestStores::addEngineRows(); }
+
     void acknowledgedRecordsSurviveSigkill()
     {
+        QFETCH(QString, engine);
+        SWITCHYARD_FRESH_STORE_OF(m_stores, engine, path);
         bool seeded = false;
         const quint32 seed = qEnvironmentVariable("SWITCHYARD_CRASH_SEED").toUInt(&seeded);
         const quint32 used = seeded ? seed : QRandomGenerator::global()->generate();
         qInfo("crash campaign seed %u (SWITCHYARD_CRASH_SEED=%u replays it)", used, used);
         QRandomGenerator random(used);
 
-        QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("campaign.db"));
         qint64 before = 0;
         int runsWhileWriting = 0;
         int runsWithAcknowledgements = 0;

@@ -1,7 +1,8 @@
 #pragma once
 
-// A simulated cluster with its pool (poolfixture.h), a real SQLite store in a temporary
-// directory, and a tracker over both: what the tracking tests share.
+// A simulated cluster with its pool (poolfixture.h), a real store (an SQLite file in a
+// temporary directory, or `storeLocation` when set: another file or a PostgreSQL database of
+// tests/support), and a tracker over both: what the tracking tests share.
 
 #include "chain/codec/base64.h"
 #include "chain/codec/hex.h"
@@ -38,7 +39,9 @@ struct TrackingFixture
         pools.probeAll();
         if (!dir.isValid())
             return false;
-        store::OpenResult opened = store::Database::open(dir.filePath(QStringLiteral("store.db")));
+        if (storeLocation.isEmpty())
+            storeLocation = dir.filePath(QStringLiteral("store.db"));
+        store::OpenResult opened = store::Database::open(storeLocation);
         if (!opened.ok()) {
             qWarning("%s", qPrintable(opened.error));
             return false;
@@ -164,6 +167,7 @@ struct TrackingFixture
 
     PoolFixture pools;
     QTemporaryDir dir;
+    QString storeLocation; // what start() opens; dir's store.db unless set before
     std::unique_ptr<store::Database> database;
     std::unique_ptr<store::StoreWriter> writer;
     std::unique_ptr<tracking::SqlTrackingStore> trackingStore;

@@ -1,11 +1,14 @@
 // Several switchyard processes on one store at once, as an operator's scripts and the dashboard
 // run them: one send of one transaction however many `confirm --rebroadcast` race, a send whose
 // process was killed ends Transport unknown, and `track` of the same ids from two processes
-// stores each record and its event once.
+// stores each record and its event once. Every test runs on an SQLite file and on a PostgreSQL
+// database (tests/support); there a claim is held by a database session, and one whose session
+// the server ended, its process still running, ends Transport unknown too.
 #include "commandrunner.h"
 #include "config/configwriter.h"
 #include "holdingrelay.h"
 #include "testfiles.h"
+#include "teststores.h"
 #include "trackingfixture.h"
 
 #include <QJsonArray>
@@ -75,28 +78,48 @@ struct TrackInput
     QString file;
 };
 
+// The server processes of the sessions holding a send claim's lock ("SWYS", store/sessionlock.h)
+// in the fixture's PostgreSQL store.
+QList<qint64> claimSessions(const TrackingFixture& f)
+{
+    QSqlQuery query(f.database->connection());
+    QList<qint64> pids;
+    if (!query.exec(QStringLiteral("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND "
+                                   "classid = 1398233427 AND objsubid = 2 AND granted")))
+        return {-1};
+    while (query.next())
+        pids.append(query.value(0).toLongLong());
+    return pids;
+}
+
 } // namespace
 
 class TestAcrossProcesses : public QObject
 {
     Q_OBJECT
 
+private:
+    TestStores m_stores;
+
 private Q_SLOTS:
+    void initTestCase_data() { TestStores::addEngineRows(); }
+
     // Five operators press "rebroadcast" at once: every process looks, finds nothing, and would
     // send; the store lets exactly one of them.
     void racingConfirmsSendOnce()
     {
+        SWITCHYARD_FRESH_STORE(m_stores, location);
         TrackingFixture f(ChainFamily::Evm, {QStringLiteral("e")});
+        f.storeLocation = location;
         QVERIFY(f.start());
         HoldingRelay relay(f.pools.simNode(QStringLiteral("e"))->url(), 3000);
         QVERIFY(relay.listen());
         const QString id = f.trackEvm(f.signEvm(0, 10)).id;
-        const QStringList arguments{
-            QStringLiteral("confirm"),       id,
-            QStringLiteral("--rebroadcast"), QStringLiteral("--yes"),
-            QStringLiteral("--wait"),        QStringLiteral("0"),
-            QStringLiteral("--config"),      writeConfig(f, relay.url()),
-            QStringLiteral("--db"),          f.dir.filePath(QStringLiteral("store.db"))};
+        const QStringList arguments{QStringLiteral("confirm"),       id,
+                                    QStringLiteral("--rebroadcast"), QStringLiteral("--yes"),
+                                    QStringLiteral("--wait"),        QStringLiteral("0"),
+                                    QStringLiteral("--config"),      writeConfig(f, relay.url()),
+                                    QStringLiteral("--db"),          location};
         std::vector<std::unique_ptr<QProcess>> processes;
         for (int i = 0; i < 5; ++i)
             processes.push_back(startSwitchyard(arguments));
@@ -122,7 +145,9 @@ private Q_SLOTS:
     // later run looks again and may send.
     void killedSenderEndsTransportUnknown()
     {
+        SWITCHYARD_FRESH_STORE(m_stores, location);
         TrackingFixture f(ChainFamily::Evm, {QStringLiteral("e")});
+        f.storeLocation = location;
         QVERIFY(f.start());
         sim::SimulatedNode* node = f.pools.simNode(QStringLiteral("e"));
         sim::Fault silent = faultOf(sim::FaultKind::NeverAnswer);
@@ -130,7 +155,7 @@ private Q_SLOTS:
         QVERIFY(node->setFault(silent));
         const QString id = f.trackEvm(f.signEvm(0, 20)).id;
         const QStringList common{QStringLiteral("--config"), writeConfig(f), QStringLiteral("--db"),
-                                 f.dir.filePath(QStringLiteral("store.db"))};
+                                 location};
 
         const std::unique_ptr<QProcess> holder = startSwitchyard(
             QStringList{QStringLiteral("confirm"), id, QStringLiteral("--rebroadcast"),
@@ -140,6 +165,9 @@ private Q_SLOTS:
         const qint64 pid = holder->processId();
         holder->kill(); // SIGKILL: no chance to write anything more
         QVERIFY(holder->waitForFinished(10'000));
+        // On PostgreSQL the server ends its session as soon as it finds the connection closed.
+        if (engine == QLatin1String(TestStores::postgresql))
+            QTRY_VERIFY_WITH_TIMEOUT(claimSessions(f).isEmpty(), 30'000);
         QVERIFY(f.evm().dropPending(id)); // and the network lost it
         node->clearFault();
 
@@ -163,12 +191,66 @@ private Q_SLOTS:
         QCOMPARE(f.totalSends(id), 2);
     }
 
+    // PostgreSQL: a claim's holder is its database session, wherever its process runs. The
+    // server ends the holder's session (as a network cut would, or its machine stopping) while
+    // its process still waits for the node: the claim is free, and the next look closes the
+    // send as unclear and sends nothing on that look.
+    void aHolderCutOffFromTheStoreEndsTransportUnknown()
+    {
+        QFETCH_GLOBAL(QString, engine);
+        if (engine != QLatin1String(TestStores::postgresql))
+            QSKIP("an SQLite store is one machine's: its holder is a process "
+                  "(killedSenderEndsTransportUnknown)");
+        SWITCHYARD_FRESH_STORE_OF(m_stores, engine, location);
+        TrackingFixture f(ChainFamily::Evm, {QStringLiteral("e")});
+        f.storeLocation = location;
+        QVERIFY(f.start());
+        sim::SimulatedNode* node = f.pools.simNode(QStringLiteral("e"));
+        sim::Fault silent = faultOf(sim::FaultKind::NeverAnswer);
+        silent.methods = {QStringLiteral("eth_sendRawTransaction")};
+        QVERIFY(node->setFault(silent));
+        const QString id = f.trackEvm(f.signEvm(0, 30)).id;
+        const QStringList common{QStringLiteral("--config"), writeConfig(f), QStringLiteral("--db"),
+                                 location};
+
+        const std::unique_ptr<QProcess> holder = startSwitchyard(
+            QStringList{QStringLiteral("confirm"), id, QStringLiteral("--rebroadcast"),
+                        QStringLiteral("--yes"), QStringLiteral("--wait"), QStringLiteral("0")} +
+            common);
+        QTRY_COMPARE_WITH_TIMEOUT(f.totalSends(id), 1, 30'000);
+        // The one session that holds a send claim is the holder's.
+        const QList<qint64> sessions = claimSessions(f);
+        QCOMPARE(sessions.size(), 1);
+        QCOMPARE(m_stores.server()->execute(
+                     QStringLiteral("SELECT pg_terminate_backend(%1)").arg(sessions[0]),
+                     location.section(QLatin1Char('/'), -1)),
+                 QString());
+        QTRY_VERIFY_WITH_TIMEOUT(claimSessions(f).isEmpty(), 30'000);
+        QCOMPARE(holder->state(), QProcess::Running);
+        QVERIFY(f.evm().dropPending(id)); // and the network lost it
+
+        const CommandRun look = runSwitchyard(QStringList{QStringLiteral("confirm"), id} + common);
+        QVERIFY2(look.exitCode == 1, QByteArray(look.out + look.err).constData());
+        QCOMPARE(f.totalSends(id), 1);
+        const QList<store::SendAttempt> attempts = f.storedAttempts(id);
+        QCOMPARE(attempts.size(), 1);
+        QCOMPARE(attempts[0].outcome, QStringLiteral("unclear"));
+        QVERIFY2(attempts[0].detail.contains(QStringLiteral("process %1, which sent it, lost its "
+                                                            "store session")
+                                                 .arg(holder->processId())),
+                 qPrintable(attempts[0].detail));
+        QCOMPARE(f.stored(id)->state, QStringLiteral("transport-unknown"));
+        holder->kill();
+        QVERIFY(holder->waitForFinished(10'000));
+    }
+
     // Two `track` runs of the same ids on a store neither has created yet.
     void racingTracksStoreEachOnce()
     {
+        QFETCH_GLOBAL(QString, engine);
         const TrackInput input(200);
         for (int round = 0; round < 3; ++round) {
-            const QString db = input.dir.filePath(QStringLiteral("store-%1.db").arg(round));
+            SWITCHYARD_FRESH_STORE_OF(m_stores, engine, db);
             std::vector<std::unique_ptr<QProcess>> processes;
             for (int i = 0; i < 2; ++i)
                 processes.push_back(
@@ -199,9 +281,10 @@ private Q_SLOTS:
     // Several processes create the same new store at once, each tracking its own transaction.
     void newStoreOpenedByManyAtOnce()
     {
+        QFETCH_GLOBAL(QString, engine);
         const TrackInput input(6);
         for (int round = 0; round < 5; ++round) {
-            const QString db = input.dir.filePath(QStringLiteral("new-%1.db").arg(round));
+            SWITCHYARD_FRESH_STORE_OF(m_stores, engine, db);
             std::vector<std::unique_ptr<QProcess>> processes;
             for (const QString& line : input.lines)
                 processes.push_back(startSwitchyard(input.track(line, db)));

@@ -8,8 +8,10 @@
 // - while no node can be asked, nothing pending turns failed;
 // - once the faults clear, its state agrees with the chain.
 // The seeds are fixed; SWITCHYARD_RANDOM_SEEDS=1 adds new ones each run, and SWITCHYARD_SEED=N
-// replays one seed.
+// replays one seed. Every seed runs on an SQLite file; the first kPostgresSeeds also on a
+// PostgreSQL database (tests/support), where a send's claim is a session's.
 #include "pool/networkpool.h"
+#include "teststores.h"
 #include "trackingfixture.h"
 
 #include <QRandomGenerator>
@@ -22,6 +24,8 @@ using namespace switchyard::tracking;
 namespace {
 
 constexpr int kSeeds = 40;
+// Of those, the ones also run on PostgreSQL: sized for a CI of two cores.
+constexpr int kPostgresSeeds = 20;
 constexpr int kSteps = 50;
 constexpr int kTransactions = 6;
 
@@ -43,12 +47,14 @@ struct Tracked
 class Campaign
 {
 public:
-    Campaign(quint32 seed, ChainFamily family)
+    Campaign(quint32 seed, ChainFamily family, QString storeLocation)
         : m_seed(seed)
         , m_rng(seed)
         , m_f(family, {QStringLiteral("n0"), QStringLiteral("n1"), QStringLiteral("n2")}, options())
         , m_family(family)
-    {}
+    {
+        m_f.storeLocation = std::move(storeLocation);
+    }
 
     static TrackerOptions options()
     {
@@ -384,13 +390,21 @@ class TestInvariants : public QObject
 {
     Q_OBJECT
 
+private:
+    TestStores m_stores;
+
 private Q_SLOTS:
     void campaign_data()
     {
         QTest::addColumn<quint32>("seed");
+        QTest::addColumn<QString>("engine");
+        const QString sqlite = QString::fromLatin1(TestStores::sqlite);
+        const QString postgresql = QString::fromLatin1(TestStores::postgresql);
         const QByteArray fixed = qgetenv("SWITCHYARD_SEED");
         if (!fixed.isEmpty()) {
-            QTest::newRow(fixed.constData()) << quint32(fixed.toUInt());
+            for (const QString& engine : {sqlite, postgresql})
+                QTest::addRow("%s/%s", qPrintable(engine), fixed.constData())
+                    << quint32(fixed.toUInt()) << engine;
             return;
         }
         // The same seeds every run, so that a red run is always a change's doing and replays.
@@ -399,17 +413,21 @@ private Q_SLOTS:
         const quint32 base = 1'000'000 + QRandomGenerator::global()->generate() % 1'000'000;
         for (quint32 i = 0; i < (random ? 2 * kSeeds : kSeeds); ++i) {
             const quint32 seed = i < kSeeds ? i + 1 : base + i;
-            QTest::newRow(QByteArray::number(seed).constData()) << seed;
+            QTest::addRow("%s/%u", qPrintable(sqlite), seed) << seed << sqlite;
         }
+        for (quint32 seed = 1; seed <= quint32(kPostgresSeeds); ++seed)
+            QTest::addRow("%s/%u", qPrintable(postgresql), seed) << seed << postgresql;
     }
 
     void campaign()
     {
         QFETCH(quint32, seed);
+        QFETCH(QString, engine);
+        SWITCHYARD_FRESH_STORE_OF(m_stores, engine, location);
         const ChainFamily family = seed % 2 == 0 ? ChainFamily::Solana : ChainFamily::Evm;
         qInfo("seed %u (%s); replay with SWITCHYARD_SEED=%u", seed, qPrintable(familyName(family)),
               seed);
-        Campaign campaign(seed, family);
+        Campaign campaign(seed, family, location);
         const QString violation = campaign.run();
         QVERIFY2(violation.isEmpty(), qPrintable(violation));
     }
