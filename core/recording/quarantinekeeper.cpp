@@ -85,8 +85,13 @@ QCoro::Task<QuarantineOutcome> QuarantineKeeper::quarantine(QString network, QSt
     event.network = network;
     event.node = node;
     event.message = QStringLiteral("quarantined by %1: %2").arg(held.by, reason);
-    co_return co_await write(
-        [held, event](QSqlDatabase& db) { return store::storeQuarantine(db, held, event); });
+    // Named, not a temporary inside the co_await: GCC 12 destroys such a temporary's captures
+    // twice.
+    std::function<store::WriteError(QSqlDatabase&)> job = [held, event](QSqlDatabase& db) {
+        return store::storeQuarantine(db, held, event);
+    };
+    const QuarantineOutcome outcome = co_await write(std::move(job));
+    co_return outcome;
 }
 
 QCoro::Task<QuarantineOutcome> QuarantineKeeper::release(QString network, QString node)
@@ -107,9 +112,11 @@ QCoro::Task<QuarantineOutcome> QuarantineKeeper::release(QString network, QStrin
     event.network = network;
     event.node = node;
     event.message = QStringLiteral("released from quarantine by %1").arg(osUserName());
-    co_return co_await write([network, node, event](QSqlDatabase& db) {
+    std::function<store::WriteError(QSqlDatabase&)> job = [network, node, event](QSqlDatabase& db) {
         return store::storeRelease(db, network, node, event);
-    });
+    };
+    const QuarantineOutcome outcome = co_await write(std::move(job));
+    co_return outcome;
 }
 
 QCoro::Task<QuarantineOutcome>
