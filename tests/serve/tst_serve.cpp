@@ -493,7 +493,7 @@ private Q_SLOTS:
         QCOMPARE(a->methodCount(QStringLiteral("getSignatureStatuses")), 0);
         QTRY_VERIFY_WITH_TIMEOUT(a->methodCount(QStringLiteral("getSlot")) > 0, kServeWaitMs);
         const QByteArray healthz = httpGet(serve->url(QStringLiteral("/healthz"))).body;
-        QVERIFY2(healthz.contains("" state ":" quarantined ""), healthz.constData());
+        QVERIFY2(healthz.contains(R"("state":"quarantined")"), healthz.constData());
 
         // Restarted, serve holds it before it probes anything.
         QCOMPARE(::kill(pid_t(serve->process().processId()), SIGTERM), 0);
