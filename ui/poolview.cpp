@@ -414,6 +414,8 @@ void PoolView::askToQuarantine(const QString& network, const QString& node)
     dialog->setObjectName(QStringLiteral("quarantineDialog"));
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setWindowTitle(tr("Quarantine %1").arg(node));
+    // Room for a reason of a line, read whole: the dialog is not a place to scroll sideways.
+    dialog->setMinimumWidth(dialog->fontMetrics().averageCharWidth() * 64);
     auto* layout = new QVBoxLayout(dialog);
     auto* text = new QLabel(tr("Quarantine %1 (%2)? It serves no role in any process on this "
                                "store until released, and is still probed.\nWhy (kept on the "
