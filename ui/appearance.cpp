@@ -50,6 +50,8 @@ QColor stateColor(NodeState state)
         return QColor(0x7b, 0x1f, 0xa2);
     case NodeState::Diverged:
         return QColor(0xad, 0x14, 0x57);
+    case NodeState::Quarantined:
+        return QColor(0x6d, 0x4c, 0x41);
     }
     Q_UNREACHABLE();
 }

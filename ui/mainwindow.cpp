@@ -267,6 +267,7 @@ void MainWindow::updateTabCounts()
 void MainWindow::setStore(StoreSession* store)
 {
     m_store = store;
+    m_poolView->setQuarantines(store->quarantines());
     m_attention->setTracker(store->tracker());
     m_timelineView = new TimelineView(store->timeline(), store->path(), m_views);
     replaceTab(TimelineTab, m_timelineView, tr("Timeline"));

@@ -102,6 +102,8 @@ void OverviewTile::present(const NetworkOverviewModel& model, int row)
         nodes << tr("%1 lagging").arg(overview.lagging);
     if (overview.unhealthy > 0)
         nodes << tr("%1 unhealthy").arg(overview.unhealthy);
+    if (overview.quarantined > 0)
+        nodes << tr("%1 quarantined").arg(overview.quarantined);
     if (overview.disabled > 0)
         nodes << tr("%1 disabled").arg(overview.disabled);
     m_nodes->setText(nodes.join(QStringLiteral(" · ")));

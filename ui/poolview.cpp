@@ -8,15 +8,20 @@
 #include "pool/networkpool.h"
 #include "pool/poolmanager.h"
 #include "poolproxymodel.h"
+#include "recording/quarantinekeeper.h"
 
 #include <QClipboard>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QFrame>
 #include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
+#include <QPointer>
 #include <QPushButton>
 #include <QTableView>
 #include <QTimer>
@@ -345,6 +350,21 @@ QMenu* PoolView::createContextMenu(int proxyRow, QWidget* parent)
     toggle->setObjectName(QStringLiteral("toggleDisabled"));
     connect(toggle, &QAction::triggered, this,
             [this, network, node, disabled] { toggleDisabled(network, node, !disabled); });
+    if (m_quarantines) {
+        const bool quarantined = index.data(PoolTableModel::QuarantinedRole).toBool();
+        QAction* quarantine = menu->addAction(
+            quarantined ? stateIcon(NodeState::Healthy) : stateIcon(NodeState::Quarantined),
+            quarantined ? tr("Release %1 from quarantine").arg(node)
+                        : tr("Quarantine %1…").arg(node));
+        quarantine->setObjectName(quarantined ? QStringLiteral("release")
+                                              : QStringLiteral("quarantine"));
+        connect(quarantine, &QAction::triggered, this, [this, network, node, quarantined] {
+            if (quarantined)
+                release(network, node);
+            else
+                askToQuarantine(network, node);
+        });
+    }
     QAction* probe = menu->addAction(themeIcon(QStringLiteral("probe")), tr("Probe now"));
     probe->setObjectName(QStringLiteral("probeNow"));
     probe->setEnabled(!disabled);
@@ -384,6 +404,69 @@ void PoolView::toggleDisabled(const QString& network, const QString& node, bool 
         if (const int index = current ? current->indexOf(node) : -1; index >= 0)
             current->setDisabled(index, true);
     });
+    box->open();
+}
+
+void PoolView::askToQuarantine(const QString& network, const QString& node)
+{
+    // Not modal to the event loop: probes and pushes go on while the operator writes.
+    auto* dialog = new QDialog(this);
+    dialog->setObjectName(QStringLiteral("quarantineDialog"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Quarantine %1").arg(node));
+    // Room for a reason of a line, read whole: the dialog is not a place to scroll sideways.
+    dialog->setMinimumWidth(dialog->fontMetrics().averageCharWidth() * 64);
+    auto* layout = new QVBoxLayout(dialog);
+    auto* text = new QLabel(tr("Quarantine %1 (%2)? It serves no role in any process on this "
+                               "store until released, and is still probed.\nWhy (kept on the "
+                               "timeline with your user name):")
+                                .arg(node, network),
+                            dialog);
+    text->setWordWrap(true);
+    layout->addWidget(text);
+    auto* reason = new QLineEdit(dialog);
+    reason->setObjectName(QStringLiteral("quarantineReason"));
+    reason->setPlaceholderText(tr("e.g. serves a stale cache, provider ticket 4711"));
+    layout->addWidget(reason);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, dialog);
+    QPushButton* confirm = buttons->addButton(tr("Quarantine"), QDialogButtonBox::AcceptRole);
+    confirm->setObjectName(QStringLiteral("quarantineConfirm"));
+    confirm->setEnabled(false);
+    confirm->setToolTip(tr("Say why first"));
+    layout->addWidget(buttons);
+    connect(reason, &QLineEdit::textChanged, confirm, [confirm](const QString& value) {
+        const bool given = !value.simplified().isEmpty();
+        confirm->setEnabled(given);
+        confirm->setToolTip(given ? QString() : tr("Say why first"));
+    });
+    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
+    connect(buttons, &QDialogButtonBox::accepted, dialog, [this, dialog, reason, network, node] {
+        const QString why = reason->text();
+        dialog->accept();
+        QPointer<PoolView> self(this);
+        m_quarantines->quarantine(network, node, why)
+            .then([self, node](const QuarantineOutcome& outcome) {
+                if (self && !outcome.ok())
+                    self->showRefusal(tr("%1 not quarantined").arg(node), outcome.error);
+            });
+    });
+    dialog->open();
+}
+
+void PoolView::release(const QString& network, const QString& node)
+{
+    QPointer<PoolView> self(this);
+    m_quarantines->release(network, node).then([self, node](const QuarantineOutcome& outcome) {
+        if (self && !outcome.ok())
+            self->showRefusal(tr("%1 not released").arg(node), outcome.error);
+    });
+}
+
+void PoolView::showRefusal(const QString& title, const QString& error)
+{
+    auto* box = new QMessageBox(QMessageBox::Warning, title, error, QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("quarantineRefused"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
 }
 

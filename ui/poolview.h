@@ -12,6 +12,7 @@ class QTableView;
 namespace switchyard {
 class PoolManager;
 class PoolTableModel;
+class QuarantineKeeper;
 } // namespace switchyard
 
 namespace switchyard::columns {
@@ -23,8 +24,8 @@ namespace switchyard::ui {
 class PoolProxyModel;
 
 // The node table: every node of the selected network(s) with its state (icon and word),
-// height, lag, latency and failures. Right-click a node to disable/enable it, probe it now or
-// copy its (redacted) URL.
+// height, lag, latency and failures. Right-click a node to disable/enable it, quarantine or
+// release it (with a store), probe it now or copy its (redacted) URL.
 class PoolView : public QWidget
 {
     Q_OBJECT
@@ -36,6 +37,9 @@ public:
     PoolTableModel* model() const { return m_model; }
 
     void setNetwork(const QString& network); // empty: all networks
+    // Where the menu's Quarantine… and Release go: the store's quarantines. Without one (no
+    // store) the menu does not offer them.
+    void setQuarantines(QuarantineKeeper* keeper) { m_quarantines = keeper; }
 
     // The actions for the node at `proxyRow`, as the context menu offers them (tests and the
     // keyboard reach them without a popup).
@@ -53,11 +57,17 @@ private:
     void showContextMenu(const QPoint& position);
     // Disabling the node sends go to first asks first (disablequestion.h); the rest is done now.
     void toggleDisabled(const QString& network, const QString& node, bool disable);
+    // Asks for the reason (never empty), then quarantines the node in the store.
+    void askToQuarantine(const QString& network, const QString& node);
+    void release(const QString& network, const QString& node);
+    // A quarantine or release the store refused: said in a message box.
+    void showRefusal(const QString& title, const QString& error);
     void fitColumns();
     void scheduleSummary();
     void updateSummary();
 
     PoolManager* m_manager;
+    QuarantineKeeper* m_quarantines = nullptr;
     PoolTableModel* m_model;
     PoolProxyModel* m_proxy;
     QTableView* m_table;

@@ -4,10 +4,13 @@
 #include "pool/networkpool.h"
 #include "pool/poolcheck.h"
 #include "pool/poolmanager.h"
+#include "store/database.h"
+#include "store/quarantines.h"
 #include "subcommand.h"
 #include "util/clock.h"
 
 #include <QCommandLineParser>
+#include <QFileInfo>
 #include <QHash>
 #include <QJsonDocument>
 #include <chrono>
@@ -53,8 +56,14 @@ int runCheck(const QStringList& arguments)
                                            QStringLiteral("NAME"));
     const QCommandLineOption jsonOption(QStringLiteral("json"),
                                         QStringLiteral("Print one JSON object instead."));
+    const QCommandLineOption dbOption(
+        QStringLiteral("db"),
+        QStringLiteral("The store whose quarantined nodes are reported as such (they serve no "
+                       "role). Default: %1, when it exists")
+            .arg(store::defaultDatabasePath()),
+        QStringLiteral("FILE"));
     const QCommandLineOption timeoutOption = commandTimeoutOption();
-    parser.addOptions({configOption, networkOption, jsonOption, timeoutOption});
+    parser.addOptions({configOption, networkOption, jsonOption, dbOption, timeoutOption});
     const int unknown = int(CheckStatus::Unknown);
     if (!parser.parse(arguments))
         return fail(unknown, parser.errorText() + QStringLiteral(" (see switchyard check --help)"));
@@ -84,7 +93,25 @@ int runCheck(const QStringList& arguments)
         config.networks = {*chosen};
     }
 
+    // The operator's quarantines hold for check as for every process on the store. No store
+    // yet at the default place: nobody quarantined anything. A store that is there and cannot
+    // be read would make the report a guess.
+    QList<NodeQuarantine> quarantines;
+    const QString dbPath =
+        parser.isSet(dbOption) ? parser.value(dbOption) : store::defaultDatabasePath();
+    if (parser.isSet(dbOption) || QFileInfo::exists(dbPath)) {
+        store::OpenResult opened = store::Database::open(dbPath);
+        if (!opened.ok())
+            return fail(unknown, opened.error);
+        const store::ReadResult<QList<NodeQuarantine>> read =
+            store::readQuarantines(opened.database->connection());
+        if (!read.ok())
+            return fail(unknown, QStringLiteral("%1: %2").arg(dbPath, read.error));
+        quarantines = read.value;
+    }
+
     PoolManager manager(Clock::system());
+    manager.setQuarantines(quarantines);
     manager.applyConfig(config);
     // A probe cut off by the deadline still reports (a timeout), just after it: only what came
     // before the deadline counts as an answer. A probe that never left our own queue, and one

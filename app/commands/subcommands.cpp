@@ -12,6 +12,7 @@ int runExport(const QStringList& arguments);  // exportcommand.cpp
 int runTrack(const QStringList& arguments);   // trackcommand.cpp
 int runConfirm(const QStringList& arguments); // confirmcommand.cpp
 int runServe(const QStringList& arguments);   // servecommand.cpp
+int runNode(const QStringList& arguments);    // nodecommand.cpp
 
 const QList<Subcommand>& subcommands()
 {
@@ -23,6 +24,7 @@ const QList<Subcommand>& subcommands()
         {"confirm", "Check a tracked transaction's status; rebroadcast its identical bytes",
          &runConfirm},
         {"export", "Write the incident timeline as CSV (redacted, spreadsheet-safe)", &runExport},
+        {"node", "Quarantine a node (no role in any process on the store) or release it", &runNode},
         {"serve", "Watch the pool without a window; /metrics, /healthz, /readyz over HTTP",
          &runServe},
     };

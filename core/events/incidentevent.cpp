@@ -65,6 +65,8 @@ QString eventKindKey(IncidentEvent::Kind kind)
         return QStringLiteral("store");
     case IncidentEvent::Kind::Agreement:
         return QStringLiteral("agreement");
+    case IncidentEvent::Kind::Quarantine:
+        return QStringLiteral("quarantine");
     }
     Q_UNREACHABLE();
 }
@@ -75,7 +77,8 @@ QList<IncidentEvent::Kind> allEventKinds()
     return {Kind::NodeState,        Kind::Failover,     Kind::LagThreshold,
             Kind::IdentityMismatch, Kind::Reconfigured, Kind::ConfigRejected,
             Kind::TransactionState, Kind::Send,         Kind::Rebroadcast,
-            Kind::Confirmation,     Kind::Store,        Kind::Agreement};
+            Kind::Confirmation,     Kind::Store,        Kind::Agreement,
+            Kind::Quarantine};
 }
 
 } // namespace switchyard

@@ -39,6 +39,9 @@ struct IncidentEvent
         // the majority (critical, with the height, its hash, the majority's and who agrees), or
         // two nodes that disagree with nobody to tell which is right (warning).
         Agreement,
+        // An operator quarantined a node (who, why) or released it: kept in the store, obeyed by
+        // every process on it (store/quarantines.h).
+        Quarantine,
     };
 
     QDateTime time; // UTC, milliseconds

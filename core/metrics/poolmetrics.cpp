@@ -16,9 +16,10 @@ namespace switchyard::metrics {
 
 namespace {
 
-constexpr std::array kNodeStates{NodeState::NotProbed,    NodeState::Healthy,   NodeState::Lagging,
-                                 NodeState::Unhealthy,    NodeState::Probation, NodeState::Disabled,
-                                 NodeState::WrongNetwork, NodeState::Diverged};
+constexpr std::array kNodeStates{
+    NodeState::NotProbed,    NodeState::Healthy,   NodeState::Lagging,
+    NodeState::Unhealthy,    NodeState::Probation, NodeState::Disabled,
+    NodeState::WrongNetwork, NodeState::Diverged,  NodeState::Quarantined};
 constexpr std::array kRoles{NodeRole::Read, NodeRole::Build, NodeRole::Send, NodeRole::Status};
 constexpr std::array kSendOutcomes{
     chain::SendOutcome::Accepted, chain::SendOutcome::NetworkHasIt, chain::SendOutcome::NonceTooLow,

@@ -11,9 +11,11 @@ namespace {
 // "unhealthy: timeout", "no answer: 5xx" (a first failure of a node still serving).
 QString unansweredReason(const NodeHealth& health)
 {
-    const QString state = isServing(health.state()) || health.state() == NodeState::NotProbed
+    // A quarantined node's probes speak for themselves: what they say, not that it is kept out.
+    const NodeState probed = health.probedState();
+    const QString state = isServing(probed) || probed == NodeState::NotProbed
                               ? QStringLiteral("no answer")
-                              : nodeStateWord(health.state()).toLower();
+                              : nodeStateWord(probed).toLower();
     const std::optional<FailureCause> cause = health.lastFailureCause();
     return cause ? state + QStringLiteral(": ") + failureCauseKey(*cause) : state;
 }

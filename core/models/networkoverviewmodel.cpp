@@ -42,13 +42,22 @@ void judgeNodes(const NetworkPool& pool, NetworkOverview* overview)
         case NodeState::Disabled:
             ++overview->disabled;
             break;
+        case NodeState::Quarantined:
+            ++overview->quarantined;
+            overview->problems.append(
+                QStringLiteral("%1 quarantined %2")
+                    .arg(node.config.name,
+                         node.quarantine ? quarantineSummary(*node.quarantine) : QString()));
+            break;
         case NodeState::NotProbed:
         case NodeState::Healthy:
             break;
         }
+        // A quarantined node is probed like any other: whether it answered is what they say.
+        const NodeState probed = node.health.probedState();
         anyAnswered =
-            anyAnswered || (state != NodeState::NotProbed && state != NodeState::Disabled);
-        anyWaiting = anyWaiting || state == NodeState::NotProbed;
+            anyAnswered || (probed != NodeState::NotProbed && probed != NodeState::Disabled);
+        anyWaiting = anyWaiting || probed == NodeState::NotProbed;
     }
 
     // A role goes down only once every node holding it has been heard from: before the first
@@ -81,7 +90,7 @@ void judgeNodes(const NetworkPool& pool, NetworkOverview* overview)
         overview->verdict = NetworkVerdict::Down;
     else if (!anyAnswered && anyWaiting)
         overview->verdict = NetworkVerdict::Waiting;
-    else if (overview->lagging + overview->unhealthy > 0 || roleWaiting)
+    else if (overview->lagging + overview->unhealthy + overview->quarantined > 0 || roleWaiting)
         overview->verdict = NetworkVerdict::Degraded;
     else
         overview->verdict = NetworkVerdict::Healthy;
@@ -159,8 +168,10 @@ QString NetworkOverview::explanation() const
 {
     QStringList lines;
     lines.append(QStringLiteral("%1: %2").arg(network, networkVerdictWord(verdict)));
-    lines.append(QStringLiteral("%1 of %2 serving").arg(serving).arg(nodes) +
-                 (disabled > 0 ? QStringLiteral(", %1 disabled").arg(disabled) : QString()));
+    lines.append(
+        QStringLiteral("%1 of %2 serving").arg(serving).arg(nodes) +
+        (disabled > 0 ? QStringLiteral(", %1 disabled").arg(disabled) : QString()) +
+        (quarantined > 0 ? QStringLiteral(", %1 quarantined").arg(quarantined) : QString()));
     for (const QString& problem : problems)
         lines.append(QStringLiteral("• ") + problem);
     if (!fallback)

@@ -41,6 +41,7 @@ struct NetworkOverview
     int lagging = 0;   // serving, but behind warnLag
     int unhealthy = 0; // Unhealthy, Probation or Wrong network: taking no calls
     int disabled = 0;
+    int quarantined = 0; // kept out of every role by an operator, still probed
     bool fallback = false;
     QStringList problems;     // "sol-b unhealthy", "no node for send", "read: a is not serving"
     int pending = 0;          // Imported, Submitted or Transport unknown

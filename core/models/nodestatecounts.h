@@ -11,9 +11,10 @@ namespace switchyard {
 class PoolManager;
 
 // The order summaries name node states in: what needs attention first.
-inline constexpr std::array<NodeState, 8> nodeStatesWorstFirst{
-    NodeState::Diverged, NodeState::WrongNetwork, NodeState::Unhealthy, NodeState::Probation,
-    NodeState::Lagging,  NodeState::Disabled,     NodeState::NotProbed, NodeState::Healthy};
+inline constexpr std::array<NodeState, 9> nodeStatesWorstFirst{
+    NodeState::Diverged,  NodeState::WrongNetwork, NodeState::Unhealthy,
+    NodeState::Probation, NodeState::Quarantined,  NodeState::Lagging,
+    NodeState::Disabled,  NodeState::NotProbed,    NodeState::Healthy};
 
 // How many nodes are in each state.
 class NodeStateCounts

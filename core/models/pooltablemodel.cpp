@@ -13,10 +13,11 @@ namespace switchyard {
 namespace {
 
 // A node that is not answering has no lag now: its last one would read as current (DESIGN.md, "A
-// number on screen is the provider's"). Probation answers probes, so its lag is live.
+// number on screen is the provider's"). Probation answers probes, so its lag is live; so does a
+// quarantined node that answers (it is still probed).
 std::optional<qint64> currentLag(const NodeHealth& health)
 {
-    switch (health.state()) {
+    switch (health.probedState()) {
     case NodeState::Healthy:
     case NodeState::Lagging:
     case NodeState::Probation:
@@ -25,7 +26,8 @@ std::optional<qint64> currentLag(const NodeHealth& health)
     case NodeState::Unhealthy:
     case NodeState::Disabled:
     case NodeState::WrongNetwork:
-    case NodeState::Diverged: // its head is on another history
+    case NodeState::Diverged:    // its head is on another history
+    case NodeState::Quarantined: // never the probed state
         return std::nullopt;
     }
     Q_UNREACHABLE();
@@ -50,14 +52,16 @@ int severityRank(NodeState state)
         return 2;
     case NodeState::Disabled:
         return 3;
-    case NodeState::Probation:
+    case NodeState::Quarantined:
         return 4;
-    case NodeState::Unhealthy:
+    case NodeState::Probation:
         return 5;
-    case NodeState::WrongNetwork:
+    case NodeState::Unhealthy:
         return 6;
-    case NodeState::Diverged:
+    case NodeState::WrongNetwork:
         return 7;
+    case NodeState::Diverged:
+        return 8;
     }
     Q_UNREACHABLE();
 }
@@ -82,6 +86,10 @@ QString stateExplanation(NodeState state)
     case NodeState::Diverged:
         return QStringLiteral("Serves another block than the majority of the network's nodes: "
                               "no role until it agrees in 2 checks in a row, then Probation.");
+    case NodeState::Quarantined:
+        return QStringLiteral("Quarantined by an operator: no role, in every process on this "
+                              "store, until released. Still probed, so it can be seen to "
+                              "recover.");
     }
     Q_UNREACHABLE();
 }
@@ -205,6 +213,8 @@ PoolTableModel::Row PoolTableModel::snapshot(const NetworkPool& pool, int poolIn
     row.roles = node.config.roles;
     row.displayUrl = node.displayUrl;
     row.state = health.state();
+    row.probedState = health.probedState();
+    row.quarantine = node.quarantine ? quarantineSummary(*node.quarantine) : QString();
     row.height = health.height();
     row.lag = currentLag(health);
     row.lagExcluded = pool.isLagExcluded(nodeIndex);
@@ -234,6 +244,10 @@ void PoolTableModel::refreshReferenceFields(Row& row, const NetworkPool& pool)
 {
     const NodeHealth& health = pool.node(row.nodeIndex).health;
     row.state = health.state();
+    row.probedState = health.probedState();
+    row.quarantine = pool.node(row.nodeIndex).quarantine
+                         ? quarantineSummary(*pool.node(row.nodeIndex).quarantine)
+                         : QString();
     row.lag = currentLag(health);
     row.lagExcluded = pool.isLagExcluded(row.nodeIndex);
     row.lastCause = health.lastFailureCause();
@@ -253,7 +267,8 @@ quint64 PoolTableModel::changedColumns(const Row& before, const Row& after)
     compare(before.network != after.network, Network);
     compare(before.roles != after.roles, Roles);
     compare(before.state != after.state || before.lastError != after.lastError ||
-                before.disagreement != after.disagreement,
+                before.disagreement != after.disagreement ||
+                before.probedState != after.probedState || before.quarantine != after.quarantine,
             State);
     compare(before.height != after.height, Height);
     compare(before.lag != after.lag || before.lagExcluded != after.lagExcluded ||
@@ -272,7 +287,8 @@ quint64 PoolTableModel::changedColumns(const Row& before, const Row& after)
     compare(before.consecutiveFailures != after.consecutiveFailures, ConsecutiveFailures);
     compare(before.lastCause != after.lastCause || before.tlsProblem != after.tlsProblem ||
                 before.lastError != after.lastError || before.disagreement != after.disagreement ||
-                before.cooldownUntilMs != after.cooldownUntilMs,
+                before.cooldownUntilMs != after.cooldownUntilMs ||
+                before.probedState != after.probedState || before.state != after.state,
             LastError);
     compare(before.lastProbeMs != after.lastProbeMs, SinceLastProbe);
     return columns;
@@ -370,6 +386,8 @@ QVariant PoolTableModel::data(const QModelIndex& index, int role) const
         return row.state == NodeState::Disabled;
     case PushDownRole:
         return row.push == PushState::Down && row.state != NodeState::Disabled;
+    case QuarantinedRole:
+        return row.state == NodeState::Quarantined;
     default:
         return {};
     }
@@ -409,6 +427,9 @@ QVariant PoolTableModel::display(const Row& row, int column) const
         return row.state == NodeState::Disabled ? display::dash()
                                                 : display::transport(row.protocol, row.push);
     case LastError:
+        // What its probes say while it is kept out: whether it has recovered.
+        if (row.state == NodeState::Quarantined)
+            return QStringLiteral("Probes: %1").arg(nodeStateWord(row.probedState));
         if (row.tlsProblem)
             return display::tlsProblem(*row.tlsProblem);
         if (row.state == NodeState::Diverged)
@@ -472,6 +493,9 @@ QVariant PoolTableModel::toolTip(const Row& row, int column) const
         return row.displayUrl;
     case State: {
         QString text = stateExplanation(row.state);
+        if (row.state == NodeState::Quarantined)
+            text += QStringLiteral("\nQuarantined %1\nIts probes say: %2")
+                        .arg(row.quarantine, nodeStateWord(row.probedState));
         if (row.state == NodeState::Lagging && row.lagExcluded)
             text += QStringLiteral("\nMore than maxLag (%1) behind: excluded from build and send, "
                                    "and from read while a fresher node serves.")

@@ -48,7 +48,8 @@ public:
         DisplayUrlRole,                     // the redacted URL: the only form that may be shown
         LagExcludedRole,                    // past maxLag: kept out of build and send
         DisabledRole,                       // switched off by the operator
-        PushDownRole, // has a wsUrl but is not subscribed now: polling carries the node
+        PushDownRole,    // has a wsUrl but is not subscribed now: polling carries the node
+        QuarantinedRole, // kept out of every role by an operator (bool)
     };
 
     explicit PoolTableModel(PoolManager* manager, QObject* parent = nullptr);
@@ -83,6 +84,8 @@ private:
         NodeRoles roles;
         QString displayUrl;
         NodeState state = NodeState::NotProbed;
+        NodeState probedState = NodeState::NotProbed; // what its probes say, quarantined or not
+        QString quarantine; // "by alice since …: reason" while quarantined
         std::optional<qint64> height;
         std::optional<qint64> lag;
         bool lagExcluded = false;

@@ -21,6 +21,7 @@ IncidentEvent::Severity stateSeverity(NodeState state)
     case NodeState::Lagging:
     case NodeState::Probation:
     case NodeState::Disabled:
+    case NodeState::Quarantined:
         return IncidentEvent::Severity::Warning;
     case NodeState::NotProbed:
     case NodeState::Healthy:
@@ -215,7 +216,8 @@ void NetworkPool::recordProbe(int index, const ProbeObservation& probe)
 
 bool NetworkPool::takesAgreementChecks(NodeState state)
 {
-    // The nodes probed on the serving schedule; a Diverged one so that it can agree again.
+    // The nodes probed on the serving schedule; a Diverged one so that it can agree again. Given
+    // the probed state: a quarantined node is checked too, so that it can be seen to agree.
     return isServing(state) || state == NodeState::Probation || state == NodeState::Diverged;
 }
 
@@ -240,7 +242,7 @@ std::optional<qint64> NetworkPool::agreementHeightFor(int index)
         check.height = *m_reference - depth;
         check.startedMs = now;
         for (int i = 0; i < nodeCount(); ++i)
-            if (takesAgreementChecks(m_nodes[i]->health.state()))
+            if (takesAgreementChecks(m_nodes[i]->health.probedState()))
                 check.waiting.insert(i);
         if (check.waiting.size() >= 2) {
             m_agreement = check;
@@ -264,7 +266,7 @@ void NetworkPool::recordAgreementAnswer(int index, const ProbeObservation& probe
     }
     // Nodes that left the serving schedule are not waited for.
     for (int i = 0; i < nodeCount(); ++i)
-        if (!takesAgreementChecks(m_nodes[i]->health.state()))
+        if (!takesAgreementChecks(m_nodes[i]->health.probedState()))
             m_agreement->waiting.remove(i);
     if (m_agreement->waiting.isEmpty())
         finishAgreementCheck();
@@ -484,6 +486,27 @@ void NetworkPool::setDisabled(int index, bool disabled)
     Q_EMIT nodeChanged(index);
 }
 
+void NetworkPool::setQuarantine(int index, const std::optional<NodeQuarantine>& quarantine)
+{
+    PoolNode& node = *m_nodes[index];
+    if (node.quarantine == quarantine)
+        return;
+    const NodeState before = node.health.state();
+    const LagBand bandBefore = node.health.lagBand();
+    node.quarantine = quarantine;
+    node.health.setQuarantined(quarantine.has_value());
+    noteChange(index, before, bandBefore);
+    // Its head no longer counts in the reference (or counts again).
+    if (updateReference())
+        for (int i = 0; i < nodeCount(); ++i) {
+            const NodeState otherBefore = m_nodes[i]->health.state();
+            const LagBand otherBandBefore = m_nodes[i]->health.lagBand();
+            m_nodes[i]->health.applyReference(m_reference, m_network.warnLag, m_network.maxLag);
+            noteChange(i, otherBefore, otherBandBefore);
+        }
+    Q_EMIT nodeChanged(index);
+}
+
 bool NetworkPool::updateReference()
 {
     QList<qint64> heights;
@@ -523,6 +546,8 @@ void NetworkPool::noteChange(int index, NodeState before, LagBand bandBefore)
             (after == NodeState::Unhealthy || after == NodeState::WrongNetwork ||
              after == NodeState::Diverged))
             message += QStringLiteral(": ") + node.health.lastError();
+        else if (after == NodeState::Quarantined && node.quarantine)
+            message += QStringLiteral(" ") + quarantineSummary(*node.quarantine);
         emitIncident(stateSeverity(after), IncidentEvent::Kind::NodeState, index, message);
         Q_EMIT nodeChanged(index);
     }

@@ -6,6 +6,7 @@
 #include "pool/agreement.h"
 #include "pool/failoverstats.h"
 #include "pool/nodehealth.h"
+#include "pool/nodequarantine.h"
 #include "pool/pushsubscription.h"
 #include "rpc/jsonrpcclient.h"
 
@@ -52,6 +53,8 @@ struct PoolNode
     // the two is right). Empty otherwise.
     QString disagreement;
     QString disagreesWith; // the other node's name, with `disagreement`
+    // The operator's quarantine while it holds (health.state() is Quarantined then).
+    std::optional<NodeQuarantine> quarantine;
 };
 
 // The nodes of one network: their health, which of them may serve each role, and the
@@ -99,6 +102,9 @@ public:
     void recordRoutedCall(const QString& method);
 
     void setDisabled(int index, bool disabled);
+    // The store's quarantine of node `index`, or none: it serves no role while one holds, and is
+    // still probed and checked for agreement.
+    void setQuarantine(int index, const std::optional<NodeQuarantine>& quarantine);
 
     // The height node `index` is to be asked the block of in its next probe, or nullopt. A check
     // starts once per agreementIntervalMs when the reference is known, at agreementDepth below

@@ -22,6 +22,18 @@ NodeHealth::NodeHealth(HealthPolicy policy)
     : m_policy(policy)
 {}
 
+NodeState NodeHealth::state() const
+{
+    return m_quarantined && m_state != NodeState::Disabled ? NodeState::Quarantined : m_state;
+}
+
+bool NodeHealth::setQuarantined(bool quarantined)
+{
+    const NodeState before = state();
+    m_quarantined = quarantined;
+    return state() != before;
+}
+
 bool NodeHealth::observeProbe(const ProbeObservation& probe, qint64 nowMs)
 {
     if (probe.notAsked)
@@ -77,7 +89,8 @@ bool NodeHealth::observeProbe(const ProbeObservation& probe, qint64 nowMs)
         ++m_cleanProbes;
         return m_cleanProbes >= m_policy.probationProbes ? setState(servingState()) : false;
     case NodeState::Disabled:
-    case NodeState::Diverged: // only agreeing again lets it out
+    case NodeState::Diverged:    // only agreeing again lets it out
+    case NodeState::Quarantined: // never the probed state
         return false;
     }
     Q_UNREACHABLE();
@@ -152,7 +165,8 @@ bool NodeHealth::fail(FailureCause cause, const QString& detail)
     case NodeState::Unhealthy:
     case NodeState::WrongNetwork:
     case NodeState::Disabled:
-    case NodeState::Diverged: // still checked for agreement; failing adds nothing to that
+    case NodeState::Diverged:    // still checked for agreement; failing adds nothing to that
+    case NodeState::Quarantined: // never the probed state
         return false;
     }
     Q_UNREACHABLE();
@@ -249,8 +263,9 @@ void NodeHealth::observeConnectionSetup(qint64 ms)
 
 std::optional<qint64> NodeHealth::referenceCandidate() const
 {
-    // A Diverged node's head is on another history: it says nothing about the network's.
-    if (!m_lastProbeAnswered || m_state == NodeState::WrongNetwork ||
+    // A Diverged node's head is on another history: it says nothing about the network's. A
+    // quarantined one is not trusted by the operator, for its head neither.
+    if (!m_lastProbeAnswered || m_quarantined || m_state == NodeState::WrongNetwork ||
         m_state == NodeState::Disabled || m_state == NodeState::Unhealthy ||
         m_state == NodeState::Diverged)
         return std::nullopt;

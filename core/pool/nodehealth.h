@@ -63,7 +63,10 @@ class NodeHealth
 public:
     explicit NodeHealth(HealthPolicy policy = {});
 
-    NodeState state() const { return m_state; }
+    // Quarantined while the operator keeps it so (and it is not Disabled), whatever its probes
+    // say; probedState() is what they say, and what it serves as once released.
+    NodeState state() const;
+    NodeState probedState() const { return m_state; }
 
     // Each returns true when the state changed.
     bool observeProbe(const ProbeObservation& probe, qint64 nowMs);
@@ -90,6 +93,10 @@ public:
     // node returns through Probation after agreementsToRecover agreeing verdicts in a row.
     bool observeAgreement(bool agrees, const QString& evidence);
     bool isDiverged() const { return m_diverged; }
+    // The operator's quarantine: no role while it holds, probes and agreement checks go on, so
+    // that the node can be seen to recover. Returns true when state() changed.
+    bool setQuarantined(bool quarantined);
+    bool isQuarantined() const { return m_quarantined; }
 
     std::optional<qint64> height() const { return m_height; }
     std::optional<qint64> lag() const { return m_lag; }
@@ -127,6 +134,7 @@ private:
     NodeState m_state = NodeState::NotProbed;
     bool m_disabled = false;
     bool m_diverged = false;
+    bool m_quarantined = false;
     int m_agreeingChecks = 0;           // in a row, while Diverged
     QList<Sample> m_samples;            // the last `window` probes and calls, oldest first
     QList<qint64> m_connectionSetupsMs; // the last `window` connections opened, oldest first

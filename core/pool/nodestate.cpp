@@ -21,6 +21,8 @@ QString nodeStateWord(NodeState state)
         return QStringLiteral("Wrong network");
     case NodeState::Diverged:
         return QStringLiteral("Diverged");
+    case NodeState::Quarantined:
+        return QStringLiteral("Quarantined");
     }
     Q_UNREACHABLE();
 }
@@ -44,6 +46,8 @@ QString nodeStateKey(NodeState state)
         return QStringLiteral("wrong-network");
     case NodeState::Diverged:
         return QStringLiteral("diverged");
+    case NodeState::Quarantined:
+        return QStringLiteral("quarantined");
     }
     Q_UNREACHABLE();
 }

@@ -16,6 +16,7 @@ enum class NodeState
     Disabled,     // switched off by the operator
     WrongNetwork, // answers for another cluster or chain id
     Diverged,     // serves another block than the majority of the network's nodes at a height
+    Quarantined,  // kept out of every role by the operator, with a reason; still probed
 };
 
 QString nodeStateWord(NodeState state); // "Healthy", "Wrong network", ...

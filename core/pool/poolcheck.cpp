@@ -2,6 +2,7 @@
 
 #include "pool/networkpool.h"
 
+#include <QDateTime>
 #include <QJsonArray>
 #include <algorithm>
 
@@ -19,6 +20,7 @@ QString reportedState(NodeState state)
     case NodeState::Disabled:
     case NodeState::WrongNetwork:
     case NodeState::Diverged:
+    case NodeState::Quarantined:
         return nodeStateKey(state);
     case NodeState::NotProbed:
     case NodeState::Unhealthy:
@@ -130,7 +132,7 @@ NetworkCheck checkNetwork(const NetworkPool& pool, const UnansweredNodes& unansw
         entry.insert(QStringLiteral("protocol"),
                      node.protocol.isEmpty() ? QJsonValue() : QJsonValue(node.protocol));
         entry.insert(QStringLiteral("error"),
-                     health.lastError().isEmpty() || isServing(health.state())
+                     health.lastError().isEmpty() || isServing(health.probedState())
                          ? QJsonValue()
                          : QJsonValue(pool.scrubber().scrub(health.lastError())));
         entry.insert(QStringLiteral("push"), pushStateKey(node.pushState()));
@@ -141,6 +143,16 @@ NetworkCheck checkNetwork(const NetworkPool& pool, const UnansweredNodes& unansw
                                       : node.disagreement;
         entry.insert(QStringLiteral("agreement"),
                      agreement.isEmpty() ? QJsonValue() : QJsonValue(agreement));
+        // Who quarantined it and why, and what its probes say meanwhile (it is still probed).
+        if (node.quarantine)
+            entry.insert(
+                QStringLiteral("quarantine"),
+                QJsonObject{{QStringLiteral("by"), node.quarantine->by},
+                            {QStringLiteral("reason"), node.quarantine->reason},
+                            {QStringLiteral("since"),
+                             QDateTime::fromMSecsSinceEpoch(node.quarantine->sinceMs, Qt::UTC)
+                                 .toString(Qt::ISODateWithMs)},
+                            {QStringLiteral("probedState"), reportedState(health.probedState())}});
         if (node.push) {
             entry.insert(QStringLiteral("pushRejected"), node.push->rejectedCount());
             entry.insert(QStringLiteral("pushAhead"), node.pushesRunAhead);
@@ -166,6 +178,9 @@ NetworkCheck checkNetwork(const NetworkPool& pool, const UnansweredNodes& unansw
         else if (health.state() == NodeState::Diverged)
             check.problems.append(
                 QStringLiteral("%1 diverged (%2)").arg(node.config.name, agreement));
+        else if (health.state() == NodeState::Quarantined && node.quarantine)
+            check.problems.append(QStringLiteral("%1 quarantined %2")
+                                      .arg(node.config.name, quarantineSummary(*node.quarantine)));
         else if (!isServing(health.state()) && health.state() != NodeState::Disabled)
             check.problems.append(
                 health.lastFailureCause()

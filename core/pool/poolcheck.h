@@ -49,9 +49,9 @@ struct UnansweredNodes
 };
 
 // OK: every node serving within warnLag. WARNING: a node lagging, unhealthy, on the wrong
-// network, Diverged, or one of two that disagree, while every role that some node holds still
-// has an eligible node. CRITICAL: such a role has no eligible node (a Diverged node held a role
-// nobody else can take).
+// network, Diverged, quarantined by the operator, or one of two that disagree, while every role
+// that some node holds still has an eligible node. CRITICAL: such a role has no eligible node (a
+// Diverged or quarantined node held a role nobody else can take).
 NetworkCheck checkNetwork(const NetworkPool& pool, const UnansweredNodes& unanswered = {});
 
 CheckStatus worstStatus(const QList<NetworkCheck>& checks);

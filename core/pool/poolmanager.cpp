@@ -58,6 +58,7 @@ void PoolManager::applyConfig(const Config& config)
     m_config = config;
     for (const NetworkConfig& network : std::as_const(config.networks)) {
         auto pool = std::make_shared<NetworkPool>(network, config.probe, m_clock);
+        applyQuarantines(*pool); // before its first probe: a quarantined node never serves
         connect(pool.get(), &NetworkPool::incident, this, &PoolManager::incident);
         if (m_running)
             pool->startPush();
@@ -83,6 +84,27 @@ void PoolManager::reportRejectedConfig(const QString& errors)
     event.kind = IncidentEvent::Kind::ConfigRejected;
     event.message = QStringLiteral("changed configuration not taken: %1").arg(errors);
     Q_EMIT incident(event);
+}
+
+void PoolManager::setQuarantines(const QList<NodeQuarantine>& quarantines)
+{
+    if (quarantines == m_quarantines)
+        return;
+    m_quarantines = quarantines;
+    for (const std::shared_ptr<NetworkPool>& pool : std::as_const(m_pools))
+        applyQuarantines(*pool);
+}
+
+void PoolManager::applyQuarantines(NetworkPool& pool) const
+{
+    for (int i = 0; i < pool.nodeCount(); ++i) {
+        std::optional<NodeQuarantine> held;
+        for (const NodeQuarantine& quarantine : m_quarantines)
+            if (quarantine.network == pool.config().name &&
+                quarantine.node == pool.node(i).config.name)
+                held = quarantine;
+        pool.setQuarantine(i, held);
+    }
 }
 
 std::shared_ptr<NetworkPool> PoolManager::pool(const QString& network) const
@@ -115,7 +137,8 @@ std::optional<qint64> PoolManager::dueAtMs(const NetworkPool& pool, int index) c
     if (node.probeQueued)
         return std::nullopt;
     std::optional<qint64> due;
-    switch (node.health.state()) {
+    // A quarantined node is probed as its probes say it is: it can be seen to recover.
+    switch (node.health.probedState()) {
     case NodeState::Disabled:
         return std::nullopt;
     case NodeState::Unhealthy:
@@ -128,7 +151,8 @@ std::optional<qint64> PoolManager::dueAtMs(const NetworkPool& pool, int index) c
     case NodeState::Healthy:
     case NodeState::Lagging:
     case NodeState::Probation:
-    case NodeState::Diverged: // kept on the serving schedule, so agreement checks reach it
+    case NodeState::Diverged:    // kept on the serving schedule, so agreement checks reach it
+    case NodeState::Quarantined: // never the probed state
         due = node.lastProbeStartMs.value_or(0) + pool.probeConfig().intervalMs;
         break;
     }

@@ -3,6 +3,7 @@
 #include "config/config.h"
 #include "events/incidentevent.h"
 #include "pool/nodehealth.h"
+#include "pool/nodequarantine.h"
 
 #include <QDeadlineTimer>
 #include <QHash>
@@ -43,6 +44,12 @@ public:
     // A changed configuration that did not load: the running one stays, the timeline says why.
     void reportRejectedConfig(const QString& errors);
     const Config& config() const { return m_config; }
+
+    // Every quarantine the store holds (recording/quarantinekeeper.h reads them): applied to the
+    // current pools' nodes of those names, and to the pools every new configuration builds. A
+    // node not in the list is released.
+    void setQuarantines(const QList<NodeQuarantine>& quarantines);
+    const QList<NodeQuarantine>& quarantines() const { return m_quarantines; }
 
     QList<std::shared_ptr<NetworkPool>> pools() const { return m_pools; }
     std::shared_ptr<NetworkPool> pool(const QString& network) const;
@@ -103,9 +110,11 @@ private:
     QCoro::Task<> runProbe(std::shared_ptr<NetworkPool> pool, int index);
     std::optional<qint64> dueAtMs(const NetworkPool& pool, int index) const;
     void scheduleNextTick();
+    void applyQuarantines(NetworkPool& pool) const;
 
     Clock* m_clock;
     Config m_config;
+    QList<NodeQuarantine> m_quarantines;
     QList<std::shared_ptr<NetworkPool>> m_pools;
     QList<Retiring> m_retiring;
     QList<QueuedProbe> m_queue;

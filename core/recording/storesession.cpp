@@ -3,6 +3,7 @@
 #include "events/incidentevent.h"
 #include "pool/poolmanager.h"
 #include "recording/poolrecorder.h"
+#include "recording/quarantinekeeper.h"
 #include "store/changenotifier.h"
 #include "store/database.h"
 #include "store/storewriter.h"
@@ -84,6 +85,11 @@ StoreSession::StoreSession(std::unique_ptr<store::Database> database, const QStr
     restoreTracker(clock);
     m_poller = new tracking::TrackingPoller(m_tracker, pools, clock, this);
     m_poller->start();
+    m_quarantines =
+        new QuarantineKeeper(m_database->connection(), m_writer.get(), pools, clock, this);
+    connect(m_quarantines, &QuarantineKeeper::readFailed, this,
+            [](const QString& error) { qWarning("store: %s", qPrintable(error)); });
+    m_quarantines->reload();
     m_changes = store::ChangeNotifier::create(m_database->connection(), this);
     connect(m_changes, &store::ChangeNotifier::changed, this, &StoreSession::catchUpWithOthers);
 }
@@ -91,6 +97,8 @@ StoreSession::StoreSession(std::unique_ptr<store::Database> database, const QStr
 void StoreSession::catchUpWithOthers()
 {
     m_timeline->refreshHead();
+    // Another desk's or a command's quarantine is obeyed here as soon as it is seen.
+    m_quarantines->reload();
     const auto events = m_database->eventsAfter(m_lastSeenEventId);
     if (!events.ok()) {
         qWarning("store: what other processes stored cannot be read: %s", qPrintable(events.error));
@@ -148,6 +156,7 @@ StoreSession::~StoreSession()
     // before the connection it was opened from is closed; going, it resumes whatever still
     // waits on the tracking store (which finds the tracker gone and stops).
     delete m_changes;
+    delete m_quarantines;
     delete m_poller;
     delete m_tracker;
     delete m_timeline;

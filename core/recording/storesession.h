@@ -9,6 +9,7 @@ namespace switchyard {
 class Clock;
 class PoolManager;
 class PoolRecorder;
+class QuarantineKeeper;
 class TimelineModel;
 
 namespace store {
@@ -55,6 +56,8 @@ public:
     // or why none could be read. Also on the timeline, as warnings.
     QStringList restoreProblems() const { return m_restoreProblems; }
     store::ChangeNotifier* changes() const { return m_changes; }
+    // The operator's quarantines: read at open and again whenever another process committed.
+    QuarantineKeeper* quarantines() const { return m_quarantines; }
 
 private:
     StoreSession(std::unique_ptr<store::Database> database, const QStringList& notices,
@@ -73,6 +76,7 @@ private:
     tracking::TrackingPoller* m_poller;
     QStringList m_restoreProblems;
     store::ChangeNotifier* m_changes = nullptr;
+    QuarantineKeeper* m_quarantines = nullptr;
     qint64 m_lastSeenEventId = 0; // every record an event up to it is about is read
 };
 

@@ -157,6 +157,23 @@ QList<Migration> buildMigrations()
         },
     });
 
+    list.append(Migration{
+        8,
+        QStringLiteral("nodes quarantined by an operator"),
+        {
+            // One row per node while its quarantine holds, obeyed by every process on the store;
+            // a release deletes the row, and the timeline keeps both as events
+            // (store/quarantines.h).
+            QStringLiteral("CREATE TABLE node_quarantines ("
+                           "network TEXT NOT NULL, "
+                           "node TEXT NOT NULL, "
+                           "reason TEXT NOT NULL, "
+                           "quarantined_by TEXT NOT NULL, "
+                           "since_ms BIGINT NOT NULL, "
+                           "PRIMARY KEY (network, node))"),
+        },
+    });
+
     return list;
 }
 

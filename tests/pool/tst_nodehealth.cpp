@@ -328,6 +328,38 @@ private Q_SLOTS:
         QCOMPARE(health.state(), NodeState::NotProbed);
     }
 
+    // Quarantined whatever its probes say, which go on being judged: it fails, recovers through
+    // Probation, and is released as what they say then. Its head leaves the reference.
+    void quarantinedKeepsItsProbedStateUnderneath()
+    {
+        HealthPolicy policy;
+        policy.probationProbes = 2;
+        NodeHealth health(policy);
+        health.observeProbe(answered(10), 0);
+        QVERIFY(health.setQuarantined(true));
+        QCOMPARE(health.state(), NodeState::Quarantined);
+        QCOMPARE(health.probedState(), NodeState::Healthy);
+        QVERIFY(!health.referenceCandidate());
+        for (int i = 1; i <= 3; ++i)
+            health.observeProbe(failedProbe(), i);
+        QCOMPARE(health.state(), NodeState::Quarantined);
+        QCOMPARE(health.probedState(), NodeState::Unhealthy);
+        health.observeProbe(answered(20), 4);
+        QCOMPARE(health.probedState(), NodeState::Probation);
+        health.observeProbe(answered(21), 5);
+        QCOMPARE(health.probedState(), NodeState::Healthy);
+        QCOMPARE(health.state(), NodeState::Quarantined);
+        // Disabled wins while it lasts: it is not probed at all then.
+        QVERIFY(health.setDisabled(true));
+        QCOMPARE(health.state(), NodeState::Disabled);
+        QVERIFY(health.setDisabled(false));
+        QCOMPARE(health.state(), NodeState::Quarantined);
+        health.observeProbe(answered(22), 6);
+        QVERIFY(health.setQuarantined(false));
+        QCOMPARE(health.state(), NodeState::Healthy);
+        QCOMPARE(health.referenceCandidate(), std::optional<qint64>(22));
+    }
+
     void latencyPercentiles()
     {
         HealthPolicy policy;

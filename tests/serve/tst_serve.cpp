@@ -84,6 +84,24 @@ int trackFromTheCommandLine(const QString& signature, const QString& config, con
     return track.exitCode();
 }
 
+// `switchyard node ACTION a ...` as an operator runs it beside serve; its exit code (-1: it did
+// not end in time), stderr in `err`.
+int nodeFromTheCommandLine(const QStringList& arguments, const QString& config, const QString& db,
+                           QByteArray* err)
+{
+    QProcess node;
+    node.start(QStringLiteral(SWITCHYARD_BINARY),
+               QStringList{QStringLiteral("node")} + arguments +
+                   QStringList{QStringLiteral("--config"), config, QStringLiteral("--db"), db});
+    QDeadlineTimer deadline(kServeWaitMs);
+    while (node.state() != QProcess::NotRunning && !deadline.hasExpired())
+        QTest::qWait(20);
+    *err = node.readAllStandardError();
+    if (node.state() != QProcess::NotRunning || node.exitStatus() != QProcess::NormalExit)
+        return -1;
+    return node.exitCode();
+}
+
 QByteArray sampleLine(const QByteArray& node, const QByteArray& state, int value)
 {
     return "switchyard_node_state{network=\"local\",node=\"" + node + "\",state=\"" + state +
@@ -429,6 +447,73 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(storedState(db, signature) != QLatin1String("imported"),
                                  kServeWaitMs);
         qInfo("another process's track was polled and moved %lld ms later", sinceTracked.elapsed());
+    }
+
+    // A quarantine given from the command line while serve runs is obeyed by serve's router (no
+    // status lookup goes to the node) while serve still probes it; it holds across serve's
+    // restart from its first scrape on, and a release lets the node serve again.
+    void obeysAQuarantineFromTheCommandLine()
+    {
+        sim::SimulatedCluster cluster(ChainFamily::Solana, QStringLiteral("local"), nullptr);
+        sim::SimulatedNode* a = cluster.addNode(QStringLiteral("a"));
+        sim::SimulatedNode* b = cluster.addNode(QStringLiteral("b"));
+        cluster.advance(100);
+        const QString config =
+            writeServeConfig(fresh(QStringLiteral("config.json")), cluster, {}, 200);
+        const QString path = fresh(QStringLiteral("store.db"));
+        const QStringList arguments{QStringLiteral("--config"), config,
+                                    QStringLiteral("--db"),     path,
+                                    QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")};
+        auto serve = std::make_unique<ServeProcess>(arguments, m_dir.path());
+        QVERIFY2(serve->waitForPort() != 0, serve->err().constData());
+        QTRY_COMPARE_WITH_TIMEOUT(httpGet(serve->url(QStringLiteral("/readyz"))).status, 200,
+                                  kServeWaitMs);
+        QTRY_VERIFY_WITH_TIMEOUT(httpGet(serve->url(QStringLiteral("/metrics")))
+                                     .body.contains(sampleLine("a", "healthy", 1)),
+                                 kServeWaitMs);
+
+        QByteArray err;
+        QCOMPARE(nodeFromTheCommandLine({QStringLiteral("quarantine"), QStringLiteral("a"),
+                                         QStringLiteral("--reason"), QStringLiteral("stale cache")},
+                                        config, path, &err),
+                 0);
+        QTRY_VERIFY_WITH_TIMEOUT(httpGet(serve->url(QStringLiteral("/metrics")))
+                                     .body.contains(sampleLine("a", "quarantined", 1)),
+                                 kServeWaitMs);
+        a->resetCounters();
+        b->resetCounters();
+
+        // A transaction tracked now is looked up on b alone; a is still probed.
+        const QString signature = sentTransfer(cluster, 13);
+        cluster.advance(4);
+        QCOMPARE(trackFromTheCommandLine(signature, config, path, &err), 0);
+        store::OpenResult opened = store::Database::open(path);
+        QVERIFY2(opened.ok(), qPrintable(opened.error));
+        QSqlDatabase db = opened.database->connection();
+        QTRY_VERIFY_WITH_TIMEOUT(storedState(db, signature) != QLatin1String("imported"),
+                                 kServeWaitMs);
+        QVERIFY(b->methodCount(QStringLiteral("getSignatureStatuses")) > 0);
+        QCOMPARE(a->methodCount(QStringLiteral("getSignatureStatuses")), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(a->methodCount(QStringLiteral("getSlot")) > 0, kServeWaitMs);
+        const QByteArray healthz = httpGet(serve->url(QStringLiteral("/healthz"))).body;
+        QVERIFY2(healthz.contains(R"("state":"quarantined")"), healthz.constData());
+
+        // Restarted, serve holds it before it probes anything.
+        QCOMPARE(::kill(pid_t(serve->process().processId()), SIGTERM), 0);
+        QVERIFY(serve->process().waitForFinished(kServeWaitMs));
+        serve = std::make_unique<ServeProcess>(arguments, m_dir.path());
+        QVERIFY2(serve->waitForPort() != 0, serve->err().constData());
+        QTRY_COMPARE_WITH_TIMEOUT(httpGet(serve->url(QStringLiteral("/readyz"))).status, 200,
+                                  kServeWaitMs);
+        QVERIFY(httpGet(serve->url(QStringLiteral("/metrics")))
+                    .body.contains(sampleLine("a", "quarantined", 1)));
+
+        QCOMPARE(nodeFromTheCommandLine({QStringLiteral("release"), QStringLiteral("a")}, config,
+                                        path, &err),
+                 0);
+        QTRY_VERIFY_WITH_TIMEOUT(httpGet(serve->url(QStringLiteral("/metrics")))
+                                     .body.contains(sampleLine("a", "healthy", 1)),
+                                 kServeWaitMs);
     }
 
     // Two serve processes on one store: one collects, the other waits and says so; killed, the

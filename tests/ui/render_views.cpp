@@ -17,6 +17,7 @@
 #include "pendingpage.h"
 #include "pool/networkpool.h"
 #include "pool/poolmanager.h"
+#include "poolview.h"
 #include "recording/storesession.h"
 #include "shortcuts.h"
 #include "sim/demoscenario.h"
@@ -29,14 +30,19 @@
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
+#include <QDialog>
 #include <QDir>
 #include <QLineEdit>
+#include <QMenu>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QTreeWidget>
 #include <cstdio>
+#include <memory>
 
 using namespace switchyard;
 
@@ -248,6 +254,33 @@ bool renderShortcuts(ui::MainWindow* window, const QDir& directory)
     return ok;
 }
 
+// Right-click → Quarantine… on evm-behind, the reason typed; then the node table with the node
+// Quarantined (its probes' word beside it) and its tile counting it.
+bool renderQuarantine(ui::MainWindow* window, const QDir& directory)
+{
+    window->views()->setCurrentIndex(ui::MainWindow::NodesView);
+    ui::PoolView* view = window->poolView();
+    const QAbstractItemModel* model = view->table()->model();
+    int row = -1;
+    for (int i = 0; i < model->rowCount() && row < 0; ++i)
+        if (model->index(i, 0).data().toString() == QLatin1String("evm-behind"))
+            row = i;
+    std::unique_ptr<QMenu> menu(view->createContextMenu(row, window));
+    QAction* quarantine = menu->findChild<QAction*>(QStringLiteral("quarantine"));
+    if (!quarantine) {
+        std::fprintf(stderr, "render_views: no Quarantine… in evm-behind's menu\n");
+        return false;
+    }
+    quarantine->trigger();
+    auto* dialog = view->findChild<QDialog*>(QStringLiteral("quarantineDialog"));
+    dialog->findChild<QLineEdit*>(QStringLiteral("quarantineReason"))
+        ->setText(QStringLiteral("provider ticket 4711: answers from a stale cache"));
+    bool ok = save(dialog, directory, QStringLiteral("quarantine-dialog.png"));
+    dialog->findChild<QPushButton*>(QStringLiteral("quarantineConfirm"))->click();
+    settle(3000); // stored, read back, and a probe or two of the node since
+    return save(window, directory, QStringLiteral("node-quarantined.png")) && ok;
+}
+
 } // namespace
 
 int main(int argc, char* argv[])
@@ -356,6 +389,8 @@ int main(int argc, char* argv[])
     ok = renderTrackDialog(&window, output) && ok;
     ok = renderDecodedLookup(&window, output) && ok;
     ok = renderShortcuts(&window, output) && ok;
+
+    ok = renderQuarantine(&window, output) && ok;
 
     // Last, since it changes the demo: every EVM node switched off, the toolbar names the outage.
     const std::shared_ptr<NetworkPool> evm = pools.pool(QStringLiteral("demo-evm"));

@@ -37,6 +37,7 @@
 #include <QAction>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDialog>
 #include <QGuiApplication>
 #include <QHeaderView>
 #include <QLabel>
@@ -922,6 +923,69 @@ private Q_SLOTS:
         QCOMPARE(window.size(), QSize(1500, 900));
         QCOMPARE(window.views()->tabText(MainWindow::PendingTab), QStringLiteral("Pending"));
         QCOMPARE(window.views()->tabText(MainWindow::TimelineTab), QStringLiteral("Timeline"));
+    }
+
+    // Right-click → Quarantine… asks why and holds the confirm back until it is said; the node
+    // then shows Quarantined with what its probes say, the tile counts it, the menu offers the
+    // release, and a release lets it serve again.
+    void quarantineFromTheMenuAsksWhyAndIsShown()
+    {
+        Demo demo;
+        QString error;
+        const std::unique_ptr<StoreSession> store = StoreSession::open(
+            m_dir.filePath(QStringLiteral("quarantine.db")), &demo.pools, Clock::system(), &error);
+        QVERIFY2(store, qPrintable(error));
+        Settings settings(settingsFile());
+        MainWindow window(&demo.pools, ConfigSource{QString(), true}, &settings);
+        window.setStore(store.get());
+        window.show();
+        PoolView* view = window.poolView();
+        const QTableView* table = view->table();
+        const QString node = QStringLiteral("evm-behind");
+        QTRY_VERIFY_WITH_TIMEOUT(stateOf(table, node) != QStringLiteral("Not probed"),
+                                 probeTimeoutMs);
+        std::unique_ptr<QMenu> menu(view->createContextMenu(rowOf(table->model(), node), &window));
+        QAction* quarantine = menu->findChild<QAction*>(QStringLiteral("quarantine"));
+        QVERIFY(quarantine);
+        QCOMPARE(quarantine->text(), QStringLiteral("Quarantine evm-behind…"));
+        quarantine->trigger();
+        auto* dialog = view->findChild<QDialog*>(QStringLiteral("quarantineDialog"));
+        QVERIFY(dialog && dialog->isVisible());
+        auto* reason = dialog->findChild<QLineEdit*>(QStringLiteral("quarantineReason"));
+        auto* confirm = dialog->findChild<QPushButton*>(QStringLiteral("quarantineConfirm"));
+        QVERIFY(!confirm->isEnabled());
+        reason->setText(QStringLiteral("   "));
+        QVERIFY(!confirm->isEnabled());
+        reason->setText(QStringLiteral("provider ticket 4711"));
+        QVERIFY(confirm->isEnabled());
+        confirm->click();
+
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(table, node), QStringLiteral("Quarantined"),
+                                  probeTimeoutMs);
+        const int row = rowOf(table->model(), node);
+        QTRY_VERIFY_WITH_TIMEOUT(table->model()
+                                     ->index(row, PoolTableModel::LastError)
+                                     .data()
+                                     .toString()
+                                     .startsWith(QStringLiteral("Probes: ")),
+                                 probeTimeoutMs);
+        QVERIFY(table->model()
+                    ->index(row, PoolTableModel::State)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral(": provider ticket 4711")));
+        QTRY_VERIFY_WITH_TIMEOUT(window.overviewBar()
+                                     ->tile(QStringLiteral("demo-evm"))
+                                     ->nodesText()
+                                     .contains(QStringLiteral("1 quarantined")),
+                                 probeTimeoutMs);
+
+        menu.reset(view->createContextMenu(row, &window));
+        QAction* release = menu->findChild<QAction*>(QStringLiteral("release"));
+        QVERIFY(release);
+        release->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(stateOf(table, node) != QStringLiteral("Quarantined"),
+                                 probeTimeoutMs);
     }
 };
 
