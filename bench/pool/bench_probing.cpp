@@ -1,6 +1,7 @@
 // 200 nodes probed every second for a minute: the prober's CPU (share of one core) and memory
 // over time. The nodes run in a separate simulator process (simnodes), so its CPU is not ours.
-//   bench_probing [SECONDS=60] [NODES=200] [--bare] [--one-host] [--transport=http|https|h2|ws]
+//   bench_probing [SECONDS=60] [NODES=200] [--bare|--bare-queued] [--one-host]
+//                 [--transport=http|https|h2|ws]
 // --transport: http (cleartext HTTP/1.1, the default); https (HTTP/1.1 over TLS: the simulator
 // serves TLS with a certificate of a CA made for the run, trusted through caFile); h2 (HTTP/2
 // over TLS: nghttpx in a process of its own in front of the simulator, one frontend port per
@@ -11,8 +12,14 @@
 // h2: one nghttpx frontend for all), so the prober gives each HTTP/1.1 node a manager of its own.
 // --bare replaces the prober with the least a QNetworkAccessManager client can do on the same
 // schedule (the same batch posted to every node each round, at most 32 at once, the answer
-// read and dropped): the floor under the prober on this machine. With ws, the floor also holds
-// one QWebSocket per node that sends slotSubscribe once and drops every frame it receives.
+// read and dropped) for the same promise the prober keeps: no request waits for another's
+// connection. Qt 6.4 opens six HTTP/1.1 connections per host and manager, so a request goes
+// to the first of the floor's managers with fewer than six requests to its host in flight:
+// one manager for nodes on distinct hosts, six for 32 requests at once to one host.
+// --bare-queued is the same floor on one manager, whose requests to one host wait for its six
+// connections: cheaper on one host, and what the prober must not do.
+// With ws, the floor also holds one QWebSocket per node that sends slotSubscribe once and
+// drops every frame it receives.
 #include "benchcontext.h"
 #include "chain/pushmessage.h"
 #include "chain/solana/solanapush.h"
@@ -36,6 +43,7 @@
 #include <QTimer>
 #include <QWebSocket>
 #include <cstdio>
+#include <deque>
 #include <sys/resource.h>
 #include <testca.h>
 
@@ -62,14 +70,28 @@ double residentMiB()
     return 0;
 }
 
+// /proc/self/status's count of this process's threads (Qt runs one per manager).
+int threadCount()
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly))
+        return 0;
+    for (const QByteArray& line : status.readAll().split('\n'))
+        if (line.startsWith("Threads:"))
+            return line.mid(8).trimmed().toInt();
+    return 0;
+}
+
 // The bare client: a round every second, each node's post started as a slot frees.
 class BareProber : public QObject
 {
 public:
-    BareProber(const NetworkConfig& network, int intervalMs)
+    BareProber(const NetworkConfig& network, int intervalMs, bool oneManager)
+        : m_oneManager(oneManager)
     {
         for (const NodeConfig& node : network.nodes) {
             m_urls.append(node.url);
+            m_origins.append(node.url.adjusted(QUrl::RemovePath | QUrl::RemoveQuery).toString());
             if (node.wsUrl.isValid())
                 m_wsUrls.append(node.wsUrl);
         }
@@ -96,11 +118,27 @@ public:
         m_round.start();
         startRound();
     }
+    int managerCount() const { return int(m_managers.size()); }
     qint64 probes = 0;
     qint64 pushes = 0;
     qint64 http2Answers = 0;
 
 private:
+    struct Manager
+    {
+        std::unique_ptr<QNetworkAccessManager> manager = std::make_unique<QNetworkAccessManager>();
+        QHash<QString, int> inFlight; // by origin
+    };
+
+    // The first manager with a connection to the origin free, a new one if none has.
+    Manager& managerFor(const QString& origin)
+    {
+        for (Manager& manager : m_managers)
+            if (m_oneManager || manager.inFlight.value(origin) < 6)
+                return manager;
+        m_managers.emplace_back();
+        return m_managers.back();
+    }
     void startRound()
     {
         for (int i = 0; i < m_urls.size(); ++i)
@@ -110,18 +148,23 @@ private:
     void pump()
     {
         while (m_inFlight < PoolManager::maxConcurrentProbes && !m_queue.isEmpty()) {
-            QNetworkRequest request(m_urls.at(m_queue.takeFirst()));
+            const int node = m_queue.takeFirst();
+            QNetworkRequest request(m_urls.at(node));
             request.setHeader(QNetworkRequest::ContentTypeHeader,
                               QByteArrayLiteral("application/json"));
             if (m_tls)
                 request.setSslConfiguration(*m_tls);
-            QNetworkReply* reply = m_manager.post(request, m_body);
+            const QString& origin = m_origins.at(node);
+            Manager& manager = managerFor(origin);
+            ++manager.inFlight[origin];
+            QNetworkReply* reply = manager.manager->post(request, m_body);
             ++m_inFlight;
-            connect(reply, &QNetworkReply::finished, this, [this, reply] {
+            connect(reply, &QNetworkReply::finished, this, [this, reply, &manager, &origin] {
                 if (reply->attribute(QNetworkRequest::Http2WasUsedAttribute).toBool())
                     ++http2Answers;
                 reply->readAll();
                 reply->deleteLater();
+                --manager.inFlight[origin];
                 --m_inFlight;
                 ++probes;
                 pump();
@@ -129,8 +172,11 @@ private:
         }
     }
 
-    QNetworkAccessManager m_manager;
+    const bool m_oneManager;
+    // A deque: a reply's handler holds its manager by reference while more are added.
+    std::deque<Manager> m_managers;
     QList<QUrl> m_urls;
+    QStringList m_origins;
     QList<QUrl> m_wsUrls;
     std::optional<QSslConfiguration> m_tls;
     QList<int> m_queue;
@@ -205,16 +251,25 @@ int main(int argc, char* argv[])
     const int seconds = argc > 1 ? QString::fromLocal8Bit(argv[1]).toInt() : 60;
     const QString nodes = argc > 2 ? QString::fromLocal8Bit(argv[2]) : QStringLiteral("200");
     bool bare = false;
+    bool oneManager = false;
     bool oneHost = false;
     QString transport = QStringLiteral("http");
     for (int i = 3; i < argc; ++i) {
         const QByteArray argument(argv[i]);
-        if (argument == "--bare")
+        if (argument == "--bare") {
             bare = true;
-        else if (argument == "--one-host")
+        } else if (argument == "--bare-queued") {
+            bare = true;
+            oneManager = true;
+        } else if (argument == "--one-host") {
             oneHost = true;
-        else if (argument.startsWith("--transport="))
+        } else if (argument.startsWith("--transport=")) {
             transport = QString::fromLocal8Bit(argument.mid(12));
+        } else {
+            std::fprintf(stderr, "%s: unknown option (see the head of bench_probing.cpp)\n",
+                         argument.constData());
+            return 2;
+        }
     }
     if (transport != u"http" && transport != u"https" && transport != u"h2" && transport != u"ws") {
         std::fprintf(stderr, "--transport: expected http, https, h2 or ws\n");
@@ -270,7 +325,7 @@ int main(int argc, char* argv[])
     }
 
     PoolManager manager(Clock::system());
-    BareProber bareProber(config.networks.first(), intervalMs);
+    BareProber bareProber(config.networks.first(), intervalMs, oneManager);
     qint64 managerProbes = 0;
     qint64 managerPushes = 0;
     QObject::connect(&manager, &PoolManager::probeFinished, [&] { ++managerProbes; });
@@ -280,7 +335,10 @@ int main(int argc, char* argv[])
     std::printf("%d nodes%s, probe interval %d s, %d s, %s, transport %s\n",
                 int(config.networks.first().nodes.size()), oneHost ? " on one host" : "",
                 intervalMs / 1000, seconds,
-                bare ? "bare QNetworkAccessManager posts" : "the prober", qPrintable(transport));
+                !bare        ? "the prober"
+                : oneManager ? "bare posts on one QNetworkAccessManager"
+                             : "bare QNetworkAccessManager posts, none queued",
+                qPrintable(transport));
     std::printf("%8s %10s %10s %12s %10s\n", "second", "probes/s", "pushes/s", "CPU % core",
                 "RSS MiB");
     QElapsedTimer wall;
@@ -331,6 +389,9 @@ int main(int argc, char* argv[])
     QCoreApplication::exec();
     std::printf("mean CPU %.2f %% of one core; RSS at first sample %.1f MiB, peak %.1f MiB\n",
                 100.0 * totalCpu / (double(lastWall) / 1000.0), firstRss, peakRss);
+    std::printf("threads %d%s\n", threadCount(),
+                bare ? qPrintable(QStringLiteral(", managers %1").arg(bareProber.managerCount()))
+                     : "");
     if (bare)
         std::printf("answers over HTTP/2: %lld of %lld\n", bareProber.http2Answers, probes);
     else

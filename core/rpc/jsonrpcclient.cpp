@@ -12,6 +12,7 @@
 #include <QLocale>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
+#include <QScopeGuard>
 #include <QSslConfiguration>
 #include <QSslError>
 #include <QThread>
@@ -287,11 +288,7 @@ JsonRpcClient::JsonRpcClient(const NodeConfig& node, QObject* parent)
     m_cleartextHttp2 = node.cleartextHttp2;
 }
 
-JsonRpcClient::~JsonRpcClient()
-{
-    if (m_lane && m_laneThread == QThread::currentThread())
-        OriginLanes::ofThisThread()->giveBackLane(m_originUser.origin(), m_lane);
-}
+JsonRpcClient::~JsonRpcClient() = default;
 
 void JsonRpcClient::setExtraCaCertificates(QList<QSslCertificate> certificates)
 {
@@ -338,23 +335,22 @@ QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool m
 
     const qint64 cap = m_maxResponseBytes;
 
-    // Which manager: over HTTP/1.1 a node that shares its origin gets a lane of its own, so its
-    // request never waits for another node's connection (originlanes.h).
+    // Which manager: over HTTP/1.1 a request to an origin that other nodes share goes out on a
+    // lane with a connection free for it, so it never waits for another node's (originlanes.h).
     QNetworkAccessManager* manager = threadNetworkAccessManager();
     const QString origin = m_originUser.origin();
     const bool http2Only = m_cleartextHttp2 && m_url.scheme() == u"http";
     OriginLanes* lanes = nullptr;
+    QNetworkAccessManager* lane = nullptr; // held by this request until it ends
+    const auto giveBack = qScopeGuard([&] {
+        if (lane)
+            lanes->giveBackLane(origin, lane);
+    });
     bool discovering = false;
-    if (!http2Only && originUsers(origin) > 1 &&
-        (!m_lane || m_laneThread == QThread::currentThread())) {
+    if (!http2Only && originUsers(origin) > 1) {
         lanes = OriginLanes::ofThisThread();
-        if (!m_lane) {
-            m_lane = lanes->takeLane(origin);
-            m_laneThread = QThread::currentThread();
-        }
-        QNetworkAccessManager* const lane = m_lane;
         if (m_url.scheme() != u"https") {
-            manager = lane;
+            lane = lanes->takeLane(origin);
         } else {
             // Nothing after this wait touches `this`.
             while (lanes->protocol(origin) == OriginProtocol::Unknown &&
@@ -379,9 +375,11 @@ QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool m
                 lanes->startDiscovery(origin);
                 discovering = true;
             } else if (known == OriginProtocol::Http1) {
-                manager = lane;
+                lane = lanes->takeLane(origin);
             }
         }
+        if (lane)
+            manager = lane;
     }
 
     ReplyPtr reply;

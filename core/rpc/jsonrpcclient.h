@@ -14,7 +14,6 @@
 #include <qcorotask.h>
 
 class QNetworkAccessManager;
-class QThread;
 
 namespace switchyard {
 
@@ -73,9 +72,6 @@ private:
     bool m_cleartextHttp2 = false;
     qint64 m_lastId = 0;
     OriginUser m_originUser;
-    // This node's own manager, while its origin is shared over HTTP/1.1 (originlanes.h).
-    QNetworkAccessManager* m_lane = nullptr;
-    QThread* m_laneThread = nullptr;
 };
 
 // The QNetworkAccessManager of the calling thread (Qt wants one per thread).

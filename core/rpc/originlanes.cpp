@@ -7,6 +7,7 @@
 #include <QNetworkAccessManager>
 #include <QThread>
 #include <QThreadStorage>
+#include <algorithm>
 
 namespace switchyard {
 
@@ -61,25 +62,31 @@ OriginLanes* OriginLanes::ofThisThread()
     return threadLanes.localData();
 }
 
-OriginLanes::~OriginLanes()
-{
-    qDeleteAll(m_lanes);
-}
+OriginLanes::~OriginLanes() = default;
 
 QNetworkAccessManager* OriginLanes::takeLane(const QString& origin)
 {
-    if (const auto idle = m_idleLanes.find(origin); idle != m_idleLanes.end()) {
-        QNetworkAccessManager* lane = *idle;
-        m_idleLanes.erase(idle);
-        return lane;
+    auto lane = std::find_if(m_lanes.begin(), m_lanes.end(), [&](const Lane& candidate) {
+        return candidate.inFlight.value(origin) < http1ConnectionsPerManager;
+    });
+    if (lane == m_lanes.end()) {
+        m_lanes.push_back({std::unique_ptr<QNetworkAccessManager>(newNetworkAccessManager()), {}});
+        lane = std::prev(m_lanes.end());
     }
-    m_lanes.append(newNetworkAccessManager());
-    return m_lanes.last();
+    ++lane->inFlight[origin];
+    return lane->manager.get();
 }
 
 void OriginLanes::giveBackLane(const QString& origin, QNetworkAccessManager* lane)
 {
-    m_idleLanes.insert(origin, lane);
+    for (Lane& candidate : m_lanes) {
+        if (candidate.manager.get() != lane)
+            continue;
+        if (const auto count = candidate.inFlight.find(origin);
+            count != candidate.inFlight.end() && --*count <= 0)
+            candidate.inFlight.erase(count);
+        return;
+    }
 }
 
 void OriginLanes::endDiscovery(const QString& origin, OriginProtocol protocol)
