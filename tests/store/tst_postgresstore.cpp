@@ -211,9 +211,9 @@ private Q_SLOTS:
         QCOMPARE(rows(db, QStringLiteral("SELECT table_name FROM information_schema.tables WHERE "
                                          "table_schema = 'public' ORDER BY table_name")),
                  (QStringList{QStringLiteral("collector_lease"), QStringLiteral("events"),
-                              QStringLiteral("failover_counts"), QStringLiteral("probe_samples"),
-                              QStringLiteral("schema_version"), QStringLiteral("send_attempts"),
-                              QStringLiteral("transactions")}));
+                              QStringLiteral("failover_counts"), QStringLiteral("node_quarantines"),
+                              QStringLiteral("probe_samples"), QStringLiteral("schema_version"),
+                              QStringLiteral("send_attempts"), QStringLiteral("transactions")}));
         // The schema's ${ROW_ID} and ${BYTES} in the server's words.
         QCOMPARE(rows(db, QStringLiteral("SELECT data_type, is_identity FROM "
                                          "information_schema.columns WHERE table_name = 'events' "
