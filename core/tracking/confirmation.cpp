@@ -336,11 +336,15 @@ BytesCheck checkStoredBytes(const TrackedTransaction& record)
         return check;
     }
     check.byteCount = int(record.wire->size());
-    const auto decoded = chain::decodeSignedTransaction(record.family, *record.wire);
-    if (decoded.ok())
-        check.computedId = decoded.value().id;
+    auto decoded = chain::decodeSignedTransaction(record.family, *record.wire);
+    if (!decoded.ok()) {
+        check.error =
+            QStringLiteral("the stored bytes do not check out: %1").arg(decoded.error().message);
+        return check;
+    }
+    check.computedId = decoded->id;
     const auto verified =
-        chain::verifySignedTransaction(record.family, *record.wire, record.id, record.sender);
+        chain::verifyDecodedTransaction(std::move(decoded).value(), record.id, record.sender);
     if (!verified.ok()) {
         check.error =
             QStringLiteral("the stored bytes do not check out: %1").arg(verified.error().message);

@@ -379,7 +379,7 @@ private:
             return std::nullopt;
         }
 
-        const auto decoded = decodeSignedTransaction(network.family, *in.wire);
+        auto decoded = decodeSignedTransaction(network.family, *in.wire);
         if (!decoded)
             return LineError{in.bytesField,
                              QStringLiteral("not a %1 transaction: %2")
@@ -393,7 +393,7 @@ private:
                                                 "states %2: refused")
                                      .arg(decoded->id, in.statedId)};
         }
-        const auto verified = verifySignedTransaction(network.family, *in.wire, {}, {});
+        const auto verified = verifyDecodedTransaction(std::move(decoded).value());
         if (!verified)
             return LineError{in.bytesField, QStringLiteral("the bytes are not validly signed: ") +
                                                 verified.error().message};

@@ -37,17 +37,25 @@ DecodeResult<DecodedTransaction> verifySignedTransaction(ChainFamily family, con
     auto decoded = decodeSignedTransaction(family, raw);
     if (!decoded)
         return decoded;
+    return verifyDecodedTransaction(std::move(decoded).value(), expectedId, expectedSigner);
+}
+
+DecodeResult<DecodedTransaction> verifyDecodedTransaction(DecodedTransaction decoded,
+                                                          const QString& expectedId,
+                                                          const QString& expectedSigner)
+{
+    const ChainFamily family = decoded.family;
     // Base58 is case-sensitive; hex ids are not.
     const Qt::CaseSensitivity idCase =
         family == ChainFamily::Solana ? Qt::CaseSensitive : Qt::CaseInsensitive;
-    if (!expectedId.isEmpty() && decoded->id.compare(expectedId, idCase) != 0) {
+    if (!expectedId.isEmpty() && decoded.id.compare(expectedId, idCase) != 0) {
         return DecodeError{QStringLiteral("the bytes are transaction %1, not the expected %2")
-                               .arg(decoded->id, expectedId),
+                               .arg(decoded.id, expectedId),
                            0};
     }
 
     if (family == ChainFamily::Solana) {
-        const auto& tx = std::get<solana::Transaction>(decoded->details);
+        const auto& tx = std::get<solana::Transaction>(decoded.details);
         const QList<bool> valid = solana::verifySignatures(tx);
         for (qsizetype i = 0; i < valid.size(); ++i) {
             if (!valid[i]) {
@@ -59,18 +67,18 @@ DecodeResult<DecodedTransaction> verifySignedTransaction(ChainFamily family, con
             }
         }
     } else {
-        const auto& tx = std::get<evm::Transaction>(decoded->details);
+        const auto& tx = std::get<evm::Transaction>(decoded.details);
         const auto sender = evm::recoverSender(tx);
         if (!sender)
             return sender.error();
-        decoded->signer = evm::checksumAddress(*sender);
+        decoded.signer = evm::checksumAddress(*sender);
     }
     if (!expectedSigner.isEmpty() &&
-        decoded->signer.compare(expectedSigner, family == ChainFamily::Solana
-                                                    ? Qt::CaseSensitive
-                                                    : Qt::CaseInsensitive) != 0) {
+        decoded.signer.compare(expectedSigner, family == ChainFamily::Solana
+                                                   ? Qt::CaseSensitive
+                                                   : Qt::CaseInsensitive) != 0) {
         return DecodeError{QStringLiteral("the bytes are signed by %1, not the expected %2")
-                               .arg(decoded->signer, expectedSigner),
+                               .arg(decoded.signer, expectedSigner),
                            0};
     }
     return decoded;

@@ -32,4 +32,10 @@ DecodeResult<DecodedTransaction> verifySignedTransaction(ChainFamily family, con
                                                          const QString& expectedId = {},
                                                          const QString& expectedSigner = {});
 
+// The checks of verifySignedTransaction on what decodeSignedTransaction gave, for a caller
+// that needs the decoded transaction before it verifies: the bytes are decoded once.
+DecodeResult<DecodedTransaction> verifyDecodedTransaction(DecodedTransaction decoded,
+                                                          const QString& expectedId = {},
+                                                          const QString& expectedSigner = {});
+
 } // namespace switchyard::chain
