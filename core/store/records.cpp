@@ -33,10 +33,14 @@ const QString transactionColumns = QStringLiteral(
     "nonce, state, state_since_ms, created_ms, last_node, last_height, first_sent_ms, "
     "confirmed_ms, confirmed_height, finalized_ms, error, confirmed_by, finalized_by");
 
-// The settled states as the v4 indexes' WHERE clauses write them: a query uses a partial index
-// only when it repeats that term word for word.
-const QString settledStatesSql =
-    QStringLiteral("'finalized', 'execution-failed', 'expired', 'superseded'");
+// The conditions of the partial indexes transactions_open and transactions_settled as
+// migration 9 writes them: a query uses a partial index only when it repeats them word for word.
+const QString openStateSql =
+    QStringLiteral("state <> 'finalized' AND state <> 'execution-failed' AND "
+                   "state <> 'expired' AND state <> 'superseded'");
+const QString settledStateSql =
+    QStringLiteral("(state = 'finalized' OR state = 'execution-failed' OR "
+                   "state = 'expired' OR state = 'superseded')");
 
 StoredTransaction transactionFromRow(const QSqlQuery& query)
 {
@@ -358,12 +362,10 @@ QStringList trackedTransactionStatements()
                        "ORDER BY a.time_ms DESC, a.id DESC LIMIT 1) "
                        "FROM transactions t ")
             .arg(transactionColumns);
-    return {
-        select +
-            QStringLiteral("WHERE state NOT IN (%1) ORDER BY created_ms, id").arg(settledStatesSql),
-        select + QStringLiteral("WHERE state IN (%1) AND state_since_ms >= ? "
-                                "ORDER BY state_since_ms DESC, id DESC LIMIT ?")
-                     .arg(settledStatesSql)};
+    return {select + QStringLiteral("WHERE %1 ORDER BY created_ms, id").arg(openStateSql),
+            select + QStringLiteral("WHERE %1 AND state_since_ms >= ? "
+                                    "ORDER BY state_since_ms DESC, id DESC LIMIT ?")
+                         .arg(settledStateSql)};
 }
 
 ReadResult<TrackedRows> readTrackedTransactions(const QSqlDatabase& db, qint64 settledSinceMs,

@@ -174,6 +174,25 @@ QList<Migration> buildMigrations()
         },
     });
 
+    list.append(Migration{
+        9,
+        QStringLiteral("open and settled indexes that a state change keeps up cheaply"),
+        {
+            // Version 4 wrote their conditions as state [NOT] IN (...): SQLite evaluates such a
+            // list afresh for every row it writes, which made storing a poll round's 5,000
+            // state changes some 2.5 times slower (bench/tracking). The same conditions as
+            // plain comparisons, which the reads repeat word for word (store/records.cpp).
+            QStringLiteral("DROP INDEX transactions_open"),
+            QStringLiteral("CREATE INDEX transactions_open ON transactions (created_ms) "
+                           "WHERE state <> 'finalized' AND state <> 'execution-failed' AND "
+                           "state <> 'expired' AND state <> 'superseded'"),
+            QStringLiteral("DROP INDEX transactions_settled"),
+            QStringLiteral("CREATE INDEX transactions_settled ON transactions (state_since_ms) "
+                           "WHERE (state = 'finalized' OR state = 'execution-failed' OR "
+                           "state = 'expired' OR state = 'superseded')"),
+        },
+    });
+
     return list;
 }
 
