@@ -523,8 +523,10 @@ QString Database::prepare(QStringList* notices)
     // ones on a power cut or OS crash; FULL fsyncs the WAL at every COMMIT, so "stored" holds
     // for a tracked transaction's bytes even then. The writer commits batches, so that fsync
     // is paid once per batch, not per record.
-    const QStringList pragmas{QStringLiteral("PRAGMA synchronous=FULL"),
-                              QStringLiteral("PRAGMA foreign_keys=ON")};
+    QStringList pragmas{QStringLiteral("PRAGMA synchronous=FULL"),
+                        QStringLiteral("PRAGMA foreign_keys=ON")};
+    if (m_options.pageCacheKiB > 0)
+        pragmas << QStringLiteral("PRAGMA cache_size=-%1").arg(m_options.pageCacheKiB);
     for (const QString& pragma : pragmas) {
         if (!query.exec(pragma))
             return QStringLiteral("cannot prepare database %1 (%2): %3")

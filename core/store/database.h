@@ -17,6 +17,10 @@ struct OpenOptions
     // Migrate no further than this version; -1 means the current one. Tests use it to build a
     // database as an older Switchyard left it.
     int migrateTo = -1;
+    // SQLite's page cache of this connection, in KiB; 0: SQLite's default (2,000 KiB). A write
+    // transaction whose changed pages outgrow it spills them into the WAL before its commit,
+    // and writes many of them again there (resources/docs/design.md, "Storage").
+    int pageCacheKiB = 0;
 };
 
 class Database;

@@ -30,4 +30,40 @@ QString withSpaceCause(const QSqlDatabase& db, const QString& error)
     return error + QStringLiteral(" (no space left on device)");
 }
 
+qint64 pageCacheBytes(const QSqlDatabase& db)
+{
+    sqlite3* handle = sqliteHandle(db);
+    int used = 0;
+    int highest = 0;
+    if (!handle ||
+        sqlite3_db_status(handle, SQLITE_DBSTATUS_CACHE_USED, &used, &highest, 0) != SQLITE_OK)
+        return 0;
+    return used;
+}
+
+void releaseCacheAbove(const QSqlDatabase& db, qint64 keptBytes)
+{
+    if (pageCacheBytes(db) > keptBytes)
+        sqlite3_db_release_memory(sqliteHandle(db));
+}
+
+void deferCheckpoints(const QSqlDatabase& db, int* walPages)
+{
+    if (sqlite3* handle = sqliteHandle(db))
+        sqlite3_wal_hook(
+            handle,
+            [](void* pages, sqlite3*, const char*, int count) {
+                *static_cast<int*>(pages) = count;
+                return SQLITE_OK;
+            },
+            walPages);
+}
+
+bool checkpoint(const QSqlDatabase& db)
+{
+    sqlite3* handle = sqliteHandle(db);
+    return handle && sqlite3_wal_checkpoint_v2(handle, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr,
+                                               nullptr) == SQLITE_OK;
+}
+
 } // namespace switchyard::store

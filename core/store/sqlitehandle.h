@@ -14,4 +14,17 @@ sqlite3* sqliteHandle(const QSqlDatabase& db);
 // SQLite says "database or disk is full", or in WAL mode often only "disk I/O error".
 QString withSpaceCause(const QSqlDatabase& db, const QString& error);
 
+// The bytes `db`'s page cache holds now; 0 for another driver.
+qint64 pageCacheBytes(const QSqlDatabase& db);
+// Frees the unused pages of `db`'s page cache when it holds more than `keptBytes`.
+void releaseCacheAbove(const QSqlDatabase& db, qint64 keptBytes);
+
+// Leaves checkpoints to the caller: SQLite's own runs inside the commit that takes the WAL past
+// 1,000 pages, before that commit returns. After each commit on `db`, `walPages` holds how
+// many pages the WAL has.
+void deferCheckpoints(const QSqlDatabase& db, int* walPages);
+// Copies what the WAL holds into the database file, as far as readers allow (a passive
+// checkpoint: it waits for nobody). False when SQLite refused.
+bool checkpoint(const QSqlDatabase& db);
+
 } // namespace switchyard::store

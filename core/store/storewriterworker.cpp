@@ -21,6 +21,12 @@ constexpr qint64 pruneEveryMs = 60 * 1000;
 // sample for such a minute starts again from the stored row.
 constexpr qint64 keepMinutesMs = 2 * 60 * 1000;
 constexpr int shutdownTries = 3;
+// What the writer's page cache keeps between batches: the pages a batch of a few events or
+// state changes reads again (tree roots, the tails of the tables), not a large batch's.
+constexpr qint64 kCacheKeptBytes = 4 * 1024 * 1024;
+// SQLite's own threshold (wal_autocheckpoint): the WAL is copied into the database file once it
+// holds this many pages, but after the batch is acknowledged rather than inside its commit.
+constexpr int kCheckpointPages = 1000;
 
 } // namespace
 
@@ -56,6 +62,10 @@ void StoreWriterWorker::drain()
     }
     m_retryDelayMs = m_options.retryInitialMs;
     m_failedTries = 0;
+    // The batch is acknowledged already: its writers go on while the WAL is copied. One that
+    // fails (a reader holds the WAL) is tried again after the next batch.
+    if (m_walPages >= kCheckpointPages && checkpoint(m_database->connection()))
+        m_walPages = 0;
 }
 
 void StoreWriterWorker::shutdown(QThread* home)
@@ -108,6 +118,7 @@ WriteError StoreWriterWorker::openConnection()
         return {};
     OpenOptions options;
     options.busyTimeoutMs = m_options.busyTimeoutMs;
+    options.pageCacheKiB = m_options.pageCacheKiB;
     OpenResult opened = Database::open(m_path, options);
     if (!opened.ok()) {
         WriteError error(opened.error);
@@ -115,6 +126,7 @@ WriteError StoreWriterWorker::openConnection()
         return error;
     }
     m_database = std::move(opened.database);
+    deferCheckpoints(m_database->connection(), &m_walPages);
     return {};
 }
 
@@ -155,6 +167,7 @@ WriteError StoreWriterWorker::runBatch()
         }
         if (WriteError error = transaction.commit(); error.isError())
             return error;
+        releaseCacheAbove(db, kCacheKeptBytes);
 
         for (auto& [key, minute] : m_stagedMinutes)
             m_minutes.insert_or_assign(key, minute);

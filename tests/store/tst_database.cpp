@@ -222,6 +222,30 @@ private Q_SLOTS:
         QCOMPARE(opened.database->integrityCheck(), QStringLiteral("ok"));
     }
 
+    void pageCacheIsTheOnesAskedFor_data()
+    {
+        QTest::addColumn<int>("pageCacheKiB");
+        QTest::addColumn<QString>("cacheSize"); // PRAGMA cache_size: negative is KiB
+        QTest::newRow("SQLite's default") << 0 << QStringLiteral("-2000");
+        QTest::newRow("the store writer's 64 MiB") << 64 * 1024 << QStringLiteral("-65536");
+    }
+
+    void pageCacheIsTheOnesAskedFor()
+    {
+        QFETCH(int, pageCacheKiB);
+        QFETCH(QString, cacheSize);
+        QTemporaryDir dir;
+        OpenOptions options;
+        options.pageCacheKiB = pageCacheKiB;
+        OpenResult opened = Database::open(dir.filePath(QStringLiteral("s.db")), options);
+        QVERIFY2(opened.ok(), qPrintable(opened.error));
+        QCOMPARE(pragma(*opened.database, QStringLiteral("cache_size")), cacheSize);
+        // A connection opened again (another thread's) keeps it.
+        OpenResult again = opened.database->reopen();
+        QVERIFY2(again.ok(), qPrintable(again.error));
+        QCOMPARE(pragma(*again.database, QStringLiteral("cache_size")), cacheSize);
+    }
+
     void eventsTableHasTheAgreedColumns()
     {
         QTemporaryDir dir;

@@ -2,6 +2,7 @@
 // drops, probe minutes and their retention, failover counters, tracked transactions.
 #include "store/database.h"
 #include "store/probeminute.h"
+#include "store/sqlitehandle.h"
 #include "store/storewriter.h"
 #include "store/writetransaction.h"
 #include "teststores.h"
@@ -118,6 +119,46 @@ private Q_SLOTS:
         QVERIFY(ranOn != QThread::currentThread());
         QCOMPARE(ranOn, writer.writerThread());
         QVERIFY(connection != m_db->connectionName());
+    }
+
+    // A large batch keeps what it changes in memory until its commit (a spill into the WAL made
+    // a poll round's commit take seconds), and gives the memory back after it.
+    void aLargeBatchFitsThePageCacheAndGivesItBack()
+    {
+        if (m_db->connection().driverName() != QLatin1String("QSQLITE"))
+            QSKIP("the page cache is an SQLite connection's");
+        StoreWriter writer(*m_db);
+        const auto cacheStatus = [](QSqlDatabase& db, QString* cacheSize, qint64* usedBytes) {
+            QSqlQuery query(db);
+            if (!query.exec(QStringLiteral("PRAGMA cache_size")) || !query.next())
+                return WriteError::fromSql(QStringLiteral("PRAGMA cache_size"), query.lastError());
+            *cacheSize = query.value(0).toString();
+            *usedBytes = pageCacheBytes(db);
+            return WriteError();
+        };
+        QString cacheSize;
+        qint64 usedInBatch = 0;
+        qint64 usedAfter = 0;
+        // 3,000 events of 4 KiB each: some 12 MiB of pages, all changed in one batch (the gate
+        // holds the writer while they are queued).
+        Gate gate;
+        writer.submit(gate.job());
+        QVERIFY(gate.entered.tryAcquire(1, 10000));
+        for (int i = 0; i < 3000; ++i) {
+            IncidentEvent event = incident(QString(4096, QLatin1Char('a' + i % 26)));
+            writer.appendEvent(event);
+        }
+        writer.submit([&](QSqlDatabase& db) { return cacheStatus(db, &cacheSize, &usedInBatch); });
+        gate.release.release();
+        QCoro::waitFor(writer.flush());
+        writer.submit([&](QSqlDatabase& db) {
+            QString ignored;
+            return cacheStatus(db, &ignored, &usedAfter);
+        });
+        QCoro::waitFor(writer.flush());
+        QCOMPARE(cacheSize, QStringLiteral("-65536")); // negative: KiB
+        QVERIFY2(usedInBatch > 8 * 1024 * 1024, qPrintable(QString::number(usedInBatch)));
+        QVERIFY2(usedAfter <= 4 * 1024 * 1024, qPrintable(QString::number(usedAfter)));
     }
 
     void ticketsAreAcknowledgedInOrderAndReadableThen()
