@@ -45,4 +45,16 @@ inline void printContext(Versions versions = {})
     std::fflush(stdout);
 }
 
+// One row of the table bench/floors/run.sh prints, on a line of its own that the script picks
+// out: the measure, our figure, the floor or peer measured in the same run, our figure over
+// theirs, the goal, and whether it was met.
+inline void printFloorRow(const QString& measure, const QString& ours, const QString& floor,
+                          double ratio, const QString& goal, bool met)
+{
+    std::printf("floor-row\t%s\t%s\t%s\t%.2f\t%s\t%s\n", qUtf8Printable(measure),
+                qUtf8Printable(ours), qUtf8Printable(floor), ratio, qUtf8Printable(goal),
+                met ? "met" : "NOT MET");
+    std::fflush(stdout);
+}
+
 } // namespace switchyard::bench

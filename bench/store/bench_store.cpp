@@ -332,6 +332,18 @@ int main(int argc, char** argv)
     report("sqlite3", s);
     std::printf("ratio ours/sqlite3      %.2f in time (target <= 1.2), %.2f in bytes written\n",
                 o.seconds / s.seconds, double(o.bytesWritten) / double(s.bytesWritten));
+    bench::printFloorRow(
+        QStringLiteral("CSV export of %1 events, each exporter in its own process (median of 3)")
+            .arg(events),
+        QStringLiteral("%1 s").arg(o.seconds, 0, 'f', 2),
+        QStringLiteral("sqlite3 -csv %1 s").arg(s.seconds, 0, 'f', 2), o.seconds / s.seconds,
+        QStringLiteral("≤ 1.0×"), o.seconds <= s.seconds);
+    bench::printFloorRow(
+        QStringLiteral("CSV export of %1 events, peak RSS").arg(events),
+        QStringLiteral("%1 MiB").arg(double(o.peakRssKb) / 1024.0, 0, 'f', 1),
+        QStringLiteral("sqlite3 -csv %1 MiB").arg(double(s.peakRssKb) / 1024.0, 0, 'f', 1),
+        double(o.peakRssKb) / double(s.peakRssKb), QStringLiteral("≤ 24 MiB"),
+        o.peakRssKb <= 24 * 1024);
     report("QSqlQuery", p);
     std::printf("ratio QSqlQuery/sqlite3 %.2f in time (the path of drivers other than SQLite)\n",
                 p.seconds / s.seconds);
