@@ -14,7 +14,7 @@
 # nghttpx (nghttp2-proxy) and openssl, as the tests do.
 #
 # The benchmarks run one after the other, never two at once; each peer (sqlite3, curl) and each
-# simulator runs in a process of its own. About three minutes; run it on an otherwise idle
+# simulator runs in a process of its own. Four to five minutes; run it on an otherwise idle
 # machine. Every benchmark's whole output is kept in BUILD_DIR/floors/.
 set -euo pipefail
 

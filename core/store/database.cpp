@@ -311,6 +311,7 @@ OpenResult Database::open(const QString& path, const OpenOptions& options)
     }
     if (location.isPostgres())
         return openPostgres(location, options);
+    configureSqliteOnce();
     const QString absolute = QFileInfo(path).absoluteFilePath();
     const int target = options.migrateTo < 0 ? currentSchemaVersion() : options.migrateTo;
     if (target > currentSchemaVersion()) {

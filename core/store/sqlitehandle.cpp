@@ -1,6 +1,7 @@
 #include "sqlitehandle.h"
 
 #include <QSqlDriver>
+#include <QSqlQuery>
 #include <QVariant>
 #include <cerrno>
 #include <sqlite3.h>
@@ -15,6 +16,14 @@ sqlite3* sqliteHandle(const QSqlDatabase& db)
     if (!handle.isValid() || qstrcmp(handle.typeName(), "sqlite3*") != 0)
         return nullptr;
     return *static_cast<sqlite3* const*>(handle.constData());
+}
+
+void configureSqliteOnce()
+{
+    // SQLITE_MISUSE once SQLite is in use (a connection opened elsewhere first): then it keeps
+    // counting, which costs time and changes nothing else.
+    static const int configured = sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+    Q_UNUSED(configured);
 }
 
 QString withSpaceCause(const QSqlDatabase& db, const QString& error)
@@ -43,8 +52,17 @@ qint64 pageCacheBytes(const QSqlDatabase& db)
 
 void releaseCacheAbove(const QSqlDatabase& db, qint64 keptBytes)
 {
-    if (pageCacheBytes(db) > keptBytes)
-        sqlite3_db_release_memory(sqliteHandle(db));
+    if (pageCacheBytes(db) <= keptBytes)
+        return;
+    // A smaller cache size evicts the least recently used pages down to it at once; the
+    // ceiling is put back after, so the pages used most stay.
+    QSqlQuery query(db);
+    if (!query.exec(QStringLiteral("PRAGMA cache_size")) || !query.next())
+        return;
+    const qint64 ceiling = query.value(0).toLongLong();
+    query.finish();
+    query.exec(QStringLiteral("PRAGMA cache_size=-%1").arg(keptBytes / 1024));
+    query.exec(QStringLiteral("PRAGMA cache_size=%1").arg(ceiling));
 }
 
 void deferCheckpoints(const QSqlDatabase& db, int* walPages)

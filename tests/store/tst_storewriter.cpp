@@ -158,7 +158,8 @@ private Q_SLOTS:
         QCoro::waitFor(writer.flush());
         QCOMPARE(cacheSize, QStringLiteral("-65536")); // negative: KiB
         QVERIFY2(usedInBatch > 8 * 1024 * 1024, qPrintable(QString::number(usedInBatch)));
-        QVERIFY2(usedAfter <= 4 * 1024 * 1024, qPrintable(QString::number(usedAfter)));
+        // 4 MiB of pages kept, with SQLite's overhead for each and what this reading job used.
+        QVERIFY2(usedAfter < 5 * 1024 * 1024, qPrintable(QString::number(usedAfter)));
     }
 
     void ticketsAreAcknowledgedInOrderAndReadableThen()
