@@ -339,6 +339,7 @@ QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool m
     // lane with a connection free for it, so it never waits for another node's (originlanes.h).
     QNetworkAccessManager* manager = threadNetworkAccessManager();
     const QString origin = m_originUser.origin();
+    const bool https = m_url.scheme() == u"https";
     const bool http2Only = m_cleartextHttp2 && m_url.scheme() == u"http";
     OriginLanes* lanes = nullptr;
     QNetworkAccessManager* lane = nullptr; // held by this request until it ends
@@ -349,7 +350,7 @@ QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool m
     bool discovering = false;
     if (!http2Only && originUsers(origin) > 1) {
         lanes = OriginLanes::ofThisThread();
-        if (m_url.scheme() != u"https") {
+        if (!https) {
             lane = lanes->takeLane(origin);
         } else {
             // Nothing after this wait touches `this`.
@@ -393,10 +394,7 @@ QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool m
         reply.reset(manager->post(request, upload));
         upload->setParent(reply.get());
     }
-    // Without a bound Qt's network thread reads on into memory as fast as a node sends, far
-    // past the cap, before we get to look at any of it; with one it waits for us.
     const qint64 readBound = std::min<qint64>(readBufferBytes, cap + 1);
-    reply->setReadBufferSize(readBound);
     QByteArray received;
     bool tooLarge = false;
     bool timedOut = false;
@@ -415,25 +413,30 @@ QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool m
             raw->abort();
         }
     });
-    // Qt 6.4 starts a POST from its event queue and hands the bound to its network thread only
-    // if the request has started there: set before, as above, the network thread never sees it
-    // and buffers hundreds of MB. Set again from the queue, it reaches the network thread right
-    // behind the start and holds from the first answer byte.
-    QMetaObject::invokeMethod(
-        &frameContext, [readBound, raw = reply.get()] { raw->setReadBufferSize(readBound); },
-        Qt::QueuedConnection);
     connect(reply.get(), &QNetworkReply::metaDataChanged, &frameContext, [&, raw = reply.get()] {
         const QVariant length = raw->header(QNetworkRequest::ContentLengthHeader);
         if (length.isValid() && length.toLongLong() > cap && !tooLarge) {
             tooLarge = true;
             raw->abort();
+            return;
         }
+        // Without a bound Qt's network thread reads on into memory as fast as a node sends, far
+        // past the cap, before we get to look at any of it; with one it waits for us. Only a
+        // body that may outgrow the bound gets one: a bound costs a message to the network
+        // thread when it is set and another at every read (Qt 6.4 tells it the buffer freed),
+        // which woke it about three more times per probe, most of the prober's cost over the
+        // bare client's. Set here, with the headers, it reaches the network thread before it
+        // has read much of the body; set before the request (Qt 6.4 starts a POST from its
+        // event queue) it never would, and the network thread buffers hundreds of MB.
+        if (!length.isValid() || length.toLongLong() > readBound)
+            raw->setReadBufferSize(readBound);
     });
     // Qt reports why it did not trust a certificate here, then fails the reply with one code
     // for every reason.
     QList<QSslError> tlsErrors;
-    connect(reply.get(), &QNetworkReply::sslErrors, &frameContext,
-            [&](const QList<QSslError>& errors) { tlsErrors += errors; });
+    if (https)
+        connect(reply.get(), &QNetworkReply::sslErrors, &frameContext,
+                [&](const QList<QSslError>& errors) { tlsErrors += errors; });
     // The node's latency runs from the request on the wire to the answer; opening a connection
     // (TCP, TLS) before it is counted apart, so a reconnect does not read as a slow node.
     std::optional<qint64> connectingAtNs;
