@@ -394,7 +394,6 @@ QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool m
         reply.reset(manager->post(request, upload));
         upload->setParent(reply.get());
     }
-    const qint64 readBound = std::min<qint64>(readBufferBytes, cap + 1);
     QByteArray received;
     bool tooLarge = false;
     bool timedOut = false;
@@ -402,10 +401,25 @@ QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool m
     // Handlers below capture this frame's locals: their context object dies with the frame, so
     // a signal the reply emits after we stop listening can never reach them.
     QObject frameContext;
+    // Without a bound Qt's network thread reads on into memory as fast as a node sends, far
+    // past the cap, before we get to look at any of it; with one it waits for us.
+    const qint64 readBound = std::min<qint64>(readBufferBytes, cap + 1);
+    reply->setReadBufferSize(readBound);
+    // Qt 6.4 starts a POST from its event queue and hands the bound to its network thread only
+    // if the request has started there: set before, as above, the network thread never sees it
+    // and buffers hundreds of MB. Set again from the queue, it reaches the network thread right
+    // behind the start and holds from the first answer byte (set any later, when the request is
+    // written or the headers come, an endless body still ran the check to 200-500 MB).
+    QMetaObject::invokeMethod(
+        &frameContext, [readBound, raw = reply.get()] { raw->setReadBufferSize(readBound); },
+        Qt::QueuedConnection);
     // Read as data arrives so the size cap holds while reading, not after buffering it all:
-    // never more than one byte past it.
+    // never more than one byte past it. Only once half the bound is waiting, though: each read
+    // of a bounded reply sends the network thread a message with what it freed, and an answer
+    // that fits is read whole when it is done (then Qt sends none). The network thread stops
+    // only with the whole bound unread, so the half always comes.
     connect(reply.get(), &QNetworkReply::readyRead, &frameContext, [&, raw = reply.get()] {
-        if (tooLarge)
+        if (tooLarge || raw->bytesAvailable() < readBound / 2)
             return;
         appendAvailable(*raw, received, cap + 1);
         if (received.size() > cap) {
@@ -418,18 +432,7 @@ QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool m
         if (length.isValid() && length.toLongLong() > cap && !tooLarge) {
             tooLarge = true;
             raw->abort();
-            return;
         }
-        // Without a bound Qt's network thread reads on into memory as fast as a node sends, far
-        // past the cap, before we get to look at any of it; with one it waits for us. Only a
-        // body that may outgrow the bound gets one: a bound costs a message to the network
-        // thread when it is set and another at every read (Qt 6.4 tells it the buffer freed),
-        // which woke it about three more times per probe, most of the prober's cost over the
-        // bare client's. Set here, with the headers, it reaches the network thread before it
-        // has read much of the body; set before the request (Qt 6.4 starts a POST from its
-        // event queue) it never would, and the network thread buffers hundreds of MB.
-        if (!length.isValid() || length.toLongLong() > readBound)
-            raw->setReadBufferSize(readBound);
     });
     // Qt reports why it did not trust a certificate here, then fails the reply with one code
     // for every reason.
