@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Nodes that share a host (#27): `switchyard check --json` against NODES nodes at paths of one
 # simulated server on 127.0.0.1 that answers every request DELAY_MS after it came, over HTTP/1.1
-# or HTTPS/1.1 (a CA made for the run, trusted through caFile). Prints every node's latency and
-# the smallest and largest: with no node queued behind another's connection they are all about
-# DELAY_MS; Qt's six connections per host and manager showed as waves of six, one delay apart.
+# or HTTPS/1.1 (a CA made for the run, trusted through caFile). Prints how long check took and
+# every node's latency, the smallest and largest: with no node queued behind another's
+# connection they are all about DELAY_MS. Qt's six connections per host and manager showed as
+# waves of six, one delay apart: in the latencies while the clock started before the request
+# was written, in the time check took since.
 #   bench/pool/sharedhost.sh SWITCHYARD [NODES=18] [DELAY_MS=80] [http|https]
 # SWITCHYARD is the binary under test (any version: an old one built from git history too);
 # simnodes comes from a Release build of its own (<repo>/build-bench), or as built from
@@ -56,14 +58,17 @@ if os.environ["CA_FILE"]:
 print(json.dumps(config))
 PY
 status=0
+started=$(date +%s%N)
 "$switchyard" check --json --config "$work/config.json" >"$work/check.json" || status=$?
-python3 - "$work/check.json" "$status" "$delay" <<'PY'
+tookMs=$((($(date +%s%N) - started) / 1000000))
+python3 - "$work/check.json" "$status" "$delay" "$tookMs" <<'PY'
 import json, sys
 report = json.load(open(sys.argv[1]))
 nodes = report["networks"][0]["nodes"]
 latencies = [node["latencyMs"] for node in nodes]
 answered = sorted(l for l in latencies if l is not None)
-print("check exit %s; %d nodes, server delay %s ms" % (sys.argv[2], len(nodes), sys.argv[3]))
+print("check exit %s in %s ms (process start to exit); %d nodes, server delay %s ms"
+      % (sys.argv[2], sys.argv[4], len(nodes), sys.argv[3]))
 print("latencies (ms, sorted):", " ".join(str(l) for l in answered))
 if len(answered) < len(nodes):
     print("without a latency: %d (%s)" % (len(nodes) - len(answered), ", ".join(
