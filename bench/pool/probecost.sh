@@ -9,7 +9,8 @@
 #   bench/pool/probecost.sh [SECONDS=20] [ROUNDS=3] [NODES=200] [TRANSPORTS="http https h2 ws"]
 # Configures and builds its own Release build (<repo>/build-bench), or uses the benchmarks of
 # SWITCHYARD_BENCH_BUILD_DIR as they are built when that is set. Each run's full output goes to
-# $PROBECOST_LOG (default /tmp/probecost.log). Run it on an otherwise idle machine: about
+# $PROBECOST_LOG (default /tmp/probecost.log); LAYOUTS="one" or "many" runs one layout only.
+# Run it on an otherwise idle machine: about
 # 2 x ROUNDS x (SECONDS + 5) s per cell, 8 cells.
 set -euo pipefail
 
@@ -34,7 +35,7 @@ log=${PROBECOST_LOG:-/tmp/probecost.log}
 # One run's mean CPU, % of one core.
 run() {
     local output
-    output=$("$bench" "$seconds" "$nodes" "$@")
+    output=$("$bench" "$seconds" "$nodes" "$@" 2>>"$log")
     printf '%s\n\n' "$output" >>"$log"
     sed -n 's/^mean CPU \([0-9.]*\) %.*/\1/p' <<<"$output"
 }
@@ -46,7 +47,7 @@ median() {
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg); $seconds s a run, $rounds rounds, $nodes nodes"
 printf '%-6s %-11s %-24s %-24s %s\n' transport hosts "prober (runs)" "bare (runs)" "ratio"
 for transport in $transports; do
-    for layout in many one; do
+    for layout in ${LAYOUTS:-many one}; do
         hosts=()
         [[ $layout == one ]] && hosts=(--one-host)
         ours=()
