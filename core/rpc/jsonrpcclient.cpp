@@ -290,15 +290,19 @@ JsonRpcClient::JsonRpcClient(const NodeConfig& node, QObject* parent)
 
 JsonRpcClient::~JsonRpcClient() = default;
 
+std::optional<QSslConfiguration> extraCaTlsConfiguration(const QList<QSslCertificate>& certificates)
+{
+    if (certificates.isEmpty())
+        return std::nullopt;
+    // Added to the system's authorities, never instead of them; verification stays on.
+    QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
+    tls.addCaCertificates(certificates);
+    return tls;
+}
+
 void JsonRpcClient::setExtraCaCertificates(QList<QSslCertificate> certificates)
 {
-    if (certificates.isEmpty()) {
-        m_tls.reset();
-        return;
-    }
-    // Added to the system's authorities, never instead of them; verification stays on.
-    m_tls = QSslConfiguration::defaultConfiguration();
-    m_tls->addCaCertificates(certificates);
+    m_tls = extraCaTlsConfiguration(certificates);
 }
 
 QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool mayRepeat,
