@@ -9,7 +9,10 @@
 // each node's WebSocket, a slot every 400 ms, with the identity/health probe over cleartext
 // HTTP/1.1 every 30 s instead of every second).
 // --one-host: every node on one host and port, told apart by the path (a provider's endpoints;
-// h2: one nghttpx frontend for all), so the prober gives each HTTP/1.1 node a manager of its own.
+// h2: one nghttpx frontend for all), so the prober's HTTP/1.1 requests go out on lanes, a
+// request to the first manager with fewer than six in flight to the host (originlanes.h).
+// bench/pool/probecost.sh runs the prober and the floor back to back over every transport, both
+// layouts, and prints the medians and their ratio.
 // --bare replaces the prober with the least a QNetworkAccessManager client can do on the same
 // schedule (the same batch posted to every node each round, at most 32 at once, the answer
 // read and dropped) for the same promise the prober keeps: no request waits for another's

@@ -1,10 +1,11 @@
 // Serves N simulated nodes of one Solana-like cluster on 127.0.0.1 in a process of its own, so
 // a benchmark can measure the prober without the simulator's CPU in its figures. Prints the
 // configuration that points at the nodes as one JSON line, then serves until stdin closes.
-//   simnodes [--push] [--one-host] [N=200] [CERTIFICATE_FILE KEY_FILE]: with a certificate, every
-//   node serves HTTPS; with --push, every node also serves WebSocket subscriptions (its wsUrl);
-//   with --one-host, one simulated node serves all N, each at a path of its own on the same
-//   host and port, as a provider serves its endpoints.
+//   simnodes [--push] [--one-host] [--delay=MS] [N=200] [CERTIFICATE_FILE KEY_FILE]: with a
+//   certificate, every node serves HTTPS; with --push, every node also serves WebSocket
+//   subscriptions (its wsUrl); with --one-host, one simulated node serves all N, each at a path
+//   of its own on the same host and port, as a provider serves its endpoints; with --delay, every
+//   answer leaves MS milliseconds after its request came (bench/pool/sharedhost.sh).
 #include "sim/simulatedcluster.h"
 #include "sim/simulatednode.h"
 #include "util/clock.h"
@@ -28,6 +29,17 @@ int main(int argc, char* argv[])
     QStringList arguments = QCoreApplication::arguments().mid(1);
     const bool push = arguments.removeAll(QStringLiteral("--push")) > 0;
     const bool oneHost = arguments.removeAll(QStringLiteral("--one-host")) > 0;
+    int delayMs = 0;
+    for (qsizetype i = arguments.size() - 1; i >= 0; --i) {
+        if (!arguments.at(i).startsWith(QStringLiteral("--delay=")))
+            continue;
+        bool number = false;
+        delayMs = arguments.takeAt(i).mid(8).toInt(&number);
+        if (!number || delayMs < 0) {
+            std::fprintf(stderr, "--delay: expected milliseconds, e.g. --delay=80\n");
+            return 2;
+        }
+    }
     const int count = arguments.size() > 0 ? arguments.at(0).toInt() : 200;
     sim::SimulatedCluster cluster(ChainFamily::Solana, QStringLiteral("bench"), Clock::system());
     cluster.setAutoAdvanceInterval(400);
@@ -49,6 +61,13 @@ int main(int argc, char* argv[])
             if (!node)
                 return 1;
             node->setTls(tls);
+            if (delayMs > 0) {
+                sim::Fault delay;
+                delay.kind = sim::FaultKind::Delay;
+                delay.delayMs = delayMs;
+                if (!node->setFault(delay))
+                    return 1;
+            }
             QString why;
             if (push && !node->startPush(&why)) {
                 std::fprintf(stderr, "%s\n", qPrintable(why));

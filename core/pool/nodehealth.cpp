@@ -329,8 +329,11 @@ std::optional<qint64> referenceHeight(QList<qint64> heights)
 {
     if (heights.isEmpty())
         return std::nullopt;
-    std::sort(heights.begin(), heights.end(), std::greater<>());
-    return heights.size() >= 3 ? heights.at(1) : heights.at(0);
+    // The second highest of three or more, found without sorting: it is asked at every probe
+    // and every push.
+    const qsizetype rank = heights.size() >= 3 ? 1 : 0;
+    std::nth_element(heights.begin(), heights.begin() + rank, heights.end(), std::greater<>());
+    return heights.at(rank);
 }
 
 } // namespace switchyard

@@ -245,6 +245,8 @@ void PoolManager::enqueue(const std::shared_ptr<NetworkPool>& pool, int index)
 
 qsizetype PoolManager::nextProbeToStart() const
 {
+    if (m_pools.size() == 1) // only the current pools' nodes are queued
+        return m_queue.isEmpty() ? -1 : 0;
     // The first queued probe of the network with the fewest running.
     qsizetype chosen = -1;
     int fewest = 0;
@@ -324,7 +326,12 @@ QCoro::Task<> PoolManager::runProbe(std::shared_ptr<NetworkPool> pool, int index
         Q_EMIT probeFinished(pool, index);
     }
     pump();
-    scheduleNextTick();
+    // Of all the nodes only this one's next probe moved, to later than the ticker wakes unless
+    // it failed onto a short recovery interval: scanning every node of every pool after every
+    // probe (200 nodes, 200 probes a second) was for nothing.
+    if (const std::optional<qint64> due = dueAtMs(*pool, index);
+        !m_ticker.isActive() || (due && *due - m_clock->monotonicMs() < m_ticker.remainingTime()))
+        scheduleNextTick();
     if (m_inFlight == 0 && m_queue.isEmpty())
         Q_EMIT idle();
 }

@@ -290,15 +290,19 @@ JsonRpcClient::JsonRpcClient(const NodeConfig& node, QObject* parent)
 
 JsonRpcClient::~JsonRpcClient() = default;
 
+std::optional<QSslConfiguration> extraCaTlsConfiguration(const QList<QSslCertificate>& certificates)
+{
+    if (certificates.isEmpty())
+        return std::nullopt;
+    // Added to the system's authorities, never instead of them; verification stays on.
+    QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
+    tls.addCaCertificates(certificates);
+    return tls;
+}
+
 void JsonRpcClient::setExtraCaCertificates(QList<QSslCertificate> certificates)
 {
-    if (certificates.isEmpty()) {
-        m_tls.reset();
-        return;
-    }
-    // Added to the system's authorities, never instead of them; verification stays on.
-    m_tls = QSslConfiguration::defaultConfiguration();
-    m_tls->addCaCertificates(certificates);
+    m_tls = extraCaTlsConfiguration(certificates);
 }
 
 QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool mayRepeat,
@@ -339,6 +343,7 @@ QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool m
     // lane with a connection free for it, so it never waits for another node's (originlanes.h).
     QNetworkAccessManager* manager = threadNetworkAccessManager();
     const QString origin = m_originUser.origin();
+    const bool https = m_url.scheme() == u"https";
     const bool http2Only = m_cleartextHttp2 && m_url.scheme() == u"http";
     OriginLanes* lanes = nullptr;
     QNetworkAccessManager* lane = nullptr; // held by this request until it ends
@@ -349,7 +354,7 @@ QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool m
     bool discovering = false;
     if (!http2Only && originUsers(origin) > 1) {
         lanes = OriginLanes::ofThisThread();
-        if (m_url.scheme() != u"https") {
+        if (!https) {
             lane = lanes->takeLane(origin);
         } else {
             // Nothing after this wait touches `this`.
@@ -393,10 +398,6 @@ QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool m
         reply.reset(manager->post(request, upload));
         upload->setParent(reply.get());
     }
-    // Without a bound Qt's network thread reads on into memory as fast as a node sends, far
-    // past the cap, before we get to look at any of it; with one it waits for us.
-    const qint64 readBound = std::min<qint64>(readBufferBytes, cap + 1);
-    reply->setReadBufferSize(readBound);
     QByteArray received;
     bool tooLarge = false;
     bool timedOut = false;
@@ -404,10 +405,25 @@ QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool m
     // Handlers below capture this frame's locals: their context object dies with the frame, so
     // a signal the reply emits after we stop listening can never reach them.
     QObject frameContext;
+    // Without a bound Qt's network thread reads on into memory as fast as a node sends, far
+    // past the cap, before we get to look at any of it; with one it waits for us.
+    const qint64 readBound = std::min<qint64>(readBufferBytes, cap + 1);
+    reply->setReadBufferSize(readBound);
+    // Qt 6.4 starts a POST from its event queue and hands the bound to its network thread only
+    // if the request has started there: set before, as above, the network thread never sees it
+    // and buffers hundreds of MB. Set again from the queue, it reaches the network thread right
+    // behind the start and holds from the first answer byte (set any later, when the request is
+    // written or the headers come, an endless body still ran the check to 200-500 MB).
+    QMetaObject::invokeMethod(
+        &frameContext, [readBound, raw = reply.get()] { raw->setReadBufferSize(readBound); },
+        Qt::QueuedConnection);
     // Read as data arrives so the size cap holds while reading, not after buffering it all:
-    // never more than one byte past it.
+    // never more than one byte past it. Only once half the bound is waiting, though: each read
+    // of a bounded reply sends the network thread a message with what it freed, and an answer
+    // that fits is read whole when it is done (then Qt sends none). The network thread stops
+    // only with the whole bound unread, so the half always comes.
     connect(reply.get(), &QNetworkReply::readyRead, &frameContext, [&, raw = reply.get()] {
-        if (tooLarge)
+        if (tooLarge || raw->bytesAvailable() < readBound / 2)
             return;
         appendAvailable(*raw, received, cap + 1);
         if (received.size() > cap) {
@@ -415,13 +431,6 @@ QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool m
             raw->abort();
         }
     });
-    // Qt 6.4 starts a POST from its event queue and hands the bound to its network thread only
-    // if the request has started there: set before, as above, the network thread never sees it
-    // and buffers hundreds of MB. Set again from the queue, it reaches the network thread right
-    // behind the start and holds from the first answer byte.
-    QMetaObject::invokeMethod(
-        &frameContext, [readBound, raw = reply.get()] { raw->setReadBufferSize(readBound); },
-        Qt::QueuedConnection);
     connect(reply.get(), &QNetworkReply::metaDataChanged, &frameContext, [&, raw = reply.get()] {
         const QVariant length = raw->header(QNetworkRequest::ContentLengthHeader);
         if (length.isValid() && length.toLongLong() > cap && !tooLarge) {
@@ -432,8 +441,9 @@ QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool m
     // Qt reports why it did not trust a certificate here, then fails the reply with one code
     // for every reason.
     QList<QSslError> tlsErrors;
-    connect(reply.get(), &QNetworkReply::sslErrors, &frameContext,
-            [&](const QList<QSslError>& errors) { tlsErrors += errors; });
+    if (https)
+        connect(reply.get(), &QNetworkReply::sslErrors, &frameContext,
+                [&](const QList<QSslError>& errors) { tlsErrors += errors; });
     // The node's latency runs from the request on the wire to the answer; opening a connection
     // (TCP, TLS) before it is counted apart, so a reconnect does not read as a slow node.
     std::optional<qint64> connectingAtNs;

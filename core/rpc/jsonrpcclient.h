@@ -46,6 +46,9 @@ public:
     void setMaxResponseBytes(qint64 bytes) { m_maxResponseBytes = bytes; }
     // Certificate authorities trusted for this node on top of the system's (a private CA).
     void setExtraCaCertificates(QList<QSslCertificate> certificates);
+    // The same as a TLS configuration built once (extraCaTlsConfiguration) and shared by every
+    // node that trusts the same authorities.
+    void setTlsConfiguration(std::optional<QSslConfiguration> tls) { m_tls = std::move(tls); }
     // Over http://, speak HTTP/2 from the first byte (prior knowledge) instead of HTTP/1.1.
     void setCleartextHttp2(bool on) { m_cleartextHttp2 = on; }
 
@@ -76,5 +79,9 @@ private:
 
 // The QNetworkAccessManager of the calling thread (Qt wants one per thread).
 QNetworkAccessManager* threadNetworkAccessManager();
+
+// The system's authorities and `certificates` (verification stays on); nullopt for none.
+std::optional<QSslConfiguration>
+extraCaTlsConfiguration(const QList<QSslCertificate>& certificates);
 
 } // namespace switchyard
