@@ -2,6 +2,7 @@
 
 #include "appearance.h"
 #include "boardcarddelegate.h"
+#include "chain/familyrules.h"
 #include "emptystate.h"
 #include "models/displaytext.h"
 #include "store/database.h"
@@ -273,7 +274,7 @@ void BoardDetailPane::addRow(const QString& label, const QString& text)
 void BoardDetailPane::fill(const TrackedTransaction& record)
 {
     const qint64 now = m_clock->utcNow().toMSecsSinceEpoch();
-    const bool solana = record.family == ChainFamily::Solana;
+    const chain::FamilyRules& family = chain::familyRules(record.family);
     m_title->setText(record.shortId());
     m_state->setText(tracking::txStateWord(record.state));
     setTextColor(m_state, txStateColor(record.state));
@@ -288,9 +289,7 @@ void BoardDetailPane::fill(const TrackedTransaction& record)
     setField(tr("State"), tr("%1 since %2")
                               .arg(tracking::txStateWord(record.state),
                                    display::timeAndAge(record.stateSinceMs, now)));
-    setField(tr("Network"),
-             QStringLiteral("%1 (%2)").arg(record.network, solana ? QStringLiteral("Solana")
-                                                                  : QStringLiteral("EVM")));
+    setField(tr("Network"), QStringLiteral("%1 (%2)").arg(record.network, family.displayName()));
     setField(tr("Intent"),
              record.intentId.isEmpty() ? tr("none given by the sending system") : record.intentId);
     setField(tr("Tracked"), display::timeAndAge(record.createdMs, now));
@@ -308,10 +307,10 @@ void BoardDetailPane::fill(const TrackedTransaction& record)
                                                   : tr("not by Switchyard"));
     QString lastNode = record.lastNode.isEmpty() ? display::dash() : record.lastNode;
     if (!record.lastNode.isEmpty() && record.lastHeight)
-        lastNode += tr(" at %1 %2").arg(solana ? tr("slot") : tr("block")).arg(*record.lastHeight);
+        lastNode += tr(" at %1 %2").arg(family.heightUnit()).arg(*record.lastHeight);
     setField(tr("Last node"), lastNode);
 
-    if (solana) {
+    if (family.expiresAtBlockHeight()) {
         setField(tr("Recent blockhash"), record.recentBlockhash.isEmpty()
                                              ? display::dash()
                                              : shortened(record.recentBlockhash));
@@ -346,9 +345,7 @@ void BoardDetailPane::fill(const TrackedTransaction& record)
         if (!record.confirmedBy.isEmpty())
             landed += tr(", per %1").arg(record.confirmedBy);
         if (record.confirmedHeight)
-            landed += tr(", in %1 %2")
-                          .arg(solana ? tr("slot") : tr("block"))
-                          .arg(*record.confirmedHeight);
+            landed += tr(", in %1 %2").arg(family.heightUnit()).arg(*record.confirmedHeight);
         setField(tr("Landed"), landed);
     } else {
         setField(tr("Landed"), tr("not seen on chain yet"));

@@ -2,6 +2,7 @@
 
 #include "appearance.h"
 #include "attention/attentioncontroller.h"
+#include "chain/familyrules.h"
 #include "config/configloader.h"
 #include "editor/networkseditordialog.h"
 #include "emptystate.h"
@@ -524,9 +525,8 @@ void MainWindow::rebuildNetworkSelector()
         m_networkSelector->addItem(tr("All networks"), QString());
         for (const std::shared_ptr<NetworkPool>& pool : pools)
             m_networkSelector->addItem(
-                tr("%1 (%2)").arg(pool->config().name, pool->config().family == ChainFamily::Solana
-                                                           ? QStringLiteral("Solana")
-                                                           : QStringLiteral("EVM")),
+                tr("%1 (%2)").arg(pool->config().name,
+                                  chain::familyRules(pool->config().family).displayName()),
                 pool->config().name);
     }
     const int index = m_networkSelector->findData(selected);

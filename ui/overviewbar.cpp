@@ -1,6 +1,7 @@
 #include "overviewbar.h"
 
 #include "appearance.h"
+#include "chain/familyrules.h"
 #include "models/displaytext.h"
 #include "models/networkoverviewmodel.h"
 
@@ -94,8 +95,7 @@ void OverviewTile::present(const NetworkOverviewModel& model, int row)
                           .pixmap(verdictIconSize, verdictIconSize));
     m_verdict->setText(networkVerdictWord(overview.verdict));
     m_name->setText(QStringLiteral("%1 · %2").arg(
-        overview.network,
-        overview.family == ChainFamily::Solana ? QStringLiteral("Solana") : QStringLiteral("EVM")));
+        overview.network, chain::familyRules(overview.family).displayName()));
 
     QStringList nodes{tr("%1 of %2 serving").arg(overview.serving).arg(overview.nodes)};
     if (overview.lagging > 0)

@@ -1,5 +1,7 @@
 #include "lookupanswer.h"
 
+#include "chain/familyrules.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -44,7 +46,7 @@ QString lookupOutcomeKey(LookupAnswer::Outcome outcome)
 
 QString LookupAnswer::heightUnit() const
 {
-    return family == ChainFamily::Solana ? QStringLiteral("slot") : QStringLiteral("block");
+    return chain::familyRules(family).heightUnit();
 }
 
 QString LookupAnswer::verdict() const

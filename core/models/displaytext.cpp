@@ -1,5 +1,7 @@
 #include "displaytext.h"
 
+#include "chain/familyrules.h"
+
 #include <QDateTime>
 #include <QLocale>
 #include <QStringList>
@@ -13,14 +15,8 @@ QString dash()
 
 QString heightUnit(ChainFamily family, qint64 count)
 {
-    const bool one = count == 1;
-    switch (family) {
-    case ChainFamily::Solana:
-        return one ? QStringLiteral("slot") : QStringLiteral("slots");
-    case ChainFamily::Evm:
-        return one ? QStringLiteral("block") : QStringLiteral("blocks");
-    }
-    Q_UNREACHABLE();
+    const QString unit = chain::familyRules(family).heightUnit();
+    return count == 1 ? unit : unit + QLatin1Char('s');
 }
 
 QString count(qint64 value)

@@ -1,5 +1,6 @@
 #include "networkoverviewmodel.h"
 
+#include "chain/familyrules.h"
 #include "models/displaytext.h"
 #include "pool/networkpool.h"
 #include "pool/poolmanager.h"
@@ -318,7 +319,7 @@ QVariant NetworkOverviewModel::data(const QModelIndex& index, int role) const
     case VerdictIconRole:
         return networkVerdictIconName(row.verdict);
     case FamilyRole:
-        return row.family == ChainFamily::Solana ? QStringLiteral("Solana") : QStringLiteral("EVM");
+        return chain::familyRules(row.family).displayName();
     case NodesRole:
         return row.nodes;
     case ServingRole:

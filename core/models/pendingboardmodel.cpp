@@ -1,5 +1,6 @@
 #include "pendingboardmodel.h"
 
+#include "chain/familyrules.h"
 #include "models/displaytext.h"
 #include "models/rowdiff.h"
 #include "tracking/transactiontracker.h"
@@ -277,7 +278,8 @@ ExpiryOutlook PendingBoardModel::outlookOf(const TrackedTransaction& record,
                                            std::optional<qint64>* blocksLeft) const
 {
     *blocksLeft = std::nullopt;
-    if (record.family != ChainFamily::Solana || !tracking::isPending(record.state))
+    if (!chain::familyRules(record.family).expiresAtBlockHeight() ||
+        !tracking::isPending(record.state))
         return ExpiryOutlook::NotApplicable;
     if (!record.lastValidBlockHeight)
         return ExpiryOutlook::Undecidable;
@@ -339,8 +341,7 @@ QVariant PendingBoardModel::data(const QModelIndex& index, int role) const
     case IntentRole:
         return record.intentId;
     case FamilyRole:
-        return record.family == ChainFamily::Solana ? QStringLiteral("Solana")
-                                                    : QStringLiteral("EVM");
+        return chain::familyRules(record.family).displayName();
     case StateRole:
         return int(record.state);
     case StateWordRole:
@@ -391,8 +392,7 @@ QVariant PendingBoardModel::data(const QModelIndex& index, int role) const
         QString text = QStringLiteral("landed");
         if (record.confirmedHeight)
             text += QStringLiteral(" in %1 %2")
-                        .arg(record.family == ChainFamily::Solana ? QStringLiteral("slot")
-                                                                  : QStringLiteral("block"))
+                        .arg(chain::familyRules(record.family).heightUnit())
                         .arg(*record.confirmedHeight);
         return text;
     }

@@ -2,6 +2,7 @@
 
 #include "chain/blockidentity.h"
 #include "chain/evm/evmrpc.h"
+#include "chain/familyrules.h"
 #include "chain/solana/solanarpc.h"
 #include "rpc/jsonrpcclient.h"
 
@@ -66,25 +67,37 @@ ProbeObservation refused(const RpcRequest& asked, const RpcReply& reply, qint64 
                   QStringLiteral("%1: %2").arg(asked.method, reply.describe()), latencyMs);
 }
 
+// Which chain the node serves, against the network's: nothing when it is the network's, else
+// the probe's verdict (refused, malformed, or the wrong chain).
+std::optional<ProbeObservation> judgeIdentity(const RpcReply& reply, const NetworkConfig& network,
+                                              qint64 latency)
+{
+    const chain::FamilyRules& rules = chain::familyRules(network.family);
+    if (!reply.isResult())
+        return refused(rules.identityRequest(), reply, latency);
+    QString why;
+    const std::optional<QString> served = rules.readIdentity(reply.result(), &why);
+    if (!served)
+        return invalid(rules.identityRequest(), why, latency);
+    const QString expected = rules.identityOf(network);
+    if (*served != expected)
+        return wrongIdentity(QStringLiteral("%1 %2, expected %3 (%4)")
+                                 .arg(rules.identityUnit(), *served, expected, network.name),
+                             latency);
+    return std::nullopt;
+}
+
 ProbeObservation judgeSolana(const QList<RpcReply>& replies, const NetworkConfig& network,
                              bool checkIdentity)
 {
     const qint64 latency = replies.first().latencyMs;
     const RpcReply& health = replies.at(0);
     const RpcReply& slot = replies.at(1);
-    QString why;
     if (checkIdentity) {
-        const RpcReply& genesis = replies.at(2);
-        if (!genesis.isResult())
-            return refused(solana::genesisHashRequest(), genesis, latency);
-        const std::optional<QString> hash = solana::parseGenesisHash(genesis.result(), &why);
-        if (!hash)
-            return invalid(solana::genesisHashRequest(), why, latency);
-        if (*hash != network.genesisHash)
-            return wrongIdentity(QStringLiteral("genesis hash %1, expected %2 (%3)")
-                                     .arg(*hash, network.genesisHash, network.name),
-                                 latency);
+        if (auto verdict = judgeIdentity(replies.at(2), network, latency))
+            return *verdict;
     }
+    QString why;
     if (!slot.isResult())
         return refused(solana::slotRequest(network.commitment), slot, latency);
     const std::optional<qint64> height = solana::parseSlot(slot.result(), &why);
@@ -104,18 +117,9 @@ ProbeObservation judgeEvm(const QList<RpcReply>& replies, const NetworkConfig& n
     const qint64 latency = replies.first().latencyMs;
     const RpcReply& chainId = replies.at(0);
     const RpcReply& blockNumber = replies.at(1);
+    if (auto verdict = judgeIdentity(chainId, network, latency))
+        return *verdict;
     QString why;
-    if (!chainId.isResult())
-        return refused(evm::chainIdRequest(), chainId, latency);
-    const std::optional<quint64> id = evm::parseChainId(chainId.result(), &why);
-    if (!id)
-        return invalid(evm::chainIdRequest(), why, latency);
-    if (*id != network.chainId)
-        return wrongIdentity(QStringLiteral("chain id %1, expected %2 (%3)")
-                                 .arg(*id)
-                                 .arg(network.chainId)
-                                 .arg(network.name),
-                             latency);
     if (!blockNumber.isResult())
         return refused(evm::blockNumberRequest(), blockNumber, latency);
     const std::optional<qint64> height = evm::parseBlockNumber(blockNumber.result(), &why);

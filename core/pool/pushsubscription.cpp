@@ -1,6 +1,6 @@
 #include "pushsubscription.h"
 
-#include "chain/evm/evmpush.h"
+#include "chain/familyrules.h"
 #include "chain/pushmessage.h"
 #include "chain/solana/solanapush.h"
 #include "rpc/nodetextredaction.h"
@@ -14,7 +14,6 @@ namespace switchyard {
 
 namespace {
 
-namespace evm = chain::evm;
 namespace solana = chain::solana;
 
 void dropSocket(QWebSocket* socket)
@@ -73,7 +72,7 @@ void PushSubscription::stop()
 
 void PushSubscription::setWatchedSignatures(const QStringList& signatures)
 {
-    if (m_network.family != ChainFamily::Solana)
+    if (!chain::familyRules(m_network.family).pushesSignatures())
         return;
     const QSet<QString> wanted(signatures.cbegin(), signatures.cend());
     const bool connected = m_socket && m_socket->state() == QAbstractSocket::ConnectedState;
@@ -187,8 +186,7 @@ void PushSubscription::subscribe(Purpose purpose, const QString& signature)
     if (purpose == Purpose::Signature)
         request = solana::signatureSubscribeRequest(signature, m_network.commitment);
     else
-        request = m_network.family == ChainFamily::Solana ? solana::slotSubscribeRequest()
-                                                          : evm::newHeadsSubscribeRequest();
+        request = chain::familyRules(m_network.family).headSubscribeRequest();
     m_socket->sendTextMessage(QString::fromUtf8(chain::pushRequestFrame(request, id)));
 }
 
@@ -233,8 +231,9 @@ void PushSubscription::onFrame(const QString& text)
 
     const QString& subscription = message->subscription;
     const bool head = m_headSubscription && subscription == *m_headSubscription;
+    const chain::FamilyRules& rules = chain::familyRules(m_network.family);
     if (message->method == QLatin1String(solana::kSignatureNotification) &&
-        m_network.family == ChainFamily::Solana) {
+        rules.pushesSignatures()) {
         if (m_notifiedSubscriptions.contains(subscription)) {
             ++m_duplicates; // Solana ends a signature subscription at its notification
             return;
@@ -259,10 +258,7 @@ void PushSubscription::onFrame(const QString& text)
         Q_EMIT signatureNotified(signature);
         return;
     }
-    const bool headMethod = m_network.family == ChainFamily::Solana
-                                ? message->method == QLatin1String(solana::kSlotNotification)
-                                : message->method == QLatin1String(evm::kSubscriptionNotification);
-    if (!headMethod) {
+    if (message->method != rules.headNotificationMethod()) {
         reject(QStringLiteral("a notification %1, which was not subscribed").arg(message->method));
         return;
     }
@@ -271,9 +267,7 @@ void PushSubscription::onFrame(const QString& text)
                    .arg(message->method, subscription));
         return;
     }
-    const std::optional<qint64> height = m_network.family == ChainFamily::Solana
-                                             ? solana::parseSlotNotification(message->result, &why)
-                                             : evm::parseNewHead(message->result, &why);
+    const std::optional<qint64> height = rules.readHead(message->result, &why);
     if (!height) {
         reject(why);
         return;

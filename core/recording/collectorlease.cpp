@@ -20,6 +20,31 @@ const QString leaseName = QStringLiteral("collector");
 // The session lock of a PostgreSQL store's collector: "SWYC".
 constexpr store::SessionLockKey sessionKey{0x53575943, 0};
 
+// The lease row, in the open transaction: renewed (its time only) by its holder, else taken
+// (every column). Empty, or the store's error.
+QString writeLeaseRow(const QSqlDatabase& connection, bool renewing, const QString& holder,
+                      const QString& host, qint64 now)
+{
+    QSqlQuery write(connection);
+    if (renewing) {
+        write.prepare(QStringLiteral("UPDATE collector_lease SET renewed_ms = ? WHERE name = ?"));
+        write.addBindValue(now);
+        write.addBindValue(leaseName);
+    } else {
+        write.prepare(QStringLiteral(
+            "INSERT INTO collector_lease (name, holder, host, since_ms, renewed_ms) "
+            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, "
+            "host = excluded.host, since_ms = excluded.since_ms, "
+            "renewed_ms = excluded.renewed_ms"));
+        write.addBindValue(leaseName);
+        write.addBindValue(holder);
+        write.addBindValue(host);
+        write.addBindValue(now);
+        write.addBindValue(now);
+    }
+    return write.exec() ? QString() : write.lastError().text();
+}
+
 } // namespace
 
 CollectorLease::CollectorLease(QSqlDatabase connection, Clock* clock, QObject* parent)
@@ -131,40 +156,16 @@ void CollectorLease::attempt()
                        : QStringLiteral(", not renewed for %1 s").arg((now - renewedMs) / 1000));
     }
     query.finish();
-    QSqlQuery write(m_connection);
-    if (renewing) {
-        write.prepare(QStringLiteral("UPDATE collector_lease SET renewed_ms = ? WHERE name = ?"));
-        write.addBindValue(now);
-        write.addBindValue(leaseName);
-    } else {
-        write.prepare(QStringLiteral(
-            "INSERT INTO collector_lease (name, holder, host, since_ms, renewed_ms) "
-            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, "
-            "host = excluded.host, since_ms = excluded.since_ms, "
-            "renewed_ms = excluded.renewed_ms"));
-        write.addBindValue(leaseName);
-        write.addBindValue(me);
-        write.addBindValue(host);
-        write.addBindValue(now);
-        write.addBindValue(now);
-    }
-    if (!write.exec()) {
-        Q_EMIT storeFailed(write.lastError().text());
+    if (const QString rowError = writeLeaseRow(m_connection, renewing, me, host, now);
+        !rowError.isEmpty()) {
+        Q_EMIT storeFailed(rowError);
         return;
     }
-    write.finish();
     if (const store::WriteError error = transaction.commit(); error.isError()) {
         Q_EMIT storeFailed(error.text);
         return;
     }
-    if (m_held)
-        return;
-    m_held = true;
-    m_otherHolder.clear();
-    m_otherHolderKey.clear();
-    m_otherSinceMs = 0;
-    m_timer->setInterval(m_timing.renewEveryMs);
-    Q_EMIT taken(previous);
+    hold(previous);
 }
 
 void CollectorLease::attemptBySession()
@@ -237,33 +238,25 @@ void CollectorLease::attemptBySession()
     }
     m_sessionHolder = tracking::sessionAsHolder(session);
     const bool renewing = m_held && holder == m_sessionHolder;
-    QSqlQuery write(m_connection);
-    if (renewing) {
-        write.prepare(QStringLiteral("UPDATE collector_lease SET renewed_ms = ? WHERE name = ?"));
-        write.addBindValue(now);
-        write.addBindValue(leaseName);
-    } else {
-        write.prepare(QStringLiteral(
-            "INSERT INTO collector_lease (name, holder, host, since_ms, renewed_ms) "
-            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, "
-            "host = excluded.host, since_ms = excluded.since_ms, "
-            "renewed_ms = excluded.renewed_ms"));
-        write.addBindValue(leaseName);
-        write.addBindValue(m_sessionHolder);
-        write.addBindValue(QSysInfo::machineHostName());
-        write.addBindValue(now);
-        write.addBindValue(now);
-    }
-    if (!write.exec()) {
-        failed(write.lastError().text());
+    if (const QString rowError = writeLeaseRow(m_connection, renewing, m_sessionHolder,
+                                               QSysInfo::machineHostName(), now);
+        !rowError.isEmpty()) {
+        failed(rowError);
         return;
     }
-    write.finish();
     if (const store::WriteError committed = transaction.commit(); committed.isError()) {
         failed(committed.text);
         return;
     }
     m_confirmedMs = now;
+    // The lock was free: whoever the row names has let go of it or lost its session.
+    hold(stored && holder != m_sessionHolder
+             ? tracking::describeHolder(holder) + QStringLiteral(", whose store session ended")
+             : QString());
+}
+
+void CollectorLease::hold(const QString& previous)
+{
     if (m_held)
         return;
     m_held = true;
@@ -271,11 +264,7 @@ void CollectorLease::attemptBySession()
     m_otherHolderKey.clear();
     m_otherSinceMs = 0;
     m_timer->setInterval(m_timing.renewEveryMs);
-    // The lock was free: whoever the row names has let go of it or lost its session.
-    Q_EMIT taken(stored && holder != m_sessionHolder
-                     ? tracking::describeHolder(holder) +
-                           QStringLiteral(", whose store session ended")
-                     : QString());
+    Q_EMIT taken(previous);
 }
 
 } // namespace switchyard

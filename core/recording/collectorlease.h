@@ -62,6 +62,8 @@ Q_SIGNALS:
 private:
     void attempt();
     void attemptBySession();
+    // The lease is written and committed: held from now on, said once with who held it before.
+    void hold(const QString& previous);
 
     QSqlDatabase m_connection;
     Clock* m_clock;

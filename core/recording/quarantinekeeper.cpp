@@ -59,6 +59,20 @@ QString QuarantineKeeper::heldNow(const QString& network, const QString& node,
     return read.error;
 }
 
+IncidentEvent QuarantineKeeper::quarantineEvent(IncidentEvent::Severity severity,
+                                                const QString& network, const QString& node,
+                                                const QString& message) const
+{
+    IncidentEvent event;
+    event.time = m_clock->utcNow();
+    event.severity = severity;
+    event.kind = IncidentEvent::Kind::Quarantine;
+    event.network = network;
+    event.node = node;
+    event.message = message;
+    return event;
+}
+
 QCoro::Task<QuarantineOutcome> QuarantineKeeper::quarantine(QString network, QString node,
                                                             QString reason)
 {
@@ -78,13 +92,9 @@ QCoro::Task<QuarantineOutcome> QuarantineKeeper::quarantine(QString network, QSt
                                     QStringLiteral("%1 in %2 is already quarantined %3")
                                         .arg(node, network, quarantineSummary(*already))};
     NodeQuarantine held{network, node, reason, osUserName(), m_clock->utcNow().toMSecsSinceEpoch()};
-    IncidentEvent event;
-    event.time = m_clock->utcNow();
-    event.severity = IncidentEvent::Severity::Warning;
-    event.kind = IncidentEvent::Kind::Quarantine;
-    event.network = network;
-    event.node = node;
-    event.message = QStringLiteral("quarantined by %1: %2").arg(held.by, reason);
+    const IncidentEvent event =
+        quarantineEvent(IncidentEvent::Severity::Warning, network, node,
+                        QStringLiteral("quarantined by %1: %2").arg(held.by, reason));
     // Named, not a temporary inside the co_await: GCC 12 destroys such a temporary's captures
     // twice.
     std::function<store::WriteError(QSqlDatabase&)> job = [held, event](QSqlDatabase& db) {
@@ -105,13 +115,9 @@ QCoro::Task<QuarantineOutcome> QuarantineKeeper::release(QString network, QStrin
     if (!held)
         co_return QuarantineOutcome{
             Kind::NothingToDo, QStringLiteral("%1 in %2 is not quarantined").arg(node, network)};
-    IncidentEvent event;
-    event.time = m_clock->utcNow();
-    event.severity = IncidentEvent::Severity::Info;
-    event.kind = IncidentEvent::Kind::Quarantine;
-    event.network = network;
-    event.node = node;
-    event.message = QStringLiteral("released from quarantine by %1").arg(osUserName());
+    const IncidentEvent event =
+        quarantineEvent(IncidentEvent::Severity::Info, network, node,
+                        QStringLiteral("released from quarantine by %1").arg(osUserName()));
     std::function<store::WriteError(QSqlDatabase&)> job = [network, node, event](QSqlDatabase& db) {
         return store::storeRelease(db, network, node, event);
     };

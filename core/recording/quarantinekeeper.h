@@ -1,5 +1,6 @@
 #pragma once
 
+#include "events/incidentevent.h"
 #include "pool/nodequarantine.h"
 
 #include <QHash>
@@ -69,6 +70,9 @@ private:
     // The quarantine the store holds for the node now, or why it cannot say.
     QString heldNow(const QString& network, const QString& node,
                     std::optional<NodeQuarantine>* held) const;
+    // The timeline's record of a quarantine or a release of the node, stamped now.
+    IncidentEvent quarantineEvent(IncidentEvent::Severity severity, const QString& network,
+                                  const QString& node, const QString& message) const;
     QCoro::Task<QuarantineOutcome> write(std::function<store::WriteError(QSqlDatabase&)> job);
 
     QSqlDatabase m_connection;

@@ -1,6 +1,7 @@
 #include "confirmation.h"
 
 #include "chain/codec/signedtransaction.h"
+#include "chain/familyrules.h"
 #include "lookup/livelookup.h"
 #include "pool/poolmanager.h"
 #include "util/clock.h"
@@ -15,7 +16,7 @@ namespace {
 
 QString heightUnit(const TrackedTransaction& record)
 {
-    return record.family == ChainFamily::Solana ? QStringLiteral("slot") : QStringLiteral("block");
+    return chain::familyRules(record.family).heightUnit();
 }
 
 QString at(const QString& node, std::optional<qint64> height, const QString& unit)
@@ -268,7 +269,7 @@ GateDecision decideGate(const TrackedTransaction& record, const LookupReport& lo
                                       "holds the bytes."),
                        evidence);
 
-    if (record.family == ChainFamily::Solana) {
+    if (chain::familyRules(record.family).expiresAtBlockHeight()) {
         evidence.append(solanaHeightLine(record, lookup));
         switch (lookup.expiry.value_or(ExpiryVerdict::NoEvidence)) {
         case ExpiryVerdict::StillValid:

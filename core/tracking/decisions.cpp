@@ -1,15 +1,13 @@
 #include "decisions.h"
 
-#include "chain/evm/evmrpc.h"
-#include "chain/solana/solanarpc.h"
+#include "chain/familyrules.h"
 
 namespace switchyard::tracking {
 
 SendClassification classifySend(ChainFamily family, const RpcReply& reply,
                                 const QString& expectedId)
 {
-    return family == ChainFamily::Solana ? chain::solana::classifySendAnswer(reply, expectedId)
-                                         : chain::evm::classifySendAnswer(reply, expectedId);
+    return chain::familyRules(family).classifySendAnswer(reply, expectedId);
 }
 
 QString sendOutcomeKey(SendOutcome outcome)

@@ -1,6 +1,13 @@
 #include "trackedtransaction.h"
 
+#include "chain/familyrules.h"
+
 namespace switchyard::tracking {
+
+bool TrackedTransaction::expiryUndecidable() const
+{
+    return chain::familyRules(family).expiresAtBlockHeight() && !lastValidBlockHeight.has_value();
+}
 
 std::optional<qint64> TrackedTransaction::confirmationLatencyMs() const
 {

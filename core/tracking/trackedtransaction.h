@@ -43,11 +43,9 @@ struct TrackedTransaction
     // A send of these bytes by Switchyard reached a node (or may have): the next one is a
     // rebroadcast. Before it, a send is the first, whatever the sending system did.
     bool sentBefore() const { return firstSentMs.has_value(); }
-    // Solana bytes without lastValidBlockHeight: tracked, but never declared expired.
-    bool expiryUndecidable() const
-    {
-        return family == ChainFamily::Solana && !lastValidBlockHeight.has_value();
-    }
+    // Bytes that expire at a block height (Solana) without lastValidBlockHeight: tracked, but
+    // never declared expired.
+    bool expiryUndecidable() const;
     // First send (or first sight, for ids we never sent) to Confirmed.
     std::optional<qint64> confirmationLatencyMs() const;
     // The short form the board shows: the first and last few characters.

@@ -1,5 +1,6 @@
 #include "trackingpoller.h"
 
+#include "chain/familyrules.h"
 #include "pool/networkpool.h"
 #include "pool/poolmanager.h"
 #include "util/clock.h"
@@ -146,7 +147,7 @@ void TrackingPoller::watchPendingSignatures()
         if (!isTerminal(record.state))
             pending[record.network].append(record.id);
     for (const std::shared_ptr<NetworkPool>& pool : m_pools->pools())
-        if (pool->config().family == ChainFamily::Solana)
+        if (chain::familyRules(pool->config().family).pushesSignatures())
             pool->setWatchedSignatures(pending.value(pool->config().name));
 }
 

@@ -4,6 +4,7 @@
 #include "chain/codec/base64.h"
 #include "chain/codec/hex.h"
 #include "chain/codec/signedtransaction.h"
+#include "chain/familyrules.h"
 #include "chain/transactionid.h"
 #include "chain/transactiontext.h"
 #include "tracking/detailmerge.h"
@@ -37,6 +38,7 @@ struct LineInput
     QString statedId;
     QString statedIdField;
     QString statedSigner;
+    QString statedSignerField;
     std::optional<qint64> lastValidBlockHeight;
     QString bytesField; // where the bytes came from, for errors ("wireBase64", "raw", or empty)
 };
@@ -143,8 +145,13 @@ std::optional<LineError> readJsonFields(const QJsonObject& object, LineInput& in
         in.statedIdField = QLatin1String(key);
     }
     for (const char* key : {"from", "feePayer"}) {
-        if (auto error = readString(object, QLatin1String(key), &in.statedSigner))
+        QString stated;
+        if (auto error = readString(object, QLatin1String(key), &stated))
             return error;
+        if (stated.isEmpty())
+            continue;
+        in.statedSigner = stated;
+        in.statedSignerField = QLatin1String(key);
     }
     return std::nullopt;
 }
@@ -280,18 +287,14 @@ private:
                                      QStringLiteral("is an id, not signed bytes (put it in id)")};
             } else if (!in.statedId.isEmpty()) {
                 // Watch-only: the id is all there is.
-                const bool hex = in.statedId.startsWith(QLatin1String("0x"), Qt::CaseInsensitive);
-                in.family =
-                    network ? network->family : (hex ? ChainFamily::Evm : ChainFamily::Solana);
+                in.family = textFamily(in.statedId,
+                                       network ? std::optional(network->family) : std::nullopt);
                 in.watchId = idOf(in.statedId, *in.family);
                 if (in.watchId.isEmpty())
-                    return LineError{in.statedIdField,
-                                     QStringLiteral("is not a %1 transaction id (%2)")
-                                         .arg(familyName(*in.family),
-                                              *in.family == ChainFamily::Evm
-                                                  ? QStringLiteral("0x and 32 bytes of hex")
-                                                  : QStringLiteral("a base58 signature of 64 "
-                                                                   "bytes"))};
+                    return LineError{
+                        in.statedIdField,
+                        QStringLiteral("is not a %1 transaction id (%2)")
+                            .arg(familyName(*in.family), chain::familyRules(*in.family).idForm())};
                 in.statedId.clear();
             } else {
                 return LineError{{},
@@ -371,8 +374,9 @@ private:
                 in.bytesField,
                 QStringLiteral("this is a %1 transaction, but network %2 is %3")
                     .arg(familyName(*in.family), network.name, familyName(network.family))};
-        if (network.family == ChainFamily::Evm)
-            record.lastValidBlockHeight.reset(); // a Solana notion
+        const chain::FamilyRules& rules = chain::familyRules(network.family);
+        if (!rules.expiresAtBlockHeight())
+            record.lastValidBlockHeight.reset();
 
         if (!in.wire) {
             record.id = in.watchId;
@@ -385,9 +389,7 @@ private:
                              QStringLiteral("not a %1 transaction: %2")
                                  .arg(familyName(network.family), decoded.error().message)};
         if (!in.statedId.isEmpty()) {
-            const Qt::CaseSensitivity idCase =
-                network.family == ChainFamily::Solana ? Qt::CaseSensitive : Qt::CaseInsensitive;
-            if (decoded->id.compare(in.statedId, idCase) != 0)
+            if (decoded->id.compare(in.statedId, rules.idCase()) != 0)
                 return LineError{in.statedIdField,
                                  QStringLiteral("the bytes are transaction %1, but the line "
                                                 "states %2: refused")
@@ -398,31 +400,25 @@ private:
             return LineError{in.bytesField, QStringLiteral("the bytes are not validly signed: ") +
                                                 verified.error().message};
         if (!in.statedSigner.isEmpty() &&
-            verified->signer.compare(in.statedSigner, network.family == ChainFamily::Solana
-                                                          ? Qt::CaseSensitive
-                                                          : Qt::CaseInsensitive) != 0)
-            return LineError{network.family == ChainFamily::Solana ? QStringLiteral("feePayer")
-                                                                   : QStringLiteral("from"),
+            verified->signer.compare(in.statedSigner, rules.idCase()) != 0)
+            return LineError{in.statedSignerField,
                              QStringLiteral("the bytes are signed by %1, but the line states %2")
                                  .arg(verified->signer, in.statedSigner)};
 
         record.wire = *in.wire;
-        record.id = network.family == ChainFamily::Evm ? verified->id.toLower() : verified->id;
-        if (network.family == ChainFamily::Solana) {
-            const auto& tx = std::get<solana::Transaction>(verified->details);
-            record.recentBlockhash = base58Encode(tx.recentBlockhash);
-        } else {
-            const auto& tx = std::get<evm::Transaction>(verified->details);
+        record.id = idOf(verified->id, network.family);
+        if (const auto* tx = std::get_if<solana::Transaction>(&verified->details))
+            record.recentBlockhash = base58Encode(tx->recentBlockhash);
+        if (const auto* tx = std::get_if<evm::Transaction>(&verified->details)) {
             record.sender = verified->signer;
-            record.nonce = tx.nonce;
-            if (tx.chainId && *tx.chainId != network.chainId)
-                return LineError{in.bytesField,
-                                 QStringLiteral("signed for chain id %1, but network %2 is chain "
-                                                "id %3")
-                                     .arg(*tx.chainId)
-                                     .arg(network.name)
-                                     .arg(network.chainId)};
+            record.nonce = tx->nonce;
         }
+        const std::optional<QString> signedFor = rules.signedIdentity(*verified);
+        if (signedFor && *signedFor != rules.identityOf(network))
+            return LineError{in.bytesField,
+                             QStringLiteral("signed for %1 %2, but network %3 is %1 %4")
+                                 .arg(rules.identityUnit(), *signedFor, network.name,
+                                      rules.identityOf(network))};
         return std::nullopt;
     }
 

@@ -1,9 +1,7 @@
 #include "transactiontracker.h"
 
 #include "chain/codec/signedtransaction.h"
-#include "chain/evm/evmrpc.h"
-#include "chain/evm/evmtransaction.h"
-#include "chain/solana/solanarpc.h"
+#include "chain/familyrules.h"
 #include "confirmation.h"
 #include "pool/networkpool.h"
 #include "pool/poolmanager.h"
@@ -14,9 +12,6 @@
 #include <QPointer>
 
 namespace switchyard::tracking {
-
-namespace evm = chain::evm;
-namespace solana = chain::solana;
 
 namespace {
 
@@ -36,7 +31,7 @@ QString stateMessage(TxState to, const QString& node, std::optional<qint64> heig
 // The chain a send must reach, the transaction's own, in the words a node answers with.
 struct ChainIdentity
 {
-    ChainFamily family = ChainFamily::Solana;
+    const chain::FamilyRules* rules = nullptr;
     RpcRequest question; // what a node is asked
     QString unit;        // "chain id", "genesis hash"
     QString expected;    // the answer of the transaction's chain
@@ -46,22 +41,19 @@ struct ChainIdentity
 ChainIdentity chainIdentity(const TrackedTransaction& record,
                             const chain::DecodedTransaction& decoded, const NetworkConfig& network)
 {
-    if (record.family == ChainFamily::Solana) // the bytes name a blockhash, not a cluster
-        return {ChainFamily::Solana, solana::genesisHashRequest(), QStringLiteral("genesis hash"),
-                network.genesisHash,
-                QStringLiteral("it is tracked on %1, genesis hash %2")
-                    .arg(network.name, network.genesisHash)};
-    const auto& transaction = std::get<evm::Transaction>(decoded.details);
-    if (transaction.chainId)
-        return {
-            ChainFamily::Evm, evm::chainIdRequest(), QStringLiteral("chain id"),
-            QString::number(*transaction.chainId),
-            QStringLiteral("the transaction is signed for chain id %1").arg(*transaction.chainId)};
-    return {ChainFamily::Evm, evm::chainIdRequest(), QStringLiteral("chain id"),
-            QString::number(network.chainId),
-            QStringLiteral("the transaction names no chain and it is tracked on %1, chain id %2")
-                .arg(network.name)
-                .arg(network.chainId)};
+    const chain::FamilyRules& rules = chain::familyRules(record.family);
+    ChainIdentity identity{&rules, rules.identityRequest(), rules.identityUnit(), {}, {}};
+    if (const std::optional<QString> signedFor = rules.signedIdentity(decoded)) {
+        identity.expected = *signedFor;
+        identity.description =
+            QStringLiteral("the transaction is signed for %1 %2").arg(identity.unit, *signedFor);
+    } else {
+        identity.expected = rules.identityOf(network);
+        identity.description =
+            QStringLiteral("the transaction names no chain and it is tracked on %1, %2 %3")
+                .arg(network.name, identity.unit, identity.expected);
+    }
+    return identity;
 }
 
 // What a node says it serves, in the form of ChainIdentity::expected; nullopt (and `error`)
@@ -73,10 +65,7 @@ std::optional<QString> servedIdentity(const RpcReply& reply, const ChainIdentity
         *error = reply.describe();
         return std::nullopt;
     }
-    if (identity.family == ChainFamily::Solana)
-        return solana::parseGenesisHash(reply.result(), error);
-    const std::optional<quint64> chainId = evm::parseChainId(reply.result(), error);
-    return chainId ? std::optional(QString::number(*chainId)) : std::nullopt;
+    return identity.rules->readIdentity(reply.result(), error);
 }
 
 IncidentEvent::Severity severityOf(TxState state)
@@ -345,38 +334,15 @@ QCoro::Task<PollReport> TransactionTracker::poll(QString network)
         report.noEligibleNode = true;
         co_return report;
     }
-    const bool solana = pool->config().family == ChainFamily::Solana;
+    const QString method = chain::familyRules(pool->config().family).statusMethod();
     const QHash<QString, LookupReport> reports =
         co_await askStatuses(pool, ids, false, &report.requests);
     if (!self)
         co_return report;
     QList<Change> changes;
     for (auto it = reports.cbegin(); it != reports.cend(); ++it) {
-        const LookupReport& lookup = it.value();
-        report.noEligibleNode = report.noEligibleNode || lookup.noEligibleNode;
-        const TrackedTransaction& record = m_records[it.key()];
-        const QString method = solana ? QStringLiteral("getSignatureStatuses")
-                                      : QStringLiteral("eth_getTransactionReceipt");
-        if (lookup.expiry == ExpiryVerdict::Expired) {
-            changes.append({it.key(), TxState::Expired, lookup.node, method, lookup.height,
-                            std::nullopt, lookup.message, lookup.message});
-        } else if (lookup.supersession == SupersessionVerdict::Superseded) {
-            changes.append({it.key(), TxState::Superseded, lookup.node,
-                            QStringLiteral("eth_getTransactionCount"), lookup.height, std::nullopt,
-                            lookup.message, lookup.message});
-        } else if (lookup.answered) {
-            if (const auto next = stateAfterObservation(record.state, lookup.seen)) {
-                changes.append({it.key(), *next, lookup.node, method, lookup.height,
-                                lookup.seen.landedAt, lookup.seen.error,
-                                lookup.seen.landedAt
-                                    ? QStringLiteral("landed at %1%2")
-                                          .arg(*lookup.seen.landedAt)
-                                          .arg(lookup.seen.failed
-                                                   ? QStringLiteral(" with ") + lookup.seen.error
-                                                   : QString())
-                                    : QStringLiteral("seen in a node's pool")});
-            }
-        }
+        report.noEligibleNode = report.noEligibleNode || it->noEligibleNode;
+        appendChangeAfterLook(&changes, it.key(), *it, method);
     }
     const Applied applied = co_await apply(changes);
     report.transitions = applied.transitions;
@@ -400,7 +366,6 @@ QCoro::Task<LookupReport> TransactionTracker::lookUp(QString id)
         report.message = QStringLiteral("network %1 is not configured").arg(known->network);
         co_return report;
     }
-    const bool solana = known->family == ChainFamily::Solana;
     // Before any node is asked: a send that leaves after this point is one this look cannot
     // have seen, and the claim of the next send checks for it.
     const SendsSeen sends = co_await m_store->lookAtSends(id, nowMs());
@@ -422,33 +387,38 @@ QCoro::Task<LookupReport> TransactionTracker::lookUp(QString id)
     LookupReport report = reports.value(id);
     report.sendsSeenUpTo = sends.lastAttemptId;
     report.sendInFlight = sends.inFlight;
-    const TrackedTransaction& record = m_records[id];
-    const QString method = solana ? QStringLiteral("getSignatureStatuses")
-                                  : QStringLiteral("eth_getTransactionReceipt");
     QList<Change> changes;
-    if (report.expiry == ExpiryVerdict::Expired) {
-        changes.append({id, TxState::Expired, report.node, method, report.height, std::nullopt,
-                        report.message, report.message});
-    } else if (report.supersession == SupersessionVerdict::Superseded) {
-        changes.append({id, TxState::Superseded, report.node,
-                        QStringLiteral("eth_getTransactionCount"), report.height, std::nullopt,
-                        report.message, report.message});
-    } else if (report.answered) {
-        if (const auto next = stateAfterObservation(record.state, report.seen)) {
-            changes.append(
-                {id, *next, report.node, method, report.height, report.seen.landedAt,
-                 report.seen.error,
-                 report.seen.landedAt
-                     ? QStringLiteral("landed at %1%2")
-                           .arg(*report.seen.landedAt)
-                           .arg(report.seen.failed ? QStringLiteral(" with ") + report.seen.error
-                                                   : QString())
-                     : QStringLiteral("seen in a node's pool")});
-        }
-    }
+    appendChangeAfterLook(&changes, id, report,
+                          chain::familyRules(pool->config().family).statusMethod());
     const Applied applied = co_await apply(changes);
     report.storeError = applied.storeError;
     co_return report;
+}
+
+void TransactionTracker::appendChangeAfterLook(QList<Change>* changes, const QString& id,
+                                               const LookupReport& look,
+                                               const QString& statusMethod) const
+{
+    if (look.expiry == ExpiryVerdict::Expired) {
+        changes->append({id, TxState::Expired, look.node, statusMethod, look.height, std::nullopt,
+                         look.message, look.message});
+    } else if (look.supersession == SupersessionVerdict::Superseded) {
+        changes->append({id, TxState::Superseded, look.node,
+                         QStringLiteral("eth_getTransactionCount"), look.height, std::nullopt,
+                         look.message, look.message});
+    } else if (look.answered) {
+        if (const auto next = stateAfterObservation(m_records[id].state, look.seen)) {
+            changes->append(
+                {id, *next, look.node, statusMethod, look.height, look.seen.landedAt,
+                 look.seen.error,
+                 look.seen.landedAt
+                     ? QStringLiteral("landed at %1%2")
+                           .arg(*look.seen.landedAt)
+                           .arg(look.seen.failed ? QStringLiteral(" with ") + look.seen.error
+                                                 : QString())
+                     : QStringLiteral("seen in a node's pool")});
+        }
+    }
 }
 
 QCoro::Task<TransactionTracker::Applied> TransactionTracker::apply(QList<Change> changes)
@@ -645,10 +615,8 @@ QCoro::Task<SendReport> TransactionTracker::sendChecked(QString id)
         co_return report;
     }
     const RpcRequest request =
-        record.family == ChainFamily::Solana
-            ? solana::sendTransactionRequest(*record.wire, pool->config().commitment,
-                                             m_options.skipPreflight)
-            : evm::sendRawTransactionRequest(*record.wire);
+        chain::familyRules(record.family)
+            .sendRequest(*record.wire, pool->config().commitment, m_options.skipPreflight);
 
     for (const int index : order) {
         PoolNode& node = pool->node(index);

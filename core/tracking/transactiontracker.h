@@ -150,6 +150,10 @@ private:
         QString error;
         QString message;
     };
+    // Appends the change one look at `id` calls for, if any: expired, superseded, or the state
+    // its observation moves it to (statusMethod names the question asked).
+    void appendChangeAfterLook(QList<Change>* changes, const QString& id, const LookupReport& look,
+                               const QString& statusMethod) const;
 
     // One status round over `ids` of the network `pool` serves, through statuslookup.h: keeps
     // the height it saw and stores the sender and nonce it learned for watched ids.

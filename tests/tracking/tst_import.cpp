@@ -255,6 +255,18 @@ private Q_SLOTS:
                                                         {"from", e["from"]}})
                                            << "from"
                                            << "signed by";
+        // An error names the field the line gave, whichever of the two it used.
+        QTest::newRow("solana signer stated as from")
+            << jsonLine(
+                   {{"wireBase64", s["wireBase64"]}, {"from", "11111111111111111111111111111111"}})
+            << "from"
+            << "signed by";
+        QTest::newRow("evm signer stated as feePayer")
+            << jsonLine({{"network", evmNetworkOf(e)},
+                         {"raw", e["raw"]},
+                         {"feePayer", "0x0000000000000000000000000000000000000001"}})
+            << "feePayer"
+            << "signed by";
         QTest::newRow("evm for another chain")
             << jsonLine({{"network", "evm-wrong"}, {"raw", e["raw"]}}) << "raw"
             << "signed for chain id";

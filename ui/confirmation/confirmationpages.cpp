@@ -1,6 +1,7 @@
 #include "confirmationpages.h"
 
 #include "appearance.h"
+#include "chain/familyrules.h"
 #include "confirmationwizard.h"
 #include "models/displaytext.h"
 #include "models/lookupanswermodel.h"
@@ -119,7 +120,7 @@ QString recordDetails(const TrackedTransaction& record)
                  .arg(record.attempts);
     if (!record.intentId.isEmpty())
         lines << QObject::tr("Intent: %1").arg(record.intentId);
-    if (record.family == ChainFamily::Solana) {
+    if (chain::familyRules(record.family).expiresAtBlockHeight()) {
         lines << (record.lastValidBlockHeight
                       ? QObject::tr("lastValidBlockHeight: %1").arg(*record.lastValidBlockHeight)
                       : QObject::tr("No lastValidBlockHeight: expiry cannot be decided."));

@@ -1,6 +1,7 @@
 #include "networkseditordialog.h"
 
 #include "appearance.h"
+#include "chain/familyrules.h"
 #include "config/configloader.h"
 #include "config/configwriter.h"
 #include "networkform.h"
@@ -47,8 +48,7 @@ QString networkTitle(const NetworkConfig& network)
 {
     return QStringLiteral("%1  (%2)")
         .arg(network.name.isEmpty() ? NetworksEditorDialog::tr("unnamed") : network.name,
-             network.family == ChainFamily::Solana ? QStringLiteral("Solana")
-                                                   : QStringLiteral("EVM"));
+             chain::familyRules(network.family).displayName());
 }
 
 // Vertical scrolling only: a form is as wide as its page, and taller than a laptop's screen

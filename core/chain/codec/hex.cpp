@@ -2,9 +2,7 @@
 
 namespace switchyard::chain {
 
-namespace {
-
-int hexValue(char16_t c)
+int hexDigitValue(char16_t c)
 {
     if (c >= u'0' && c <= u'9')
         return c - u'0';
@@ -14,8 +12,6 @@ int hexValue(char16_t c)
         return c - u'A' + 10;
     return -1;
 }
-
-} // namespace
 
 QString hexEncode(ByteSpan bytes)
 {
@@ -32,7 +28,7 @@ DecodeResult<QByteArray> hexDecode(QStringView text)
     QByteArray out;
     out.reserve((text.size() - start) / 2);
     for (qsizetype i = start; i < text.size(); i += 2) {
-        const int high = hexValue(text[i].unicode());
+        const int high = hexDigitValue(text[i].unicode());
         if (high < 0) {
             return DecodeError{QStringLiteral("hex: invalid character %1 at offset %2")
                                    .arg(describeCharacter(text[i]))
@@ -46,7 +42,7 @@ DecodeResult<QByteArray> hexDecode(QStringView text)
                                    .arg(i),
                                i};
         }
-        const int low = hexValue(text[i + 1].unicode());
+        const int low = hexDigitValue(text[i + 1].unicode());
         if (low < 0) {
             return DecodeError{QStringLiteral("hex: invalid character %1 at offset %2")
                                    .arg(describeCharacter(text[i + 1]))

@@ -7,6 +7,9 @@
 
 namespace switchyard::chain {
 
+// The value of one hex digit of either case; -1 for any other character.
+int hexDigitValue(char16_t c);
+
 // "0x" followed by two lowercase digits per byte.
 QString hexEncode(ByteSpan bytes);
 inline QString hexEncode(const QByteArray& bytes)

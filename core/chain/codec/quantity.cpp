@@ -1,5 +1,7 @@
 #include "quantity.h"
 
+#include "chain/codec/hex.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -12,17 +14,6 @@ namespace {
 constexpr qsizetype kMaxHexDigits = 16;
 constexpr double kMaxExactJsonInteger = 9007199254740992.0; // 2^53
 constexpr qsizetype kMaxQuotedLength = 80;
-
-int hexDigitValue(char16_t c)
-{
-    if (c >= u'0' && c <= u'9')
-        return c - u'0';
-    if (c >= u'a' && c <= u'f')
-        return c - u'a' + 10;
-    if (c >= u'A' && c <= u'F')
-        return c - u'A' + 10;
-    return -1;
-}
 
 void explain(QString* why, const QString& text)
 {
