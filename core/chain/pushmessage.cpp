@@ -118,9 +118,11 @@ qint64 minimumHeightIntervalMs(ChainFamily family)
     return family == ChainFamily::Solana ? 400 : 250;
 }
 
-qint64 heightsAllowedSince(ChainFamily family, qint64 elapsedMs)
+qint64 heightsAllowedSince(qint64 heightIntervalMs, qint64 elapsedMs)
 {
-    return 2 * std::max<qint64>(0, elapsedMs) / minimumHeightIntervalMs(family);
+    // The height under way counts: a block made right after the probe answered is allowed.
+    const qint64 interval = std::max<qint64>(1, heightIntervalMs);
+    return 2 * ((std::max<qint64>(0, elapsedMs) + interval - 1) / interval);
 }
 
 } // namespace switchyard::chain

@@ -47,10 +47,11 @@ QByteArray pushRequestFrame(const RpcRequest& request, qint64 id);
 // height may run before it is not believed: Solana 150 slots (one minute), EVM 32 blocks.
 qint64 pushedHeightMargin(ChainFamily family);
 // The shortest time a chain of the family takes per height: Solana's 400 ms slot; EVM 250 ms,
-// the fastest blocks of the common chains. A push may move a node's head past its last answered
-// probe by twice what this allows in the time since, plus pushedHeightMargin.
+// the fastest blocks of the common chains. What a pushed head is held to until the pool has
+// measured its network's own pace (NetworkPool::heightIntervalMs).
 qint64 minimumHeightIntervalMs(ChainFamily family);
-// How far past `probedHeight`, answered `elapsedMs` ago, a node's head may have moved.
-qint64 heightsAllowedSince(ChainFamily family, qint64 elapsedMs);
+// How far a head answered `elapsedMs` ago may have moved on a chain that takes
+// `heightIntervalMs` per height: twice what that pace makes, the height under way counted.
+qint64 heightsAllowedSince(qint64 heightIntervalMs, qint64 elapsedMs);
 
 } // namespace switchyard::chain

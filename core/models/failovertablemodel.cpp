@@ -17,7 +17,7 @@ constexpr int slideIntervalMs = 5000;
 const FailureCause causeColumns[] = {
     FailureCause::Transport,   FailureCause::Timeout,     FailureCause::TooManyRequests,
     FailureCause::ServerError, FailureCause::ClientError, FailureCause::OtherHttp,
-    FailureCause::Malformed,
+    FailureCause::Malformed,   FailureCause::Diverged,
 };
 static_assert(std::size(causeColumns) ==
               FailoverTableModel::lastCauseColumn - FailoverTableModel::firstCauseColumn + 1);

@@ -35,10 +35,11 @@ public:
         ClientError,
         OtherHttp,
         Malformed,
+        Diverged, // the answer came from a node found serving another history
         ColumnCount
     };
     static constexpr int firstCauseColumn = Transport;
-    static constexpr int lastCauseColumn = Malformed;
+    static constexpr int lastCauseColumn = Diverged;
 
     static constexpr qint64 fiveMinutesMs = 5 * 60 * 1000;
     static constexpr qint64 oneHourMs = 60 * 60 * 1000;

@@ -385,8 +385,7 @@ void NetworkPool::recordPushedHeight(int index, qint64 pushed)
     // Held to the node's own last answer, not to its last push: pushes that each climb a little
     // cannot add up to more than the chain can have made since.
     const qint64 elapsedMs = m_clock->monotonicMs() - node.probedAtMs;
-    const qint64 allowed =
-        *node.probedHeight + chain::heightsAllowedSince(m_network.family, elapsedMs) + margin;
+    const qint64 allowed = *node.probedHeight + heightsAllowedSince(elapsedMs) + margin;
     if (height > allowed) {
         node.push->reject(
             QStringLiteral("pushed height %1 runs past what %2 ms allow since its probe at %3 "
@@ -518,6 +517,7 @@ bool NetworkPool::updateReference()
     // what time allows since. A pushed head never takes the reference past it, so one socket
     // that pushes ahead cannot make the honest nodes read behind.
     std::optional<qint64> corroborated;
+    QList<qint64> probedHeights;
     const qint64 now = m_clock->monotonicMs();
     for (const auto& node : m_nodes) {
         const std::optional<qint64> height = node->health.referenceCandidate();
@@ -525,17 +525,40 @@ bool NetworkPool::updateReference()
             continue;
         heights.append(*height);
         if (node->probedHeight) {
-            const qint64 reach =
-                *node->probedHeight +
-                chain::heightsAllowedSince(m_network.family, now - node->probedAtMs);
+            probedHeights.append(*node->probedHeight);
+            const qint64 reach = *node->probedHeight + heightsAllowedSince(now - node->probedAtMs);
             corroborated = std::max(corroborated.value_or(reach), reach);
         }
+    }
+    if (const std::optional<qint64> probed = switchyard::referenceHeight(probedHeights);
+        probed && (m_firstSights.isEmpty() || *probed > m_firstSights.constLast().height)) {
+        m_firstSights.append({*probed, now});
+        if (m_firstSights.size() > paceSights)
+            m_firstSights.removeFirst();
     }
     const std::optional<qint64> before = m_reference;
     m_reference = switchyard::referenceHeight(heights);
     if (m_reference && corroborated)
         m_reference = std::min(*m_reference, *corroborated);
     return m_reference != before;
+}
+
+qint64 NetworkPool::heightIntervalMs() const
+{
+    const qint64 fastest = chain::minimumHeightIntervalMs(m_network.family);
+    if (m_firstSights.isEmpty())
+        return fastest;
+    const FirstSight& first = m_firstSights.constFirst();
+    const FirstSight& last = m_firstSights.constLast();
+    const qint64 heights = last.height - first.height;
+    if (heights < paceMinimumHeights)
+        return fastest;
+    return std::max(fastest, (last.atMs - first.atMs) / heights);
+}
+
+qint64 NetworkPool::heightsAllowedSince(qint64 elapsedMs) const
+{
+    return chain::heightsAllowedSince(heightIntervalMs(), elapsedMs);
 }
 
 void NetworkPool::noteChange(int index, NodeState before, LagBand bandBefore)

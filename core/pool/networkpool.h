@@ -124,6 +124,17 @@ public:
     void recordPushedHeight(int index, qint64 pushed);
     void recordPushSilent(int index, const QString& detail);
 
+    // The chain's pace, in ms per height: measured from when each new height was first answered
+    // by the probes (the reference over the probed heads, so one node running ahead does not set
+    // it), over the last paceSights of them. The family's fastest (chain::minimumHeightIntervalMs)
+    // until they span paceMinimumHeights, and never faster than it.
+    qint64 heightIntervalMs() const;
+    // How far past a head answered `elapsedMs` ago the node's head may have moved at that pace:
+    // a pushed height is held to it, and so is the reference.
+    qint64 heightsAllowedSince(qint64 elapsedMs) const;
+    static constexpr int paceSights = 32;
+    static constexpr qint64 paceMinimumHeights = 8;
+
     const FailoverStats& failovers() const { return m_failovers; }
 
 Q_SIGNALS:
@@ -169,6 +180,12 @@ private:
     std::vector<std::unique_ptr<PoolNode>> m_nodes;
     std::array<int, roleCount> m_rotation{};
     std::optional<qint64> m_reference;
+    struct FirstSight
+    {
+        qint64 height = 0;
+        qint64 atMs = 0;
+    };
+    QList<FirstSight> m_firstSights; // oldest first, heights rising
     FailoverStats m_failovers;
     bool m_pushWanted = false; // between startPush() and stopPush()
     std::optional<AgreementCheck> m_agreement;

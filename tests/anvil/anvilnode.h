@@ -64,9 +64,9 @@ public:
     AnvilNode(const AnvilNode&) = delete;
     AnvilNode& operator=(const AnvilNode&) = delete;
 
-    // Starts the node and waits until it answers eth_chainId with 31337. Returns what went
-    // wrong, empty when it serves.
-    QString start()
+    // Starts the node (with `extraArguments` after the usual ones) and waits until it answers
+    // eth_chainId with 31337. Returns what went wrong, empty when it serves.
+    QString start(const QStringList& extraArguments = {})
     {
         const QFileInfo binary(m_program);
         if (!binary.isFile() || !binary.isExecutable())
@@ -75,10 +75,11 @@ public:
                                   "SWITCHYARD_ANVIL")
                 .arg(m_program);
         m_process.setProgram(m_program);
-        m_process.setArguments({QStringLiteral("--host"), QStringLiteral("127.0.0.1"),
-                                QStringLiteral("--port"), QStringLiteral("0"),
-                                QStringLiteral("--chain-id"), QString::number(kAnvilChainId),
-                                QStringLiteral("--no-mining")});
+        m_process.setArguments(
+            QStringList{QStringLiteral("--host"), QStringLiteral("127.0.0.1"),
+                        QStringLiteral("--port"), QStringLiteral("0"), QStringLiteral("--chain-id"),
+                        QString::number(kAnvilChainId), QStringLiteral("--no-mining")} +
+            extraArguments);
         m_process.setProcessChannelMode(QProcess::MergedChannels);
         m_process.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
         m_process.start();
@@ -150,6 +151,34 @@ public:
     }
 
     bool mine() { return result(QStringLiteral("evm_mine"), {}).has_value(); }
+    // One block with this timestamp (seconds): nodes started with the same --timestamp that mine
+    // the same empty blocks at the same timestamps serve the same hashes.
+    bool mineAt(qint64 timestamp)
+    {
+        return result(QStringLiteral("evm_mine"), {timestamp}).has_value();
+    }
+
+    // evm_snapshot: an id to go back to this block with revert().
+    std::optional<QString> snapshot()
+    {
+        const std::optional<QJsonValue> id = result(QStringLiteral("evm_snapshot"), {});
+        return id ? std::optional<QString>(id->toString()) : std::nullopt;
+    }
+    // evm_revert: the chain as it was at the snapshot, the blocks mined since gone.
+    bool revert(const QString& snapshotId)
+    {
+        const std::optional<QJsonValue> reverted =
+            result(QStringLiteral("evm_revert"), {snapshotId});
+        return reverted && reverted->toBool();
+    }
+
+    // The hash of block `number`, empty when the node has none.
+    QString blockHash(qint64 number)
+    {
+        const std::optional<QJsonValue> block =
+            result(QStringLiteral("eth_getBlockByNumber"), {quantity(number), false});
+        return block ? block->toObject().value(QLatin1String("hash")).toString() : QString();
+    }
 
     bool dropTransaction(const QString& hash)
     {

@@ -1,5 +1,6 @@
 // Failovers per method against a real pool: calls routed across simulated nodes, one of which
 // answers 429, summed over a sliding window; rows merge as methods come and go.
+#include "models/displaytext.h"
 #include "models/failovertablemodel.h"
 #include "pool/router.h"
 #include "twonetworks.h"
@@ -180,6 +181,40 @@ private Q_SLOTS:
         QCOMPARE(reset.count(), 0);
         QCOMPARE(FailoverTableModel::windowLabel(FailoverTableModel::oneDayMs),
                  QStringLiteral("last 24 hours"));
+    }
+
+    // Each cause a call can move off a node for has a column, so the cause columns add up to the
+    // failovers: a call that moved off a node found Diverged counts under Diverged.
+    void everyCauseOfAFailoverHasItsColumn_data()
+    {
+        QTest::addColumn<int>("cause");
+        for (const FailureCause cause :
+             {FailureCause::Transport, FailureCause::Timeout, FailureCause::TooManyRequests,
+              FailureCause::ServerError, FailureCause::ClientError, FailureCause::OtherHttp,
+              FailureCause::Malformed, FailureCause::Diverged})
+            QTest::addRow("%s", qPrintable(failureCauseKey(cause))) << int(cause);
+    }
+    void everyCauseOfAFailoverHasItsColumn()
+    {
+        QFETCH(int, cause);
+        FailoverTableModel model(&m_fixture->manager);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const auto pool = m_fixture->pool();
+        pool->recordFailover(pool->indexOf(a), QStringLiteral("getSlot"), FailureCause(cause));
+        model.refresh();
+        QCOMPARE(model.rowCount(), 1);
+        QCOMPARE(number(model, 0, FailoverTableModel::Failovers), 1);
+        qint64 byCause = 0;
+        for (int column = FailoverTableModel::firstCauseColumn;
+             column <= FailoverTableModel::lastCauseColumn; ++column)
+            byCause += number(model, 0, column);
+        QCOMPARE(byCause, 1);
+        const int column = FailoverTableModel::columnOfCause(FailureCause(cause));
+        QVERIFY(column >= 0);
+        QCOMPARE(number(model, 0, column), 1);
+        QCOMPARE(model.headerData(column, Qt::Horizontal).toString(),
+                 display::failureCause(FailureCause(cause)));
     }
 
     void rowsPerNetwork()

@@ -1,4 +1,5 @@
 #include "pool/poolcheck.h"
+#include "pool/router.h"
 #include "poolfixture.h"
 #include "sim/commitment.h"
 #include "sim/evmledger.h"
@@ -144,6 +145,48 @@ private Q_SLOTS:
         QCOMPARE(check.status, CheckStatus::Critical);
         QVERIFY2(check.problems.contains(QStringLiteral("no node for send")),
                  qPrintable(check.problems.join(u';')));
+    }
+
+    // The answer of a call whose node was found Diverged before the answer was read is from
+    // another history: the call moves on, and the failover counts under its own cause. The
+    // probes that judge it are fed to the pool while the call waits, so the order is certain.
+    void aCallWhoseNodeDivergedMeanwhileMovesOnUnderItsOwnCause()
+    {
+        AgreementFixture f(ChainFamily::Evm,
+                           {QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c")});
+        f.start();
+        const auto pool = f.pool();
+        const int c = pool->indexOf(QStringLiteral("c"));
+        pool->advanceRotation(NodeRole::Read, pool->indexOf(QStringLiteral("b"))); // c is next
+        QCoro::Task<RoutedCall> call =
+            routeCall(pool, RpcRequest{QStringLiteral("eth_blockNumber"), QJsonArray()});
+
+        f.clock.advance(kAgreementMs);
+        const qint64 height = *pool->referenceHeight() - chain::agreementDepth(ChainFamily::Evm);
+        for (int index = 0; index < pool->nodeCount(); ++index) {
+            ProbeObservation probe;
+            probe.height = pool->referenceHeight();
+            probe.agreementHeight = pool->agreementHeightFor(index);
+            QCOMPARE(probe.agreementHeight, std::optional(height));
+            probe.agreement =
+                chain::BlockIdentity{chain::BlockIdentity::Kind::Block,
+                                     index == c ? QStringLiteral("0x") + QString(64, u'c')
+                                                : f.cluster.evmLedger()->blockHash(height),
+                                     f.cluster.evmLedger()->blockHash(height - 1)};
+            pool->recordProbe(index, probe);
+        }
+        QCOMPARE(f.state(QStringLiteral("c")), NodeState::Diverged);
+
+        const RoutedCall routed = QCoro::waitFor(std::move(call));
+        QCOMPARE(routed.attempts.size(), 2);
+        QCOMPARE(routed.attempts.first().node, QStringLiteral("c"));
+        QVERIFY(routed.answered());
+        QCOMPARE(routed.answeredBy(), QStringLiteral("a"));
+        const QList<FailoverStats::MethodRow> rows = pool->failovers().summary(0);
+        QCOMPARE(rows.size(), 1);
+        QCOMPARE(rows.first().failovers, 1);
+        QCOMPARE(rows.first().byCause, (QMap<FailureCause, qint64>{{FailureCause::Diverged, 1}}));
+        QCOMPARE(rows.first().byNode, (QMap<QString, qint64>{{QStringLiteral("c"), 1}}));
     }
 
     void twoNodesThatDisagreeAreBothMarkedAndNeitherExcluded()

@@ -356,7 +356,7 @@ private Q_SLOTS:
         }
         // Ten pushes climbing past what ten heights of time allow: the first fits the margin,
         // the rest are rejected, counted, and the node is marked.
-        const qint64 allowed = probed + chain::heightsAllowedSince(family, kHeads * perHeadMs) +
+        const qint64 allowed = probed + f.pool()->heightsAllowedSince(kHeads * perHeadMs) +
                                chain::pushedHeightMargin(family);
         QVERIFY2(f.height(a) <= allowed, qPrintable(QString::number(f.height(a) - probed)));
         QVERIFY2(f.push().rejectedCount() >= kHeads - 2,
@@ -378,6 +378,40 @@ private Q_SLOTS:
         QVERIFY(pushed.wait(kWaitMs));
         QVERIFY(!f.node(a).pushesRunAhead);
         QCOMPARE(f.height(a), f.probedHead());
+    }
+
+    // A 12 s chain probed every 5 s: its pace is measured from the probes' first sights of each
+    // height, and a pushed height is held to it, not to the fastest EVM chain's 250 ms a block.
+    void pushesAreHeldToTheMeasuredPace()
+    {
+        PushFixture f(ChainFamily::Evm);
+        f.config.probe.pushSilentMs = 60 * 60 * 1000; // 12 s between heads is no silence here
+        f.apply();
+        f.pool()->startPush();
+        f.subscribeAndProbe();
+        QCOMPARE(f.pool()->heightIntervalMs(), chain::minimumHeightIntervalMs(ChainFamily::Evm));
+        constexpr qint64 kBlockMs = 12'000;
+        constexpr qint64 kProbeMs = 5000;
+        for (qint64 elapsed = kProbeMs; elapsed <= 20 * kBlockMs; elapsed += kProbeMs) {
+            if (elapsed / kBlockMs > (elapsed - kProbeMs) / kBlockMs)
+                f.cluster.advance(1);
+            f.advanceAndTick(kProbeMs);
+        }
+        const qint64 pace = f.pool()->heightIntervalMs();
+        QVERIFY2(pace >= 11'000 && pace <= 13'000, qPrintable(QString::number(pace)));
+
+        // Ten seconds after its probe, a head 40 blocks on: 250 ms a block would allow 80 + 32.
+        const qint64 probed = f.height(a);
+        f.clock.advance(10'000);
+        const qint64 gap = *f.node(a).pushGap;
+        f.pool()->recordPushedHeight(f.pool()->indexOf(a), probed + gap + 40);
+        QCOMPARE(f.push().rejectedCount(), 1);
+        QCOMPARE(f.height(a), probed);
+        QVERIFY(f.node(a).pushesRunAhead);
+        // The next block, pushed as the chain makes it, is believed.
+        f.pool()->recordPushedHeight(f.pool()->indexOf(a), probed + gap + 1);
+        QCOMPARE(f.push().rejectedCount(), 1);
+        QCOMPARE(f.height(a), probed + 1);
     }
 };
 

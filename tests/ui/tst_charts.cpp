@@ -66,6 +66,32 @@ private Q_SLOTS:
                  (QStringList{QStringLiteral("getBlockHeight"), QStringLiteral("getSlot")}));
     }
 
+    // A call that moved off a node found serving another history is a part of its own, named in
+    // the legend, next to the others.
+    void aFailoverOffADivergedNodeHasItsOwnPart()
+    {
+        PoolFixture fixture(ChainFamily::Solana, {a, b});
+        fixture.apply();
+        fixture.probeAll();
+        QVERIFY(fixture.simNode(a)->setFault(faultOf(FaultKind::TooManyRequests)));
+        FailoverTableModel model(&fixture.manager);
+        charts::FailoverChart chart(&model);
+        chart.resize(800, 500);
+        chart.show();
+        failOverOnce(fixture, QStringLiteral("getSlot"));
+        const auto pool = fixture.pool();
+        pool->recordFailover(pool->indexOf(b), QStringLiteral("getSlot"), FailureCause::Diverged);
+        pool->recordFailover(pool->indexOf(b), QStringLiteral("getSlot"), FailureCause::Diverged);
+        model.refresh();
+        QTRY_COMPARE(chart.categories(), QStringList{QStringLiteral("getSlot · localnet")});
+        QCOMPARE(chart.visibleCauses(),
+                 (QStringList{QStringLiteral("HTTP 429"), QStringLiteral("Diverged")}));
+        const int divergedSet = FailoverTableModel::columnOfCause(FailureCause::Diverged) -
+                                FailoverTableModel::firstCauseColumn;
+        QCOMPARE(chart.barValue(tooManyRequestsSet, 0), 1.0);
+        QCOMPARE(chart.barValue(divergedSet, 0), 2.0);
+    }
+
     void failoversViewSummarises()
     {
         PoolFixture fixture(ChainFamily::Solana, {a, b});

@@ -67,7 +67,7 @@ QBrush patternBrush(const QColor& color, int index)
     painter.setBrush(QColor(255, 255, 255, 210));
     constexpr int t = patternTile;
     // Lines run from tile edge to tile edge, so the tiles join into one pattern.
-    switch (index % 7) {
+    switch (index % 8) {
     case 0: // solid
         break;
     case 1: // rising stripes
@@ -92,8 +92,12 @@ QBrush patternBrush(const QColor& color, int index)
         painter.drawLine(-t / 2, t / 2, t / 2, t + t / 2);
         painter.drawLine(t / 2, -t / 2, t + t / 2, t / 2);
         break;
-    default: // vertical stripes
+    case 6: // vertical stripes
         painter.drawLine(t / 2, 0, t / 2, t);
+        break;
+    default: // diagonal cross-hatch
+        painter.drawLine(0, 0, t, t);
+        painter.drawLine(0, t, t, 0);
         break;
     }
     painter.end();

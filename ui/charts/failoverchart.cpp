@@ -35,6 +35,7 @@ QColor causeColor(int causeIndex)
         QColor(0x00, 0x9e, 0x73), // 4xx
         QColor(0x56, 0xb4, 0xe9), // other http
         QColor(0x33, 0x33, 0x33), // malformed
+        QColor(0xa5, 0x1c, 0x30), // diverged
     };
     return colors.at(causeIndex % colors.size());
 }
