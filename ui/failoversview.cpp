@@ -196,12 +196,11 @@ void FailoversView::updateSummary()
     }
     m_summary->setText(tr("%1 failover(s) over %2 call(s) in the %3")
                            .arg(QLocale().toString(failovers), QLocale().toString(calls), window));
-    m_chart->setTitle(
-        failovers == 0 && calls > 0
-            ? tr("No failovers in the %1: every call was answered by the first "
-                 "node asked")
-                  .arg(window)
-            : tr("Failovers (hops to another node) per method by cause, %1").arg(window));
+    m_chart->setTitle(failovers == 0 && calls > 0
+                          ? tr("No failovers in the %1: every call was answered by the first "
+                               "node asked")
+                                .arg(window)
+                          : tr("Failovers (hops to another node) per method, %1").arg(window));
 }
 
 } // namespace switchyard::ui

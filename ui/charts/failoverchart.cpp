@@ -220,10 +220,7 @@ void FailoverChart::sync()
         labels = keptLabels;
     }
     m_chart->setTitle(failedOver > rows.size()
-                          ? tr("%1 · the %2 methods with most of %3 (the table lists all)")
-                                .arg(m_title)
-                                .arg(rows.size())
-                                .arg(failedOver)
+                          ? tr("%1 · top %2 of %3").arg(m_title).arg(rows.size()).arg(failedOver)
                           : m_title);
     if (labels != m_categories->categories()) {
         m_categories->clear();
