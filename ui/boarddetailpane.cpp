@@ -143,11 +143,10 @@ BoardDetailPane::BoardDetailPane(tracking::TransactionTracker* tracker,
     idRow->addWidget(m_fullId, 1);
     idRow->addWidget(m_copy);
     layout->addLayout(idRow);
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(m_confirm);
-    buttons->addWidget(m_timeline);
-    buttons->addStretch();
-    layout->addLayout(buttons);
+    // One above the other: side by side, the two buttons beside four board columns made the
+    // window wider than a 1366 px laptop once a card was chosen.
+    layout->addWidget(m_confirm, 0, Qt::AlignLeft);
+    layout->addWidget(m_timeline, 0, Qt::AlignLeft);
     // The fields take the height they need and scroll; the tables share the rest.
     auto* fields = new QWidget;
     m_form->setLabelAlignment(Qt::AlignRight | Qt::AlignTop);
@@ -170,7 +169,7 @@ BoardDetailPane::BoardDetailPane(tracking::TransactionTracker* tracker,
 
     m_pages->addWidget(m_empty);
     m_pages->addWidget(record);
-    record->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    record->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
     outer->addWidget(m_pages);
@@ -189,11 +188,13 @@ void BoardDetailPane::showPage(int page)
 {
     if (m_pages->currentIndex() == page)
         return;
-    // The page not shown asks for no width: the empty state's strip is not held as wide as a
-    // record's fields would need.
-    for (int i = 0; i < m_pages->count(); ++i)
-        m_pages->widget(i)->setSizePolicy(i == page ? QSizePolicy::Preferred : QSizePolicy::Ignored,
-                                          QSizePolicy::Preferred);
+    // The page not shown asks for no room: the empty state's strip is not held as wide, nor the
+    // window as tall, as a record's fields would need.
+    for (int i = 0; i < m_pages->count(); ++i) {
+        const QSizePolicy::Policy policy =
+            i == page ? QSizePolicy::Preferred : QSizePolicy::Ignored;
+        m_pages->widget(i)->setSizePolicy(policy, policy);
+    }
     m_pages->setCurrentIndex(page);
     updateGeometry();
     Q_EMIT filledChanged(page == 1);

@@ -200,7 +200,7 @@ void FailoversView::updateSummary()
                           ? tr("No failovers in the %1: every call was answered by the first "
                                "node asked")
                                 .arg(window)
-                          : tr("Failovers per method by cause, %1").arg(window));
+                          : tr("Failovers (hops to another node) per method, %1").arg(window));
 }
 
 } // namespace switchyard::ui

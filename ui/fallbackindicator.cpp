@@ -59,7 +59,7 @@ void FallbackIndicator::setNetwork(const QString& network)
 
 QString FallbackIndicator::text() const
 {
-    return m_text->text();
+    return m_headline;
 }
 
 void FallbackIndicator::refresh()
@@ -75,7 +75,19 @@ void FallbackIndicator::refresh()
                  : watching      ? QStringLiteral("fallback-calm")
                                  : QStringLiteral("state-not-probed");
     m_icon->setPixmap(themeIcon(m_iconName).pixmap(iconSize, iconSize));
-    m_text->setText(status.headline);
+    m_headline = status.headline;
+    // A verdict naming two networks goes on two lines ("Fallback active:" over the names): on
+    // one, it left a 1366 px toolbar no room for its buttons.
+    QString shown = status.headline;
+    constexpr int oneLine = 30;
+    if (shown.size() > oneLine) {
+        qsizetype at = shown.indexOf(QStringLiteral(": "));
+        if (at < 0)
+            at = shown.lastIndexOf(QStringLiteral(", "));
+        if (at >= 0)
+            shown = shown.left(at + 1) + QLatin1Char('\n') + shown.mid(at + 2);
+    }
+    m_text->setText(shown);
     setToolTip(status.explanation);
     const QString sheet =
         status.down()   ? QStringLiteral("#fallbackIndicator { background: #fdecea; border: 2px "

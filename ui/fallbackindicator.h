@@ -24,7 +24,7 @@ public:
 
     void setNetwork(const QString& network); // the one selected; empty: every network
     bool isActive() const { return m_active; }
-    QString text() const;
+    QString text() const; // the verdict, on one line (the toolbar may show it on two)
     QString iconName() const { return m_iconName; } // "fallback-calm", ...
 
 public Q_SLOTS:
@@ -38,6 +38,7 @@ private:
     QString m_network;
     QLabel* m_icon;
     QLabel* m_text;
+    QString m_headline;
     bool m_active = false;
     QString m_iconName;
     QTimer m_coalesce;

@@ -106,7 +106,7 @@ void MainWindow::buildToolbar()
     toolbar->setIconSize(QSize(28, 28));
     toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     toolbar->setFont(withPointSize(toolbar->font(), headerPointSize));
-    toolbar->setStyleSheet(QStringLiteral("QToolBar { spacing: 10px; padding: 6px; }"));
+    toolbar->setStyleSheet(QStringLiteral("QToolBar { spacing: 8px; padding: 6px; }"));
 
     auto* networkLabel = new QLabel(tr("Network"), toolbar);
     networkLabel->setFont(withPointSize(font(), headerPointSize, true));
@@ -114,7 +114,8 @@ void MainWindow::buildToolbar()
     m_networkSelector = new QComboBox(toolbar);
     m_networkSelector->setObjectName(QStringLiteral("networkSelector"));
     m_networkSelector->setFont(withPointSize(font(), headerPointSize));
-    m_networkSelector->setMinimumContentsLength(16);
+    // "All networks", "solana-mainnet": what a 1366 px toolbar has room for beside the verdict.
+    m_networkSelector->setMinimumContentsLength(14);
     m_networkSelector->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     toolbar->addWidget(m_networkSelector);
     connect(m_networkSelector, &QComboBox::currentIndexChanged, this, &MainWindow::networkSelected);
@@ -137,24 +138,31 @@ void MainWindow::buildToolbar()
     m_search->addAction(themeIcon(QStringLiteral("search")), QLineEdit::LeadingPosition);
     m_search->setFont(withPointSize(font(), headerPointSize));
     // Room for a Solana signature's start; it grows into what the toolbar leaves (up to a
-    // whole placeholder), so the pause and editor buttons stay on a 1366 px screen.
-    m_search->setMinimumWidth(m_search->fontMetrics().averageCharWidth() * 22);
+    // whole placeholder), so that on a 1366 px screen the pause and editor buttons stay beside
+    // a verdict naming two networks ("Fallback active: demo-solana, demo-evm").
+    m_search->setMinimumWidth(m_search->fontMetrics().averageCharWidth() * 16);
     m_search->setMaximumWidth(m_search->fontMetrics().averageCharWidth() * 44);
     m_search->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     m_search->setMinimumHeight(m_search->fontMetrics().height() * 2);
     toolbar->addWidget(m_search);
     connect(m_search, &QLineEdit::returnPressed, this, [this] { search(m_search->text()); });
 
-    m_pausedBanner = new QLabel(toolbar);
+    // Paused, the banner takes a row of its own under the toolbar: beside the verdict and the
+    // search box it left a 1366 px toolbar no room for its buttons.
+    addToolBarBreak();
+    m_pausedBar = addToolBar(tr("Paused"));
+    m_pausedBar->setObjectName(QStringLiteral("pausedToolbar"));
+    m_pausedBar->setMovable(false);
+    m_pausedBar->setStyleSheet(QStringLiteral("QToolBar { padding: 0px 6px 6px 6px; }"));
+    m_pausedBanner = new QLabel(m_pausedBar);
     m_pausedBanner->setObjectName(QStringLiteral("pausedBanner"));
     m_pausedBanner->setText(tr("Paused: values are not updating"));
     m_pausedBanner->setFont(withPointSize(font(), headerPointSize, true));
     m_pausedBanner->setStyleSheet(
         QStringLiteral("#pausedBanner { background: #37474f; color: white; padding: 6px 12px; "
                        "border-radius: 6px; }"));
-    // A widget in a toolbar is shown and hidden through its action.
-    m_pausedBannerAction = toolbar->addWidget(m_pausedBanner);
-    m_pausedBannerAction->setVisible(false);
+    m_pausedBar->addWidget(m_pausedBanner);
+    m_pausedBar->hide();
 
     m_pause = toolbar->addAction(themeIcon(QStringLiteral("pause")), tr("Pause probing"));
     m_pause->setObjectName(QStringLiteral("pause"));
@@ -487,12 +495,13 @@ void MainWindow::restoreLayout()
         fitToScreen(this, QSize(1600, 960));
     }
     restoreState(m_settings->windowState());
+    m_pausedBar->setVisible(m_pause->isChecked()); // whatever the saved state says
     m_views->setCurrentIndex(qBound(0, m_settings->currentView(), m_views->count() - 1));
 }
 
 bool MainWindow::isPausedBannerShown() const
 {
-    return m_pausedBannerAction->isVisible();
+    return !m_pausedBar->isHidden();
 }
 
 bool MainWindow::isShowingNodes() const
@@ -699,7 +708,7 @@ void MainWindow::setPaused(bool paused)
     m_pause->setText(paused ? tr("Resume probing") : tr("Pause probing"));
     m_pause->setToolTip(paused ? tr("Probing is stopped: resume it to see live values")
                                : tr("Stop probing the nodes (the values stay as they are)"));
-    m_pausedBannerAction->setVisible(paused);
+    m_pausedBar->setVisible(paused);
     updateStatus();
 }
 

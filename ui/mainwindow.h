@@ -14,6 +14,7 @@ class QLabel;
 class QLineEdit;
 class QStackedWidget;
 class QTabWidget;
+class QToolBar;
 
 namespace switchyard {
 class FailoverTableModel;
@@ -163,7 +164,7 @@ private:
     QLineEdit* m_search = nullptr;
     LookupDialog* m_lookup = nullptr;
     QLabel* m_pausedBanner = nullptr;
-    QAction* m_pausedBannerAction = nullptr;
+    QToolBar* m_pausedBar = nullptr; // the banner's row, shown while paused
     QTabWidget* m_views = nullptr;
     QStackedWidget* m_nodesPage = nullptr;
     EmptyState* m_welcome = nullptr;

@@ -100,8 +100,11 @@ void OverviewTile::present(const NetworkOverviewModel& model, int row)
     QStringList nodes{tr("%1 of %2 serving").arg(overview.serving).arg(overview.nodes)};
     if (overview.lagging > 0)
         nodes << tr("%1 lagging").arg(overview.lagging);
-    if (overview.unhealthy > 0)
-        nodes << tr("%1 unhealthy").arg(overview.unhealthy);
+    // A Diverged node is critical (the title counts it): the tile says which, not "unhealthy".
+    if (overview.unhealthy > overview.diverged)
+        nodes << tr("%1 unhealthy").arg(overview.unhealthy - overview.diverged);
+    if (overview.diverged > 0)
+        nodes << tr("%1 diverged").arg(overview.diverged);
     if (overview.quarantined > 0)
         nodes << tr("%1 quarantined").arg(overview.quarantined);
     if (overview.disabled > 0)

@@ -278,15 +278,20 @@ void PoolView::fitColumns()
     }
     const QFont large = withPointSize(m_table->font(), tablePointSize);
     const QFont compact = withPointSize(m_table->font(), headerPointSize);
-    const int padding = QFontMetrics(large).averageCharWidth() / 2 + 22; // cells' own padding
+    // The cells' own padding and a little air; compact type goes without the air, which is
+    // what a 1366 px laptop needs to keep p50 beside p95.
+    const int padding = QFontMetrics(large).averageCharWidth() / 2 + 2 * cellPadding + 2;
+    const int tightPadding = 2 * cellPadding + 2;
     measure(large, padding, m_grownLarge);
     QFont font = large;
+    int cellSpace = padding;
     std::array<int, columnCount> widths = m_grownLarge.usual;
     if (total(widths) > room) {
         widths = m_grownLarge.now;
         if (total(widths) > room) {
             font = compact;
-            measure(compact, padding, m_grownCompact);
+            cellSpace = tightPadding;
+            measure(compact, tightPadding, m_grownCompact);
             widths = m_grownCompact.now;
         }
     }
@@ -296,22 +301,23 @@ void PoolView::fitColumns()
     for (int column = 0; column < columnCount; ++column)
         needs.append({widths[column], widths[column], -1});
     // Still too narrow: the details give way, each to a width that still says something (its
-    // tooltip holds the rest); the node, its state, height, lag and p95 stay whole. p50 and the
-    // time since the last probe go whole rather than in part: an elided number would mislead.
+    // tooltip holds the rest); the node, its state, height, lag and p95 stay whole, and p50
+    // gives way last. p50 and the time since the last probe go whole rather than in part: an
+    // elided number would mislead.
     const QFontMetrics cell(font);
     const auto giveWay = [&](PoolTableModel::Column column, const QString& floorSample, int rank) {
         columns::Need& need = needs[column];
         need.floor = floorSample.isEmpty()
                          ? 0
-                         : std::min(need.wanted, cell.horizontalAdvance(floorSample) + padding);
+                         : std::min(need.wanted, cell.horizontalAdvance(floorSample) + cellSpace);
         need.yieldRank = rank;
     };
-    giveWay(PoolTableModel::LatencyP50, QString(), 0);
-    giveWay(PoolTableModel::SinceLastProbe, QString(), 1);
-    giveWay(PoolTableModel::Roles, QStringLiteral("read…"), 2);
-    giveWay(PoolTableModel::Network, QStringLiteral("solana…"), 3);
+    giveWay(PoolTableModel::SinceLastProbe, QString(), 0);
+    giveWay(PoolTableModel::Roles, QStringLiteral("read…"), 1);
+    giveWay(PoolTableModel::Network, QStringLiteral("solana…"), 2);
+    giveWay(PoolTableModel::LastError, QStringLiteral("TLS: wro…"), 3);
     giveWay(PoolTableModel::Protocol, QStringLiteral("h2 · push"), 4);
-    giveWay(PoolTableModel::LastError, QStringLiteral("TLS: wro…"), 5);
+    giveWay(PoolTableModel::LatencyP50, QString(), 5);
     if (!networkShown)
         needs[PoolTableModel::Network] = {};
     columns::apply(m_table->horizontalHeader(),

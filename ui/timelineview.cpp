@@ -8,6 +8,7 @@
 #include "themeicondelegate.h"
 #include "timeline/csvexport.h"
 #include "timeline/eventtext.h"
+#include "timeline/timelinegroupmodel.h"
 #include "timeline/timelinemodel.h"
 #include "util/clock.h"
 
@@ -93,6 +94,7 @@ qint64 rangeMs(TimelineView::Range range)
 TimelineView::TimelineView(TimelineModel* model, QString databasePath, QWidget* parent)
     : QWidget(parent)
     , m_model(model)
+    , m_rows(new TimelineGroupModel(model, this))
     , m_databasePath(std::move(databasePath))
     , m_range(new QComboBox(this))
     , m_kind(new QToolButton(this))
@@ -106,6 +108,7 @@ TimelineView::TimelineView(TimelineModel* model, QString databasePath, QWidget* 
     , m_empty(new EmptyState(QString(), QString(), this))
     , m_table(new QTableView(this))
     , m_follow(new QCheckBox(tr("Follow newest"), this))
+    , m_group(new QCheckBox(tr("Group repeats"), this))
 {
     const QFont barFont = withPointSize(font(), headerPointSize);
     auto* bar = new QHBoxLayout;
@@ -183,7 +186,7 @@ TimelineView::TimelineView(TimelineModel* model, QString databasePath, QWidget* 
     m_status->setFont(barFont);
 
     m_table->setObjectName(QStringLiteral("timelineTable"));
-    m_table->setModel(m_model);
+    m_table->setModel(m_rows);
     makeReadable(m_table);
     // Nine columns of a log read at the desk: a step smaller than the node table, so the
     // message keeps room at 1920 px.
@@ -200,8 +203,8 @@ TimelineView::TimelineView(TimelineModel* model, QString databasePath, QWidget* 
     const auto refit = [this] {
         m_fit->schedule();
     };
-    connect(m_model, &QAbstractItemModel::modelReset, this, refit);
-    connect(m_model, &QAbstractItemModel::rowsInserted, this, refit);
+    connect(m_rows, &QAbstractItemModel::modelReset, this, refit);
+    connect(m_rows, &QAbstractItemModel::rowsInserted, this, refit);
     // The oldest row on screen decides whether times carry their date.
     connect(m_table->verticalScrollBar(), &QScrollBar::valueChanged, this, refit);
     // What happened, next to when and how bad; where it happened after.
@@ -227,9 +230,9 @@ TimelineView::TimelineView(TimelineModel* model, QString databasePath, QWidget* 
             m_table->scrollToTop();
         }
     });
-    connect(m_model, &QAbstractItemModel::rowsAboutToBeInserted, this,
+    connect(m_rows, &QAbstractItemModel::rowsAboutToBeInserted, this,
             &TimelineView::rememberTopRow);
-    connect(m_model, &QAbstractItemModel::rowsInserted, this,
+    connect(m_rows, &QAbstractItemModel::rowsInserted, this,
             [this](const QModelIndex&, int first, int last) { keepRowsStill(first, last); });
     connect(m_table->verticalScrollBar(), &QScrollBar::valueChanged, this,
             &TimelineView::stopFollowingIfMoved);
@@ -237,8 +240,17 @@ TimelineView::TimelineView(TimelineModel* model, QString databasePath, QWidget* 
     connect(m_table, &QAbstractItemView::doubleClicked, this,
             [this](const QModelIndex& index) { openEventDetail(index.row()); });
 
+    m_group->setObjectName(QStringLiteral("timelineGroupRepeats"));
+    m_group->setFont(barFont);
+    m_group->setChecked(true);
+    m_group->setToolTip(tr("On: repeats of one node (its state changes, its failovers of one "
+                           "method, its lag crossings) a few minutes apart are one row with a "
+                           "count. Every event stays in the store and in a CSV export."));
+    connect(m_group, &QCheckBox::toggled, m_rows, &TimelineGroupModel::setGrouping);
+
     auto* statusRow = new QHBoxLayout;
     statusRow->addWidget(m_status, 1);
+    statusRow->addWidget(m_group);
     statusRow->addWidget(m_follow);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(bar);
@@ -253,9 +265,10 @@ TimelineView::TimelineView(TimelineModel* model, QString databasePath, QWidget* 
     connect(m_node, &QComboBox::currentIndexChanged, this, &TimelineView::applyFilter);
     connect(m_transaction, &QPushButton::clicked, this, [this] { showTransaction({}); });
     connect(m_exportButton, &QPushButton::clicked, this, &TimelineView::exportWithDialog);
-    connect(m_model, &QAbstractItemModel::modelReset, this, &TimelineView::updatePages);
-    connect(m_model, &QAbstractItemModel::rowsInserted, this, &TimelineView::updatePages);
-    connect(m_model, &QAbstractItemModel::rowsRemoved, this, &TimelineView::updatePages);
+    connect(m_rows, &QAbstractItemModel::modelReset, this, &TimelineView::updatePages);
+    connect(m_rows, &QAbstractItemModel::rowsInserted, this, &TimelineView::updatePages);
+    connect(m_rows, &QAbstractItemModel::rowsRemoved, this, &TimelineView::updatePages);
+    connect(m_rows, &QAbstractItemModel::dataChanged, this, &TimelineView::updatePages);
     connect(m_model, &TimelineModel::readFailed, this, &TimelineView::updatePages);
 
     applyFilter();
@@ -342,7 +355,7 @@ void TimelineView::fitColumns()
     // Rows before today carry their date: the oldest row on screen says which form to fit.
     const int lastRow = m_table->rowAt(m_table->viewport()->height() - 1);
     const QString oldestShown =
-        m_model->index(lastRow >= 0 ? lastRow : m_model->rowCount() - 1, TimelineModel::Time)
+        m_rows->index(lastRow >= 0 ? lastRow : m_rows->rowCount() - 1, TimelineModel::Time)
             .data(TimelineModel::AbsoluteTimeRole)
             .toString();
     const bool datesShown =
@@ -401,7 +414,10 @@ void TimelineView::updatePages()
         return;
     }
     m_pages->setCurrentWidget(m_table);
-    const QString shown = display::counted(m_model->rowCount(), tr("event"), tr("events"));
+    QString shown = display::counted(m_model->rowCount(), tr("event"), tr("events"));
+    if (m_rows->rowCount() != m_model->rowCount())
+        shown += tr(" in %1 (repeats grouped)")
+                     .arg(display::counted(m_rows->rowCount(), tr("row"), tr("rows")));
     m_status->setText(m_model->canFetchMore()
                           ? tr("Newest first · %1 loaded, older ones load as you scroll").arg(shown)
                           : tr("Newest first · %1").arg(shown));
@@ -446,11 +462,16 @@ void TimelineView::stopFollowingIfMoved()
         setFollowNewest(false);
 }
 
+void TimelineView::setGroupRepeats(bool group)
+{
+    m_group->setChecked(group);
+}
+
 EventDetailDialog* TimelineView::openEventDetail(int row)
 {
-    if (row < 0 || row >= m_model->rowCount())
+    if (row < 0 || row >= m_rows->rowCount())
         return nullptr;
-    auto* dialog = new EventDetailDialog(m_model->rowAt(row),
+    auto* dialog = new EventDetailDialog(m_rows->newestEvent(row),
                                          m_model->clock()->utcNow().toMSecsSinceEpoch(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->show();

@@ -19,6 +19,7 @@ class QCheckBox;
 
 namespace switchyard {
 class TimelineModel;
+class TimelineGroupModel;
 } // namespace switchyard
 
 namespace switchyard::columns {
@@ -52,6 +53,8 @@ public:
 
     QTableView* table() const { return m_table; }
     TimelineModel* model() const { return m_model; }
+    // What the table shows: the model's events with repeats of one node grouped.
+    TimelineGroupModel* rows() const { return m_rows; }
     TimelineFilter filter() const;
 
     void setNetwork(const QString& network); // empty: every network
@@ -76,7 +79,10 @@ public:
     bool followsNewest() const;
     void setFollowNewest(bool follow);
     QCheckBox* followNewestBox() const { return m_follow; }
-    // Every field of the event in `row`, whole (also a double-click on the row).
+    // On (the default): repeats of one node a few minutes apart are one row with a count.
+    void setGroupRepeats(bool group);
+    QCheckBox* groupRepeatsBox() const { return m_group; }
+    // Every field of the (newest) event in table row `row`, whole (also a double-click).
     EventDetailDialog* openEventDetail(int row);
 
 public Q_SLOTS:
@@ -96,6 +102,7 @@ private:
     void stopFollowingIfMoved();
 
     TimelineModel* m_model;
+    TimelineGroupModel* m_rows;
     QString m_databasePath;
     QString m_network;
     QString m_txId;
@@ -113,6 +120,7 @@ private:
     EmptyState* m_empty;
     QTableView* m_table;
     QCheckBox* m_follow;
+    QCheckBox* m_group;
     columns::Refitter* m_fit = nullptr;
     int m_topRow = -1; // the row at the top of the table before rows arrive, and where it was
     int m_topRowY = 0;

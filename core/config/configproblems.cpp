@@ -119,6 +119,13 @@ QString describeError(const ConfigError& error, const Config& config)
                : QString(where.join(QStringLiteral(" › ")) + QStringLiteral(": ") + message);
 }
 
+ConfigProblem describeProblem(const ConfigError& error, const Config& config, bool blocksSave)
+{
+    const ErrorLocation location = locateError(error.jsonPath);
+    return {error, location, describeError(error, config),
+            withNames(error.message, config, location.network), blocksSave};
+}
+
 EditorCheck checkEditedConfig(const Config& config, EditTarget target,
                               const QProcessEnvironment& env)
 {
@@ -133,8 +140,8 @@ EditorCheck checkEditedConfig(const Config& config, EditTarget target,
     EditorCheck check;
     for (const ConfigError& error : here.errors()) {
         const bool ofShape = shape.errors().contains(error);
-        ConfigProblem problem{error, locateError(error.jsonPath), describeError(error, config),
-                              ofShape || target == EditTarget::Session};
+        ConfigProblem problem =
+            describeProblem(error, config, ofShape || target == EditTarget::Session);
         check.blocking += problem.blocksSave ? 1 : 0;
         check.problems.append(std::move(problem));
     }

@@ -40,7 +40,8 @@ struct ConfigProblem
 {
     ConfigError error;
     ErrorLocation location;
-    QString text; // describeError()
+    QString text;      // describeError()
+    QString fieldText; // the message alone, for beside its field, other nodes named by name
     // False only for a variable not set here while saving to a file: the file may be saved
     // for an environment that sets it, but it does not run here.
     bool blocksSave = true;
@@ -64,6 +65,9 @@ struct EditorCheck
     QString saveReason; // why the save is refused; empty when it may be saved
     bool canSave() const { return blocking == 0; }
 };
+
+// `error` of `config` as the editor lists it and shows it beside its field.
+ConfigProblem describeProblem(const ConfigError& error, const Config& config, bool blocksSave);
 
 // Checks `config` by the loader's rules, with `env`'s variables.
 EditorCheck checkEditedConfig(const Config& config, EditTarget target,

@@ -38,6 +38,7 @@ void judgeNodes(const NetworkPool& pool, NetworkOverview* overview)
         case NodeState::WrongNetwork:
         case NodeState::Diverged:
             ++overview->unhealthy;
+            overview->diverged += state == NodeState::Diverged ? 1 : 0;
             overview->problems.append(node.config.name + u' ' + nodeStateWord(state).toLower());
             break;
         case NodeState::Disabled:

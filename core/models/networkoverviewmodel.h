@@ -39,7 +39,8 @@ struct NetworkOverview
     int nodes = 0;
     int serving = 0;   // Healthy or Lagging: taking calls
     int lagging = 0;   // serving, but behind warnLag
-    int unhealthy = 0; // Unhealthy, Probation or Wrong network: taking no calls
+    int unhealthy = 0; // Unhealthy, Probation, Wrong network or Diverged: taking no calls
+    int diverged = 0;  // of those, Diverged: critical, and said by name on the tile
     int disabled = 0;
     int quarantined = 0; // kept out of every role by an operator, still probed
     bool fallback = false;

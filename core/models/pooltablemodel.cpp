@@ -408,17 +408,29 @@ QVariant PoolTableModel::display(const Row& row, int column) const
         return row.state == NodeState::Lagging && row.lagExcluded ? QStringLiteral("Past maxLag")
                                                                   : nodeStateWord(row.state);
     case Height:
+        // Switched off, nothing of it is measured now: its last numbers would read as current
+        // (the tooltips keep them, with their age).
+        if (row.state == NodeState::Disabled)
+            return display::dash();
         return row.height ? display::count(*row.height) : display::dash();
     case Lag:
         if (!row.lag)
             return display::dash();
-        return row.lagExcluded ? display::lag(row.family, *row.lag) + QStringLiteral(", over max")
-                               : display::lag(row.family, *row.lag);
+        // The state word says "Past maxLag" already; in another state the cell says it.
+        return row.lagExcluded && row.state != NodeState::Lagging
+                   ? display::lag(row.family, *row.lag) + QStringLiteral(", over max")
+                   : display::lag(row.family, *row.lag);
     case LatencyP50:
+        if (row.state == NodeState::Disabled)
+            return display::dash();
         return row.latencyP50 ? display::milliseconds(*row.latencyP50) : display::dash();
     case LatencyP95:
+        if (row.state == NodeState::Disabled)
+            return display::dash();
         return row.latencyP95 ? display::milliseconds(*row.latencyP95) : display::dash();
     case ErrorRate:
+        if (row.state == NodeState::Disabled)
+            return display::dash();
         return display::percent(row.errorRate);
     case ConsecutiveFailures:
         return row.consecutiveFailures;
@@ -550,6 +562,11 @@ QVariant PoolTableModel::toolTip(const Row& row, int column) const
         return text;
     }
     case Height:
+        if (row.state == NodeState::Disabled && row.height)
+            return QStringLiteral("Disabled: not probed. Its height at the last probe (%1) was "
+                                  "%2.")
+                .arg(display(row, SinceLastProbe).toString(), display::count(*row.height));
+        return QStringLiteral("Last probe: %1").arg(display(row, SinceLastProbe).toString());
     case SinceLastProbe:
         return QStringLiteral("Last probe: %1").arg(display(row, SinceLastProbe).toString());
     case Protocol:

@@ -262,16 +262,20 @@ QVariant TimelineModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const TimelineRow& row = m_rows[index.row()];
+    return rowData(m_rows[index.row()], index.column(), role);
+}
+
+QVariant TimelineModel::rowData(const TimelineRow& row, int column, int role) const
+{
     switch (role) {
     case Qt::DisplayRole:
-        return display(row, index.column());
+        return display(row, column);
     case Qt::ToolTipRole:
-        return toolTip(row, index.column());
+        return toolTip(row, column);
     case Qt::TextAlignmentRole:
-        return alignment(index.column());
+        return alignment(column);
     case SortRole:
-        return sortValue(row, index.column());
+        return sortValue(row, column);
     case NetworkRole:
         return row.network;
     case AbsoluteTimeRole:

@@ -77,6 +77,8 @@ public:
     int rowWindow() const { return m_rowWindow; }
 
     TimelineRow rowAt(int row) const { return m_rows.value(row); }
+    // What data() gives for `row` in `column`: for views that show rows their own way (grouped).
+    QVariant rowData(const TimelineRow& row, int column, int role) const;
     Clock* clock() const { return m_clock; } // "now" for relative times and time ranges
     // The last read that failed, e.g. "/path/switchyard.db: database is locked"; empty after a
     // successful one.

@@ -130,6 +130,11 @@ private Q_SLOTS:
         page->sendButton()->click();
         QTRY_VERIFY_WITH_TIMEOUT(page->sent(), kWaitMs);
         QCOMPARE(f.totalSends(id), 1);
+        // The page no longer says what was true before its own send.
+        QVERIFY2(page->title().startsWith(QStringLiteral("Sent once, to ")),
+                 qPrintable(page->title()));
+        QVERIFY2(!page->subTitle().contains(QStringLiteral("Imported")),
+                 qPrintable(page->subTitle()));
         // It lands while the send page is still shown (the tracker's own poll sees it).
         for (int block = 0; block < 40 && !isLanded(f.state(id)); ++block) {
             f.pools.cluster.advance(1);

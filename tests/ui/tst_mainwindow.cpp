@@ -595,6 +595,23 @@ private Q_SLOTS:
         QCOMPARE(window.networkSelector()->count(), 3);
     }
 
+    // The demo's evm-forked goes Diverged at first: critical, so the title counts it, and its
+    // network's tile says "diverged" rather than hiding it among the unhealthy.
+    void tileNamesADivergedNode()
+    {
+        Demo demo;
+        Settings settings(settingsFile());
+        MainWindow window(&demo.pools, ConfigSource{QString(), true}, &settings);
+        window.show();
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(window.poolView()->table(), QStringLiteral("evm-forked")),
+                                  QStringLiteral("Diverged"), probeTimeoutMs);
+        QTRY_VERIFY(window.windowTitle().contains(QStringLiteral("critical")));
+        const auto nodes = [&] {
+            return window.overviewBar()->tile(QStringLiteral("demo-evm"))->nodesText();
+        };
+        QTRY_VERIFY2(nodes().contains(QStringLiteral("1 diverged")), qPrintable(nodes()));
+    }
+
     // One tile per network over the views; a click opens the network: the selector picks it
     // (and keeps it for the next start) and the Nodes tab shows its nodes only.
     void overviewTileOpensItsNetwork()

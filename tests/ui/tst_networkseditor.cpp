@@ -528,6 +528,15 @@ private Q_SLOTS:
                                              "\"devnet\" (also used by network “devnet” (#1); "
                                              "names are compared ignoring case)")}));
         QVERIFY(!texts.join(u'\n').contains(QStringLiteral("networks[")));
+        // Beside the field too (under Xvfb it said "also used by networks[0].nodes[0]").
+        editor.select(0, 1);
+        const QString beside = editor.nodeForm()->errorText(QStringLiteral("name"));
+        QVERIFY2(beside.contains(QStringLiteral("also used by node “primary” (#1)")),
+                 qPrintable(beside));
+        editor.select(1);
+        const QString besideNetwork = editor.networkForm()->errorText(QStringLiteral("name"));
+        QVERIFY2(besideNetwork.contains(QStringLiteral("also used by network “devnet” (#1)")),
+                 qPrintable(besideNetwork));
     }
 
     // The status line, the list and the buttons keep their places however many problems

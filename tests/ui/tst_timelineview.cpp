@@ -58,12 +58,15 @@ struct TimelineFixture
         insertEvent(db, event);
     }
 
-    TimelineView& open(int pageSize = TimelineModel::defaultPageSize)
+    // Repeats of one node are one row when `groupRepeats` (as the app opens the tab); the
+    // tests of other things see one row per event.
+    TimelineView& open(int pageSize = TimelineModel::defaultPageSize, bool groupRepeats = false)
     {
         model = std::make_unique<TimelineModel>(db, &clock);
         model->setPageSize(pageSize);
         model->setAgeRefreshInterval(0);
         view = std::make_unique<TimelineView>(model.get(), path);
+        view->setGroupRepeats(groupRepeats);
         view->resize(1600, 900);
         return *view;
     }
@@ -336,7 +339,7 @@ private Q_SLOTS:
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         QTableView* table = view.table();
-        const QRect cell = table->visualRect(fixture.model->index(0, TimelineModel::Message));
+        const QRect cell = table->visualRect(table->model()->index(0, TimelineModel::Message));
         // As a mouse does it: a click, then the second press that makes it a double-click.
         QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, cell.center());
         QTest::mouseDClick(table->viewport(), Qt::LeftButton, {}, cell.center());
@@ -348,6 +351,45 @@ private Q_SLOTS:
         QCOMPARE(detail->field(QStringLiteral("Node")), beta);
         QVERIFY(detail->field(QStringLiteral("Time")).contains(u'Z'));
         detail->close();
+    }
+
+    // A flapping node is one row with a count, as the tab opens; the export still writes
+    // every event, and unticking the box shows them one by one.
+    void flapsAreOneRowAndTheExportKeepsEveryEvent()
+    {
+        TimelineFixture fixture;
+        for (int i = 0; i < 12; ++i)
+            fixture.add(60'000 - 5'000 * i, i % 2 ? Severity::Info : Severity::Critical, alpha,
+                        i % 2 ? QStringLiteral("→ Healthy") : QStringLiteral("→ Unhealthy"));
+        fixture.add(1'000, Severity::Warning, beta, QStringLiteral("lagging"));
+        TimelineView& grouped = fixture.open();
+        TimelineView fresh(fixture.model.get(), fixture.path);
+        QVERIFY(fresh.groupRepeatsBox()->isChecked()); // how the tab opens
+        grouped.setGroupRepeats(true);
+        const QAbstractItemModel* rows = grouped.table()->model();
+        QCOMPARE(rows->rowCount(), 2);
+        QCOMPARE(rows->index(0, TimelineModel::Message).data().toString(),
+                 QStringLiteral("lagging"));
+        QCOMPARE(rows->index(1, TimelineModel::Message).data().toString(),
+                 QStringLiteral("12× in 55 s · → Healthy"));
+        QCOMPARE(rows->index(1, TimelineModel::Severity).data().toString(),
+                 QStringLiteral("Critical"));
+        QVERIFY2(grouped.findChild<QLabel*>(QStringLiteral("timelineStatus"))
+                     ->text()
+                     .contains(QStringLiteral("13 events in 2 rows")),
+                 qPrintable(grouped.findChild<QLabel*>(QStringLiteral("timelineStatus"))->text()));
+
+        const QString out = fixture.dir.filePath(QStringLiteral("flaps.csv"));
+        QSignalSpy finished(&grouped, &TimelineView::exportFinished);
+        grouped.exportTo(out);
+        QVERIFY(finished.wait(10'000));
+        QCOMPARE(finished.first().first().value<CsvExportResult>().rows, 13);
+        QFile file(out);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll().count("\r\n"), 14); // the header and every event
+
+        grouped.groupRepeatsBox()->click();
+        QCOMPARE(rows->rowCount(), 13);
     }
 
     void exportWritesTheFilteredEvents()

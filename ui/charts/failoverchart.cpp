@@ -8,6 +8,7 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QFontMetrics>
 #include <QHorizontalStackedBarSeries>
 #include <QLegend>
 #include <QLegendMarker>
@@ -16,6 +17,8 @@
 #include <QValueAxis>
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <limits>
 
 namespace switchyard::ui::charts {
 
@@ -98,10 +101,16 @@ FailoverChart::FailoverChart(QAbstractItemModel* model, QWidget* parent)
     styleAxis(m_categories);
     styleAxis(m_values);
     m_values->setLabelFormat(QStringLiteral("%d"));
-    m_values->setTitleText(tr("failovers (hops to another node)"));
+    // No axis title: the chart's title says what is counted. Qt Charts squeezes a bottom axis
+    // taller than 0.4 of the chart into "..." labels, and a laptop's short chart had no room
+    // for a title under the numbers.
 
     m_view->setChart(m_chart);
     m_view->setRenderHint(QPainter::Antialiasing);
+    connect(m_chart, &QChart::plotAreaChanged, this, [this] {
+        if (barsWithRoom() != m_barRoom)
+            scheduleSync();
+    });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_view);
@@ -122,7 +131,19 @@ void FailoverChart::setNetworkInLabels(bool shown)
 
 void FailoverChart::setTitle(const QString& title)
 {
-    m_chart->setTitle(title);
+    m_title = title;
+    sync();
+}
+
+int FailoverChart::barsWithRoom() const
+{
+    // Qt Charts gives each category label the axis' height divided by their number, less its
+    // padding, and cuts a label taller than that to "...": a short chart (the laptop's) draws
+    // the methods with the most failovers, and the table above lists them all.
+    constexpr int labelPadding = 2 * 5 + 4;
+    const int label = QFontMetrics(m_categories->labelsFont()).height() + labelPadding;
+    const qreal height = m_chart->plotArea().height();
+    return height <= 0 ? std::numeric_limits<int>::max() : std::max(1, int(height / label));
 }
 
 QStringList FailoverChart::categories() const
@@ -176,6 +197,32 @@ void FailoverChart::sync()
         rows.append(row);
         highest = std::max(highest, failovers);
     }
+    m_barRoom = barsWithRoom();
+    const qsizetype failedOver = rows.size();
+    if (failedOver > m_barRoom) {
+        // The most failovers keep their bars, in the table's order.
+        QList<qreal> counts;
+        for (const int row : std::as_const(rows))
+            counts.append(m_model->index(row, FailoverTableModel::Failovers).data().toReal());
+        QList<qreal> sorted = counts;
+        std::sort(sorted.begin(), sorted.end(), std::greater<>());
+        const qreal least = sorted.at(m_barRoom - 1);
+        int tiesLeft = int(std::count(sorted.cbegin(), sorted.cbegin() + m_barRoom, least));
+        QList<int> keptRows;
+        QStringList keptLabels;
+        // From the top bar down, so that ties keep the table's first rows.
+        for (qsizetype bar = rows.size() - 1; bar >= 0; --bar) {
+            if (counts[bar] < least || (counts[bar] == least && tiesLeft-- <= 0))
+                continue;
+            keptRows.prepend(rows[bar]);
+            keptLabels.prepend(labels[bar]);
+        }
+        rows = keptRows;
+        labels = keptLabels;
+    }
+    m_chart->setTitle(failedOver > rows.size()
+                          ? tr("%1 · top %2 of %3").arg(m_title).arg(rows.size()).arg(failedOver)
+                          : m_title);
     if (labels != m_categories->categories()) {
         m_categories->clear();
         m_categories->append(labels);

@@ -33,6 +33,7 @@ public:
 private:
     void scheduleSync();
     void sync();
+    int barsWithRoom() const; // bars whose method names the chart's height can show whole
 
     QAbstractItemModel* m_model;
     QChartView* m_view;
@@ -42,6 +43,8 @@ private:
     QBarCategoryAxis* m_categories;
     QValueAxis* m_values;
     bool m_networkInLabels = true;
+    QString m_title;
+    int m_barRoom = 0;
 };
 
 } // namespace switchyard::ui::charts

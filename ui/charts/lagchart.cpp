@@ -54,15 +54,17 @@ QScatterSeries::MarkerShape nodeMarkerShape(int index)
     return shapes[index % std::size(shapes)];
 }
 
-// A top for the lag axis above maxLag and every point, with whole-number ticks.
-std::pair<qint64, int> lagScale(qint64 maxLag, qint64 observed)
+// A top for the lag axis above maxLag and every point, with whole-number ticks, at most
+// `maxTicks` of them.
+std::pair<qint64, int> lagScale(qint64 maxLag, qint64 observed, int maxTicks)
 {
     const qint64 wanted =
         std::max<qint64>({maxLag + std::max<qint64>(1, maxLag / 8), observed + 1, 5});
     qint64 step = 1;
-    for (const qint64 candidate : {1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000}) {
+    for (const qint64 candidate : {1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000,
+                                   10'000, 20'000, 50'000, 100'000}) {
         step = candidate;
-        if (wanted / candidate <= 6)
+        if (wanted / candidate <= maxTicks - 1)
             break;
     }
     const qint64 top = (wanted + step - 1) / step * step;
@@ -435,14 +437,42 @@ void LagChart::redraw()
     m_maxLine->replace(
         {QPointF(from, qreal(m_network.maxLag)), QPointF(to, qreal(m_network.maxLag))});
 
-    const auto [top, ticks] = lagScale(m_network.maxLag, history.maxLag(m_network.name, since));
+    m_observedLag = history.maxLag(m_network.name, since);
+    scaleLagAxis();
+    placeLabels();
+}
+
+int LagChart::lagTicksWithRoom() const
+{
+    // Qt Charts gives each label of a vertical axis the axis' height divided by their number,
+    // less its padding, and cuts a label taller than that to "...": on a laptop screen two
+    // charts share the tab and seven ticks did not fit.
+    // Measured on the view, not on the plot area: the labels' own number moves the plot area
+    // (Qt Charts keeps room above and below for them), and a count taken from it swings.
+    constexpr int labelPadding = 2 * 5 + 4;
+    const int label = QFontMetrics(m_lag->labelsFont()).height() + labelPadding;
+    const int plot = m_view->height() - 2 * QFontMetrics(m_chart->titleFont()).height() -
+                     2 * QFontMetrics(m_time->labelsFont()).height() - 2 * labelPadding;
+    return std::clamp(plot / label, 2, 7);
+}
+
+void LagChart::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    scaleLagAxis(); // a shorter chart has room for fewer labels
+}
+
+void LagChart::scaleLagAxis()
+{
+    const auto [top, ticks] = lagScale(m_network.maxLag, m_observedLag, lagTicksWithRoom());
     // A little room under zero, so a node in sync is a line of its own, not the axis.
     const qreal tickStep = qreal(top) / (ticks - 1);
+    if (m_lag->max() == qreal(top) && m_lag->tickInterval() == tickStep)
+        return;
     m_lag->setRange(-tickStep * 0.12, qreal(top));
     m_lag->setTickType(QValueAxis::TicksDynamic);
     m_lag->setTickAnchor(0);
     m_lag->setTickInterval(tickStep);
-    placeLabels();
 }
 
 void LagChart::placeLabels()

@@ -47,6 +47,9 @@ public:
 public Q_SLOTS:
     void redraw();
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     struct NodeLine
     {
@@ -63,6 +66,9 @@ private:
     void drawNode(const QString& name, NodeLine& line, qint64 sinceMonotonic,
                   const std::function<qreal(qint64)>& wall, int nodeIndex);
     void placeLabels();
+    // The lag axis' top and ticks for maxLag, the highest lag drawn and the plot's height.
+    void scaleLagAxis();
+    int lagTicksWithRoom() const;
 
     NetworkConfig m_network;
     const LagRecorder* m_recorder;
@@ -90,6 +96,7 @@ private:
     QList<QGraphicsSimpleTextItem*> m_gapLabels;
     QLineSeries* m_warnLine = nullptr;
     QLineSeries* m_maxLine = nullptr;
+    qint64 m_observedLag = 0; // the highest lag in the range drawn
     quint64 m_drawnRevision = 0;
     qint64 m_drawnAtMs = -1;
 };

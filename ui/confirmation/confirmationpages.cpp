@@ -422,34 +422,41 @@ void SendPage::send()
     updateButton();
     Q_EMIT completeChanged();
     m_attempts->setText(tr("Sending…"));
-    whenDone(m_wizard->run()->rebroadcast(), this, m_wizard,
-             [](SendPage* self, const SendReport& report) {
-                 QStringList lines;
-                 for (const AttemptRecord& attempt : report.attempts)
-                     lines.append(tr("%1: %2%3")
-                                      .arg(attempt.node, attempt.outcome,
-                                           attempt.detail.isEmpty()
-                                               ? QString()
-                                               : QStringLiteral(" — ") + attempt.detail));
-                 if (!report.message.isEmpty())
-                     lines.append(report.message);
-                 self->m_attempts->setText(asLines(lines));
-                 self->m_sending = false;
-                 self->m_sent = !report.attempts.isEmpty();
-                 if (self->m_sent)
-                     self->m_wizard->noteSend(report.attempts.constLast());
-                 // A refusal's message already says "not sent: …" where it is one.
-                 const QString refusal = report.message.startsWith(QLatin1String("not sent"))
-                                             ? report.message
-                                             : tr("not sent: %1").arg(report.message);
-                 self->m_wizard->noteStep(
-                     self->m_sent ? tr("%1 once, last answer %2")
-                                        .arg(self->m_firstSend ? tr("sent") : tr("rebroadcast"),
-                                             report.attempts.constLast().outcome)
-                                  : refusal);
-                 self->updateButton();
-                 Q_EMIT self->completeChanged();
-             });
+    whenDone(
+        m_wizard->run()->rebroadcast(), this, m_wizard,
+        [](SendPage* self, const SendReport& report) {
+            QStringList lines;
+            for (const AttemptRecord& attempt : report.attempts)
+                lines.append(tr("%1: %2%3")
+                                 .arg(attempt.node, attempt.outcome,
+                                      attempt.detail.isEmpty()
+                                          ? QString()
+                                          : QStringLiteral(" — ") + attempt.detail));
+            if (!report.message.isEmpty())
+                lines.append(report.message);
+            self->m_attempts->setText(asLines(lines));
+            self->m_sending = false;
+            self->m_sent = !report.attempts.isEmpty();
+            if (self->m_sent) {
+                self->m_wizard->noteSend(report.attempts.constLast());
+                // The title said "not sent by Switchyard yet", the subtitle the state
+                // before the send: neither is true any more.
+                self->setTitle(tr("Sent once, to %1").arg(report.attempts.constLast().node));
+                self->setSubTitle(
+                    tr("%1. Next: watch it land.").arg(whichTransaction(self->m_wizard->run())));
+            }
+            // A refusal's message already says "not sent: …" where it is one.
+            const QString refusal = report.message.startsWith(QLatin1String("not sent"))
+                                        ? report.message
+                                        : tr("not sent: %1").arg(report.message);
+            self->m_wizard->noteStep(
+                self->m_sent ? tr("%1 once, last answer %2")
+                                   .arg(self->m_firstSend ? tr("sent") : tr("rebroadcast"),
+                                        report.attempts.constLast().outcome)
+                             : refusal);
+            self->updateButton();
+            Q_EMIT self->completeChanged();
+        });
 }
 
 bool SendPage::isComplete() const

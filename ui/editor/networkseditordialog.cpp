@@ -482,9 +482,9 @@ void NetworksEditorDialog::showFieldErrors()
     for (const ConfigProblem& problem : std::as_const(m_check.problems)) {
         const ErrorLocation& location = problem.location;
         if (location.network < 0)
-            settings.insert(problem.error.jsonPath, problem.error.message);
+            settings.insert(problem.error.jsonPath, problem.fieldText);
         else if (location.network == network && location.node == node)
-            fields.insert(location.field, problem.error.message);
+            fields.insert(location.field, problem.fieldText);
     }
     m_networkForm->showErrors(node < 0 ? fields : FieldErrors());
     m_nodeForm->showErrors(node >= 0 ? fields : FieldErrors());
@@ -500,8 +500,7 @@ bool NetworksEditorDialog::save()
     const auto refused = [this](const QList<ConfigError>& errors, const QString& status) {
         EditorCheck failed;
         for (const ConfigError& error : errors)
-            failed.problems.append(ConfigProblem{error, locateError(error.jsonPath),
-                                                 describeError(error, m_config), true});
+            failed.problems.append(describeProblem(error, m_config, true));
         failed.blocking = int(failed.problems.size());
         failed.level = CheckLevel::Blocked;
         failed.status = status;
