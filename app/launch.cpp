@@ -142,7 +142,7 @@ int runWindow(int argc, char* argv[])
     // A store given by name must work; the default one may not (a read-only home): then the
     // dashboard still watches the pool and the Timeline tab says why nothing is kept.
     const QString databasePath =
-        source.demo && !dbOption.given(parser) ? demoDatabasePath() : dbOption.path(parser);
+        source.demo && !dbOption.given(parser) ? demoDatabasePath() : dbOption.path(parser, config);
     if (source.demo && !dbOption.given(parser)) {
         if (const QString kept = discardDemoDatabase(); !kept.isEmpty())
             std::fprintf(stderr, "switchyard: the demo keeps an earlier run's store: %s\n",
@@ -150,7 +150,7 @@ int runWindow(int argc, char* argv[])
     }
     QString storeError;
     const bool storeOpen = collector.openStore(databasePath, &storeError);
-    if (!storeOpen && dbOption.given(parser))
+    if (!storeOpen && dbOption.named(parser, config))
         return cli::fail(cli::ExitConfigError, storeError);
     StoreSession* store = collector.store();
     // The demo's own application hands its transactions to the tracker, which keeps them in

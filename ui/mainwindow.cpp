@@ -83,6 +83,11 @@ MainWindow::MainWindow(PoolManager* pools, ConfigSource source, Settings* settin
 
     m_sourceLabel = new QLabel(this);
     m_probingLabel = new QLabel(this);
+    m_readOnlyLabel = new QLabel(this);
+    m_readOnlyLabel->setObjectName(QStringLiteral("readOnlyLabel"));
+    m_readOnlyLabel->setFont(withPointSize(font(), headerPointSize, true));
+    m_readOnlyLabel->hide();
+    statusBar()->addWidget(m_readOnlyLabel);
     statusBar()->addWidget(m_sourceLabel, 1);
     statusBar()->addPermanentWidget(m_probingLabel);
     statusBar()->setFont(withPointSize(statusBar()->font(), headerPointSize - 1));
@@ -276,7 +281,13 @@ void MainWindow::updateTabCounts()
 void MainWindow::setStore(StoreSession* store)
 {
     m_store = store;
-    m_poolView->setQuarantines(store->quarantines());
+    const store::StoreAccess& access = store->database().access();
+    if (access.acts())
+        m_poolView->setQuarantines(store->quarantines());
+    else
+        m_readOnlyReason = tr("Read only: role %1 may not track, send or quarantine on this "
+                              "store (it lacks %2)")
+                               .arg(access.user, access.operatorLacks);
     m_attention->setTracker(store->tracker());
     m_timelineView = new TimelineView(store->timeline(), store->path(), m_views);
     replaceTab(TimelineTab, m_timelineView, tr("Timeline"));
@@ -289,6 +300,10 @@ void MainWindow::setStore(StoreSession* store)
     m_pendingPage->board()->setNetwork(selectedNetwork());
     connect(m_pendingPage, &PendingPage::showInTimelineRequested, this,
             &MainWindow::showInTimeline);
+    if (isReadOnly())
+        m_pendingPage->setReadOnly(m_readOnlyReason +
+                                   tr(". The board shows what the collector and the operator "
+                                      "desks store."));
 
     m_overviewModel->setTracker(store->tracker());
     m_unseenCritical->watch(store->tracker());
@@ -298,6 +313,7 @@ void MainWindow::setStore(StoreSession* store)
         connect(pending, signal, this, &MainWindow::updateTabCounts);
     connect(pending, &QAbstractItemModel::modelReset, this, &MainWindow::updateTabCounts);
     updateTabCounts();
+    updateStatus();
 }
 
 void MainWindow::replaceTab(int index, QWidget* view, const QString& title)
@@ -399,7 +415,7 @@ void MainWindow::showLocalRecord(const QString& id)
         m_lookup->setLocalRecord(local);
         return;
     }
-    local.canTrack = m_pendingPage != nullptr;
+    local.canTrack = m_pendingPage != nullptr && !m_pendingPage->isReadOnly();
     const qint64 nowMs = QDateTime::currentMSecsSinceEpoch();
     QString& headline = local.headline;
     if (const std::optional<store::StoredTransaction>& record = tracked.value) {
@@ -469,6 +485,8 @@ void MainWindow::lookUpTransaction(const QString& id, ChainFamily family)
         connect(m_lookup, &LookupDialog::trackRequested, this, [this](const QString& txId) {
             m_views->setCurrentIndex(PendingTab);
             ImportDialog* import = m_pendingPage->openImport();
+            if (!import)
+                return;
             connect(import, &ImportDialog::tracked, this, &MainWindow::lookupMayBeTracked,
                     Qt::UniqueConnection);
             import->addText(txId);
@@ -603,8 +621,12 @@ void MainWindow::updateNodesPage()
 
 void MainWindow::updateStatus()
 {
-    m_attention->setBaseTitle(m_source.demo ? tr("Switchyard — demo (simulated nodes)")
-                                            : tr("Switchyard"));
+    const QString title =
+        m_source.demo ? tr("Switchyard — demo (simulated nodes)") : tr("Switchyard");
+    m_attention->setBaseTitle(isReadOnly() ? tr("%1 — read only").arg(title) : title);
+    m_readOnlyLabel->setText(isReadOnly() ? tr("READ ONLY") : QString());
+    m_readOnlyLabel->setToolTip(m_readOnlyReason);
+    m_readOnlyLabel->setVisible(isReadOnly());
     if (m_source.demo)
         m_sourceLabel->setText(
             tr("Demo: a simulated cluster on 127.0.0.1, no internet and no keys"));

@@ -104,6 +104,10 @@ public:
     void setStore(StoreSession* store);
     // The store could not be opened: the Timeline tab says what is wrong with which file.
     void showStoreProblem(const QString& error);
+    // The store's role may not track, send or quarantine (store::StoreAccess): none of those is
+    // offered, the title and the status bar say "read only", and this says why; else empty.
+    QString readOnlyReason() const { return m_readOnlyReason; }
+    bool isReadOnly() const { return !m_readOnlyReason.isEmpty(); }
 
     // The network the views show; empty: all.
     QString selectedNetwork() const;
@@ -176,6 +180,8 @@ private:
     StoreSession* m_store = nullptr;
     QLabel* m_sourceLabel = nullptr;
     QLabel* m_probingLabel = nullptr;
+    QLabel* m_readOnlyLabel = nullptr;
+    QString m_readOnlyReason;
 };
 
 } // namespace switchyard::ui

@@ -1,6 +1,7 @@
 #include "pendingpage.h"
 
 #include "appearance.h"
+#include "boarddetailpane.h"
 #include "confirmation/confirmationwizard.h"
 #include "importdialog.h"
 #include "pendingboardview.h"
@@ -25,6 +26,7 @@ PendingPage::PendingPage(tracking::TransactionTracker* tracker, PoolManager* poo
     , m_board(new PendingBoardView(tracker, database, clock, this))
     , m_import(new QPushButton(tr("Track transactions…"), this))
     , m_confirm(new QPushButton(tr("Confirm / rebroadcast…"), this))
+    , m_hint(new QLabel(this))
 {
     setObjectName(QStringLiteral("pendingPage"));
     setAcceptDrops(true);
@@ -32,11 +34,10 @@ PendingPage::PendingPage(tracking::TransactionTracker* tracker, PoolManager* poo
     m_confirm->setObjectName(QStringLiteral("pendingConfirm"));
     for (QPushButton* button : {m_import, m_confirm})
         button->setFont(withPointSize(font(), headerPointSize));
-    auto* hint = new QLabel(tr("Paste, drop or open signed transactions to track them. "
-                               "Switchyard never signs: it only sends the bytes it was given."),
-                            this);
-    hint->setFont(withPointSize(font(), headerPointSize));
-    hint->setWordWrap(true);
+    m_hint->setText(tr("Paste, drop or open signed transactions to track them. "
+                       "Switchyard never signs: it only sends the bytes it was given."));
+    m_hint->setFont(withPointSize(font(), headerPointSize));
+    m_hint->setWordWrap(true);
 
     connect(m_import, &QPushButton::clicked, this, &PendingPage::openImport);
     connect(m_confirm, &QPushButton::clicked, this, [this] { openWizard(m_board->selectedId()); });
@@ -50,7 +51,7 @@ PendingPage::PendingPage(tracking::TransactionTracker* tracker, PoolManager* poo
     auto* actions = new QHBoxLayout;
     actions->addWidget(m_import);
     actions->addWidget(m_confirm);
-    actions->addWidget(hint, 1);
+    actions->addWidget(m_hint, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 6, 0, 0);
     layout->addLayout(actions);
@@ -74,8 +75,20 @@ void PendingPage::updateConfirmButton()
     m_confirm->setToolTip(offer.reason);
 }
 
+void PendingPage::setReadOnly(const QString& why)
+{
+    m_readOnly = true;
+    m_import->hide();
+    m_confirm->hide();
+    m_board->detailPane()->confirmButton()->hide();
+    m_hint->setText(why);
+    setAcceptDrops(false);
+}
+
 ImportDialog* PendingPage::openImport()
 {
+    if (m_readOnly)
+        return nullptr;
     if (!m_importDialog) {
         m_importDialog = new ImportDialog(m_tracker, m_pools, m_clock, this);
         m_importDialog->setAttribute(Qt::WA_DeleteOnClose);
@@ -91,6 +104,8 @@ ImportDialog* PendingPage::openImport()
 
 ConfirmationWizard* PendingPage::openWizard(const QString& id)
 {
+    if (m_readOnly)
+        return nullptr;
     if (m_wizard) { // a confirmation under way is not thrown away by a second click
         m_wizard->raise();
         m_wizard->activateWindow();
@@ -112,8 +127,10 @@ void PendingPage::dragEnterEvent(QDragEnterEvent* event)
 
 void PendingPage::dropEvent(QDropEvent* event)
 {
-    openImport()->addDropped(event->mimeData());
-    event->acceptProposedAction();
+    if (ImportDialog* import = openImport()) {
+        import->addDropped(event->mimeData());
+        event->acceptProposedAction();
+    }
 }
 
 } // namespace switchyard::ui

@@ -3,6 +3,7 @@
 #include <QPointer>
 #include <QWidget>
 
+class QLabel;
 class QPushButton;
 
 namespace switchyard {
@@ -36,9 +37,12 @@ public:
     PendingBoardView* board() const { return m_board; }
     QPushButton* importButton() const { return m_import; }
     QPushButton* confirmButton() const { return m_confirm; }
-    // Non-modal; one of each at a time (opening again raises it).
+    // Non-modal; one of each at a time (opening again raises it). Null on a read-only desk.
     ImportDialog* openImport();
     ConfirmationWizard* openWizard(const QString& id);
+    // The store's role may not track or send: neither is offered, and `why` is said instead.
+    void setReadOnly(const QString& why);
+    bool isReadOnly() const { return m_readOnly; }
 
 Q_SIGNALS:
     void showInTimelineRequested(const QString& id);
@@ -57,6 +61,8 @@ private:
     PendingBoardView* m_board;
     QPushButton* m_import;
     QPushButton* m_confirm;
+    QLabel* m_hint;
+    bool m_readOnly = false;
     QPointer<ImportDialog> m_importDialog;
     QPointer<ConfirmationWizard> m_wizard;
 };

@@ -49,6 +49,10 @@ PendingPage* pendingPageOrSayWhy(MainWindow* window)
         window->statusBar()->showMessage(
             MainWindow::tr("No store is open, so nothing can be tracked or confirmed."),
             kStatusMessageMs);
+    if (page && page->isReadOnly()) {
+        window->statusBar()->showMessage(window->readOnlyReason(), kStatusMessageMs);
+        return nullptr;
+    }
     return page;
 }
 

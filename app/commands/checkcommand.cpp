@@ -97,9 +97,10 @@ int runCheck(const QStringList& arguments)
     // yet at the default place: nobody quarantined anything. A store that is there and cannot
     // be read would make the report a guess.
     QList<NodeQuarantine> quarantines;
-    const QString dbPath =
-        parser.isSet(dbOption) ? parser.value(dbOption) : store::defaultDatabasePath();
-    if (parser.isSet(dbOption) || QFileInfo::exists(dbPath)) {
+    const QString dbPath = parser.isSet(dbOption) ? parser.value(dbOption)
+                           : !config.db.isEmpty() ? config.db
+                                                  : store::defaultDatabasePath();
+    if (parser.isSet(dbOption) || !config.db.isEmpty() || QFileInfo::exists(dbPath)) {
         store::OpenResult opened = store::Database::open(dbPath);
         if (!opened.ok())
             return fail(unknown, opened.error);

@@ -58,6 +58,18 @@ QString StoreOption::path(const QCommandLineParser& parser) const
     return given(parser) ? parser.value(*this) : store::defaultDatabasePath();
 }
 
+QString StoreOption::path(const QCommandLineParser& parser, const Config& config) const
+{
+    if (!given(parser) && !config.db.isEmpty())
+        return config.db;
+    return path(parser);
+}
+
+bool StoreOption::named(const QCommandLineParser& parser, const Config& config) const
+{
+    return given(parser) || !config.db.isEmpty();
+}
+
 QString absentStoreError(const QString& path, const QString& noun, const QString& hint)
 {
     QString locationError;

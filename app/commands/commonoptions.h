@@ -35,6 +35,10 @@ public:
 
     bool given(const QCommandLineParser& parser) const;
     QString path(const QCommandLineParser& parser) const;
+    // --db, else the configuration's `db`, else the default.
+    QString path(const QCommandLineParser& parser, const Config& config) const;
+    // Named by --db or by the configuration: it must open (the default may not).
+    bool named(const QCommandLineParser& parser, const Config& config) const;
 };
 
 // Why a command that reads a store without ever creating one cannot read the one at `path`: a

@@ -175,7 +175,7 @@ int runConfirm(const QStringList& arguments)
     const ConfigResult loaded = configOption.load(parser);
     if (!loaded.ok())
         return fail(ConfirmError, loaded.errorText());
-    const QString dbPath = dbOption.path(parser);
+    const QString dbPath = dbOption.path(parser, loaded.config());
     if (const QString absent = absentStoreError(dbPath, QStringLiteral("transaction store"),
                                                 QStringLiteral("track the transaction first"));
         !absent.isEmpty())
@@ -183,6 +183,11 @@ int runConfirm(const QStringList& arguments)
     store::OpenResult opened = openStoreWithNotices(dbPath);
     if (!opened.ok())
         return fail(ConfirmError, opened.error);
+    // Confirming stores what it finds, and may send: both are an operator desk's.
+    if (const QString refused = opened.database->access().refusal(
+            store::StoreRole::Operator, QStringLiteral("confirm or send transactions"));
+        !refused.isEmpty())
+        return fail(ConfirmError, QStringLiteral("%1: %2").arg(dbPath, refused));
     QString loadError;
     const std::optional<TrackedTransaction> record =
         loadTransaction(*opened.database, id, &loadError);

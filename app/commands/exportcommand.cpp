@@ -110,19 +110,15 @@ int runExport(const QStringList& arguments)
     }
     filter.network = parser.value(networkOption);
 
-    const QString dbPath = dbOption.path(parser);
-    if (const QString absent = absentStoreError(dbPath, QStringLiteral("event store"),
-                                                QStringLiteral("export never creates one"));
-        !absent.isEmpty())
-        return fail(ExitExportFailed, absent);
-
     CsvExportOptions options;
+    Config config; // its `db` names the store when --db does not
     options.byteOrderMark = parser.isSet(bomOption);
     const QString configPath = configOption.path(parser);
     if (configOption.given(parser) || QFileInfo::exists(configPath)) {
         const ConfigResult loaded = configOption.load(parser);
         if (loaded.ok()) {
             options.scrubber = SecretScrubber(loaded.config());
+            config = loaded.config();
         } else if (configOption.given(parser)) {
             return fail(ExitConfigError, loaded.errorText());
         } else {
@@ -134,6 +130,12 @@ int runExport(const QStringList& arguments)
                          qPrintable(configPath));
         }
     }
+
+    const QString dbPath = dbOption.path(parser, config);
+    if (const QString absent = absentStoreError(dbPath, QStringLiteral("event store"),
+                                                QStringLiteral("export never creates one"));
+        !absent.isEmpty())
+        return fail(ExitExportFailed, absent);
 
     const QString outPath = parser.value(outOption);
     const CsvExportResult result = exportTimelineCsv(dbPath, filter, outPath, {}, nullptr, options);

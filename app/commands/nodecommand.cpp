@@ -135,11 +135,17 @@ int runNode(const QStringList& arguments)
     if (network.isEmpty())
         return fail(ExitUsage, nameError);
 
-    const QString dbPath =
-        parser.isSet(dbOption) ? parser.value(dbOption) : store::defaultDatabasePath();
+    const QString dbPath = parser.isSet(dbOption)          ? parser.value(dbOption)
+                           : !loaded.config().db.isEmpty() ? loaded.config().db
+                                                           : store::defaultDatabasePath();
     store::OpenResult opened = store::Database::open(dbPath);
     if (!opened.ok())
         return fail(ExitConfigError, opened.error);
+    if (const QString refused = opened.database->access().refusal(
+            store::StoreRole::Operator,
+            quarantine ? QStringLiteral("quarantine nodes") : QStringLiteral("release nodes"));
+        !refused.isEmpty())
+        return fail(ExitConfigError, QStringLiteral("%1: %2").arg(dbPath, refused));
     for (const QString& notice : std::as_const(opened.notices))
         std::fprintf(stderr, "switchyard: note: %s\n", qPrintable(notice));
 

@@ -225,10 +225,14 @@ int runServe(const QStringList& arguments)
 
     app::TerminationSignals termination;
     Collector collector(Clock::system());
-    const QString databasePath = dbOption.path(parser);
+    const QString databasePath = dbOption.path(parser, loaded.config());
     QString storeError;
     if (!collector.openStore(databasePath, &storeError))
         return fail(ExitConfigError, storeError);
+    if (const QString refused = collector.store()->database().access().refusal(
+            store::StoreRole::Collector, QStringLiteral("collect as serve"));
+        !refused.isEmpty())
+        return fail(ExitConfigError, QStringLiteral("%1: %2").arg(databasePath, refused));
 
     metrics::PoolMetrics poolMetrics(&collector.pools(), Clock::system());
     poolMetrics.watchStore(&collector.store()->writer());

@@ -13,6 +13,7 @@ int runTrack(const QStringList& arguments);   // trackcommand.cpp
 int runConfirm(const QStringList& arguments); // confirmcommand.cpp
 int runServe(const QStringList& arguments);   // servecommand.cpp
 int runNode(const QStringList& arguments);    // nodecommand.cpp
+int runDb(const QStringList& arguments);      // dbcommand.cpp
 
 const QList<Subcommand>& subcommands()
 {
@@ -25,6 +26,7 @@ const QList<Subcommand>& subcommands()
          &runConfirm},
         {"export", "Write the incident timeline as CSV (redacted, spreadsheet-safe)", &runExport},
         {"node", "Quarantine a node (no role in any process on the store) or release it", &runNode},
+        {"db", "Give a team's PostgreSQL store its collector, operator and support roles", &runDb},
         {"serve", "Watch the pool without a window; /metrics, /healthz, /readyz over HTTP",
          &runServe},
     };

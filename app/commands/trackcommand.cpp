@@ -206,10 +206,14 @@ int runTrack(const QStringList& arguments)
             QStringLiteral("nothing tracked: %1 input error(s) above").arg(imported.errors.size()));
     }
 
-    const QString dbPath = dbOption.path(parser);
+    const QString dbPath = dbOption.path(parser, config);
     store::OpenResult opened = openStoreWithNotices(dbPath);
     if (!opened.ok())
         return fail(ExitConfigError, opened.error);
+    if (const QString refused = opened.database->access().refusal(
+            store::StoreRole::Operator, QStringLiteral("track transactions"));
+        !refused.isEmpty())
+        return fail(ExitConfigError, QStringLiteral("%1: %2").arg(dbPath, refused));
 
     // The tracker only knows what it is given: the ids the store already has come first, so a
     // known id keeps its state and history and only gains what it lacked.

@@ -109,6 +109,9 @@ struct Config
     ProbeConfig probe;
     int reconfigureGraceMs = 30000;
     AlertRules alerts;
+    // The store (an SQLite file's absolute path or a postgresql:// URL without a password);
+    // empty: the default. `--db` overrides it.
+    QString db;
     // Environment variables that ${NAME} references expanded to when the file was loaded
     // (name -> value). Never saved; the values are secrets that SecretScrubber hides.
     QMap<QString, QString> usedVariables;

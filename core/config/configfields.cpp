@@ -60,6 +60,10 @@ QList<ConfigField> allFields()
          QStringLiteral("After a change, calls already running finish on the old node clients, "
                         "closed this long after"),
          QStringLiteral("ms")},
+        {QStringLiteral("db"), QStringLiteral("Store"),
+         QStringLiteral("An SQLite file, or postgresql://user@host:port/dbname for a team's "
+                        "store (the password from PGPASSWORD or ~/.pgpass); empty: the default; "
+                        "--db overrides it")},
         {QStringLiteral("networks[].name"), QStringLiteral("Name"),
          QStringLiteral("Unique ignoring case; shown in the network selector")},
         {QStringLiteral("networks[].family"), QStringLiteral("Family"),

@@ -8,6 +8,7 @@
 #include "config/envtemplate.h"
 #include "config/jsonsourcemap.h"
 #include "config/redaction.h"
+#include "store/storelocation.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -28,7 +29,8 @@ constexpr qint64 maxExactInteger = (qint64(1) << 53) - 1;
 constexpr qint64 maxInt = std::numeric_limits<int>::max();
 
 const QStringList rootKeys = {QStringLiteral("networks"), QStringLiteral("probe"),
-                              QStringLiteral("reconfigureGraceMs"), QStringLiteral("alerts")};
+                              QStringLiteral("reconfigureGraceMs"), QStringLiteral("alerts"),
+                              QStringLiteral("db")};
 const QStringList networkKeys = {
     QStringLiteral("name"),    QStringLiteral("family"),     QStringLiteral("genesisHash"),
     QStringLiteral("chainId"), QStringLiteral("commitment"), QStringLiteral("checkSyncing"),
@@ -452,6 +454,21 @@ Config Validator::root(const QJsonObject& object)
     const QString alertsKey = QStringLiteral("alerts");
     if (object.contains(alertsKey))
         config.alerts = alerts(object.value(alertsKey), alertsKey);
+
+    const QString dbKey = QStringLiteral("db");
+    const QString dbExpected =
+        QStringLiteral("an SQLite file's absolute path or a postgresql:// URL");
+    if (const auto db = string(object, dbKey, QString(), dbExpected, false)) {
+        QString why;
+        const store::StoreLocation location = store::StoreLocation::parse(*db, &why);
+        if (!why.isEmpty())
+            error(dbKey, why);
+        else if (!location.isPostgres() && !QDir::isAbsolutePath(*db))
+            error(dbKey,
+                  QStringLiteral("expected %1, got %2").arg(dbExpected, quotedForMessage(*db)));
+        else
+            config.db = *db;
+    }
 
     config.usedVariables = m_usedVariables;
     return config;

@@ -200,6 +200,8 @@ QByteArray configToJson(const Config& config)
     json.member(QStringLiteral("reconfigureGraceMs"), config.reconfigureGraceMs);
     if (config.alerts != AlertRules())
         writeAlerts(json, config.alerts);
+    if (!config.db.isEmpty())
+        json.member(QStringLiteral("db"), config.db);
     json.endObject();
     return json.text();
 }

@@ -89,7 +89,8 @@ QCoro::Task<qint64> Collector::stop(int giveUpAfterMs)
     m_watcher.reset();
     if (!m_store)
         co_return 0;
-    m_store->poller()->stop();
+    if (tracking::TrackingPoller* poller = m_store->poller())
+        poller->stop();
     store::StoreWriter& writer = m_store->writer();
     qint64 lost = 0;
     const QMetaObject::Connection counting =

@@ -66,7 +66,11 @@ StoreSession::StoreSession(std::unique_ptr<store::Database> database, const QStr
         event.message = notice;
         m_writer->appendEvent(event);
     }
-    m_recorder = new PoolRecorder(pools, m_writer.get(), clock, this);
+    // A role that may not record (a support desk) records nothing and polls nothing: whatever
+    // it wrote would be refused by the server. It follows what the collector stores.
+    const bool records = m_database->access().collects();
+    if (records)
+        m_recorder = new PoolRecorder(pools, m_writer.get(), clock, this);
     m_timeline = new TimelineModel(m_database->connection(), clock, this);
     connect(pools, &PoolManager::incident, m_timeline, &TimelineModel::appendLive);
     connect(m_writer.get(), &store::StoreWriter::committed, m_timeline,
@@ -83,8 +87,10 @@ StoreSession::StoreSession(std::unique_ptr<store::Database> database, const QStr
     connect(m_tracker, &tracking::TransactionTracker::notStored, m_timeline,
             &TimelineModel::appendLive);
     restoreTracker(clock);
-    m_poller = new tracking::TrackingPoller(m_tracker, pools, clock, this);
-    m_poller->start();
+    if (records) {
+        m_poller = new tracking::TrackingPoller(m_tracker, pools, clock, this);
+        m_poller->start();
+    }
     m_quarantines =
         new QuarantineKeeper(m_database->connection(), m_writer.get(), pools, clock, this);
     connect(m_quarantines, &QuarantineKeeper::readFailed, this,

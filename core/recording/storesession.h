@@ -50,6 +50,7 @@ public:
     store::StoreWriter& writer() const { return *m_writer; }
     TimelineModel* timeline() const { return m_timeline; }
     tracking::TransactionTracker* tracker() const { return m_tracker; }
+    // Null on a store this role may not record in (store::StoreAccess::collects()).
     tracking::TrackingPoller* poller() const { return m_poller; }
     QString path() const;
     // Tracked transactions the store holds that this build could not take back ("id: why"),
@@ -69,11 +70,11 @@ private:
 
     std::unique_ptr<store::Database> m_database;
     std::unique_ptr<store::StoreWriter> m_writer;
-    PoolRecorder* m_recorder;
+    PoolRecorder* m_recorder = nullptr;
     TimelineModel* m_timeline;
     tracking::SqlTrackingStore* m_trackingStore;
     tracking::TransactionTracker* m_tracker;
-    tracking::TrackingPoller* m_poller;
+    tracking::TrackingPoller* m_poller = nullptr;
     QStringList m_restoreProblems;
     store::ChangeNotifier* m_changes = nullptr;
     QuarantineKeeper* m_quarantines = nullptr;

@@ -42,27 +42,75 @@ PostgresChangeNotifier::PostgresChangeNotifier(QSqlDatabase connection, int poll
                                                QObject* parent)
     : ChangeNotifier(parent)
     , m_connection(std::move(connection))
-    , m_timer(new QTimer(this))
+    , m_listenerConnection(m_connection.connectionName() + QStringLiteral(" listener"))
+    , m_checkTimer(new QTimer(this))
+    , m_pollTimer(new QTimer(this))
 {
-    QSqlDriver* driver = m_connection.driver();
-    const QString name = QLatin1String(channel);
-    if (driver) {
-        connect(driver, &QSqlDriver::notification, this,
-                [this, name](const QString& told, QSqlDriver::NotificationSource, const QVariant&) {
-                    if (told == name)
-                        Q_EMIT changed();
-                });
-        m_listening = driver->subscribeToNotification(name);
-    }
-    connect(m_timer, &QTimer::timeout, this, &PostgresChangeNotifier::poll);
-    m_timer->start(pollIntervalMs);
     poll(); // the newest id as it is now: only later commits are told
+    connect(m_checkTimer, &QTimer::timeout, this, &PostgresChangeNotifier::check);
+    connect(m_pollTimer, &QTimer::timeout, this, [this] {
+        poll();
+        // Opened again at the poll's pace, not every second: each try may wait for the
+        // connect timeout while the server cannot be reached.
+        if (listen()) {
+            m_pollTimer->stop();
+            poll(); // what was committed while nobody listened
+            Q_EMIT listeningChanged(true);
+        }
+    });
+    m_pollTimer->setInterval(pollIntervalMs);
+    if (!listen())
+        m_pollTimer->start();
+    m_checkTimer->start(checkIntervalMs);
 }
 
 PostgresChangeNotifier::~PostgresChangeNotifier()
 {
-    if (m_listening && m_connection.driver())
-        m_connection.driver()->unsubscribeFromNotification(QLatin1String(channel));
+    {
+        QSqlDatabase listener = QSqlDatabase::database(m_listenerConnection, false);
+        if (listener.isValid())
+            listener.close();
+    }
+    QSqlDatabase::removeDatabase(m_listenerConnection);
+}
+
+bool PostgresChangeNotifier::listen()
+{
+    QSqlDatabase listener = QSqlDatabase::database(m_listenerConnection, false);
+    if (!listener.isValid())
+        listener = QSqlDatabase::cloneDatabase(m_connection, m_listenerConnection);
+    // Closing forgets the subscription of a connection that is gone.
+    listener.close();
+    if (!listener.open())
+        return false;
+    QSqlQuery name(listener);
+    name.exec(QStringLiteral("SET application_name = '%1'").arg(QLatin1String(listenerName)));
+    QSqlDriver* driver = listener.driver();
+    const QString channelName = QLatin1String(channel);
+    if (!m_toldByDriver) { // the driver object stays the same across close and open
+        connect(driver, &QSqlDriver::notification, this,
+                [this, channelName](const QString& told, QSqlDriver::NotificationSource,
+                                    const QVariant&) {
+                    if (told == channelName)
+                        Q_EMIT changed();
+                });
+        m_toldByDriver = true;
+    }
+    m_listening = driver->subscribeToNotification(channelName);
+    return m_listening;
+}
+
+void PostgresChangeNotifier::check()
+{
+    if (!m_listening)
+        return;
+    QSqlQuery alive(QSqlDatabase::database(m_listenerConnection, false));
+    if (alive.exec(QStringLiteral("SELECT 1")))
+        return;
+    m_listening = false;
+    poll(); // what was committed since the last notification came
+    m_pollTimer->start();
+    Q_EMIT listeningChanged(false);
 }
 
 void PostgresChangeNotifier::poll()

@@ -49,15 +49,21 @@ private:
     qint64 m_lastVersion = -1;
 };
 
-// LISTENs on `connection` for the channel WriteTransaction NOTIFYs in every commit, from any
-// process on any machine: told as soon as the server delivers it. A notification lost with the
-// connection is made up for by a slow poll of the newest event id every `pollIntervalMs`.
+// LISTENs for the channel WriteTransaction NOTIFYs in every commit, from any process on any
+// machine: told as soon as the server delivers it. It listens on a connection of its own (a
+// clone of `connection`, named "switchyard listener" in pg_stat_activity) and asks it `SELECT 1`
+// every second, so a listener the server ended or lost is noticed within a second. While it is
+// down, the newest event id is polled on `connection` every `pollIntervalMs` and the listener
+// is opened again at each poll; once it listens again, one more poll tells what came meanwhile
+// and the polling stops.
 class PostgresChangeNotifier : public ChangeNotifier
 {
     Q_OBJECT
 public:
     static constexpr int defaultPollIntervalMs = 5000;
+    static constexpr int checkIntervalMs = 1000;
     static constexpr const char* channel = "switchyard_changes";
+    static constexpr const char* listenerName = "switchyard listener";
 
     PostgresChangeNotifier(QSqlDatabase connection, int pollIntervalMs = defaultPollIntervalMs,
                            QObject* parent = nullptr);
@@ -65,12 +71,21 @@ public:
 
     bool isListening() const { return m_listening; }
 
+Q_SIGNALS:
+    // The listener was lost (the slow poll runs), or listens again.
+    void listeningChanged(bool listening);
+
 private:
+    bool listen();
+    void check();
     void poll();
 
     QSqlDatabase m_connection;
-    QTimer* m_timer = nullptr;
+    QString m_listenerConnection;
+    QTimer* m_checkTimer = nullptr;
+    QTimer* m_pollTimer = nullptr;
     bool m_listening = false;
+    bool m_toldByDriver = false;
     qint64 m_lastEventId = -1;
 };
 

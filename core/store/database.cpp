@@ -188,8 +188,6 @@ QString ownerOnlyNotice(const QList<Loosened>& files)
 constexpr qint32 kApplicationId = 0x53575944;
 
 const QString postgresDriver = QStringLiteral("QPSQL");
-// SQLSTATE 42501
-const QString insufficientPrivilege = QStringLiteral("42501");
 
 // The store's tables: SQLite's, or those of the PostgreSQL connection's current schema.
 QStringList storeTables(const QSqlDatabase& db, QString* error)
@@ -197,8 +195,10 @@ QStringList storeTables(const QSqlDatabase& db, QString* error)
     if (db.driverName() != postgresDriver)
         return db.tables(QSql::Tables);
     QSqlQuery query(db);
-    if (!query.exec(QStringLiteral("SELECT table_name FROM information_schema.tables WHERE "
-                                   "table_schema = current_schema() ORDER BY table_name"))) {
+    // pg_tables, not information_schema: the latter hides tables the role has no right on, and
+    // a store it may not read would look empty, as if new.
+    if (!query.exec(QStringLiteral("SELECT tablename FROM pg_catalog.pg_tables WHERE "
+                                   "schemaname = current_schema() ORDER BY tablename"))) {
         *error = query.lastError().text().simplified();
         return {};
     }
@@ -206,6 +206,15 @@ QStringList storeTables(const QSqlDatabase& db, QString* error)
     while (query.next())
         names << query.value(0).toString();
     return names;
+}
+
+// The role a PostgreSQL connection acts as, for messages.
+QString currentRole(const QSqlDatabase& db)
+{
+    QSqlQuery query(db);
+    if (query.exec(QStringLiteral("SELECT current_user")) && query.next())
+        return query.value(0).toString();
+    return db.userName().isEmpty() ? QStringLiteral("(default)") : db.userName();
 }
 
 int sqliteCode(const QSqlError& error)
@@ -419,6 +428,18 @@ OpenResult Database::openPostgres(const StoreLocation& location, const OpenOptio
     }
     if (QString error = database->migrate(target); !error.isEmpty()) {
         result.error = error;
+        return result;
+    }
+    QString accessError;
+    database->m_access = readPostgresAccess(database->connection(), &accessError);
+    if (!accessError.isEmpty()) {
+        result.error = QStringLiteral("%1: %2").arg(location.path, accessError);
+        return result;
+    }
+    if (const QString refused =
+            database->m_access.refusal(StoreRole::Support, QStringLiteral("read it"));
+        !refused.isEmpty()) {
+        result.error = QStringLiteral("%1: %2").arg(location.path, refused);
         return result;
     }
     result.database = std::move(database);
@@ -672,9 +693,15 @@ QString Database::readVersion(int* version)
         return {};
     }
     QSqlQuery query(db);
-    if (!query.exec(QStringLiteral("SELECT MAX(version) FROM schema_version")) || !query.next())
+    if (!query.exec(QStringLiteral("SELECT MAX(version) FROM schema_version")) || !query.next()) {
+        if (query.lastError().nativeErrorCode() == QLatin1String(insufficientPrivilege))
+            return QStringLiteral("%1: the store refused: role %2 may not read it (%3; the "
+                                  "store's owner gives a role its rights with switchyard db "
+                                  "grant)")
+                .arg(where, currentRole(db), query.lastError().databaseText().simplified());
         return QStringLiteral("cannot read the schema version of %1: %2")
             .arg(where, query.lastError().text());
+    }
     *version = query.value(0).toInt();
     return {};
 }
@@ -703,7 +730,7 @@ QString Database::migrate(int target)
         QSqlQuery query(db);
         for (const QString& statement : migration.statements) {
             if (!query.exec(dialectSql(statement, m_dialect)) &&
-                query.lastError().nativeErrorCode() == insufficientPrivilege)
+                query.lastError().nativeErrorCode() == QLatin1String(insufficientPrivilege))
                 return QStringLiteral("%1 has no Switchyard schema %2 and user %3 has no right to "
                                       "create it (%4): let the database's owner open it once, "
                                       "or grant CREATE on the schema")

@@ -3,6 +3,7 @@
 #include "store/records.h"
 #include "store/schema.h"
 #include "store/storelocation.h"
+#include "store/storeroles.h"
 
 #include <QSqlDatabase>
 #include <QString>
@@ -62,6 +63,9 @@ public:
     int schemaVersion() const { return m_schemaVersion; }
     Dialect dialect() const { return m_dialect; }
     QString connectionName() const { return m_connectionName; }
+    // What this connection's role may do, read when it opened (store/storeroles.h); a
+    // PostgreSQL role that may not even read the store does not open.
+    const StoreAccess& access() const { return m_access; }
     // The connection; only on the thread that opened it.
     QSqlDatabase connection() const;
 
@@ -97,6 +101,7 @@ private:
     OpenOptions m_options;
     int m_schemaVersion = 0;
     Dialect m_dialect = Dialect::Sqlite;
+    StoreAccess m_access;
     QThread* m_thread = nullptr;
 };
 

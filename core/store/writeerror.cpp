@@ -44,9 +44,27 @@ bool isTransientSqlState(const QString& state)
 
 WriteError WriteError::fromSql(const QString& what, const QSqlError& error)
 {
-    // One line: PostgreSQL's messages come in several.
-    WriteError result(what + QStringLiteral(": ") + error.text().simplified());
     const QString code = error.nativeErrorCode();
+    // PostgreSQL's SQLSTATE is five characters, often all digits ("42501"); SQLite's codes are
+    // numbers of at most four. Read as SQLite's, 42501 would be "busy" and retried forever.
+    if (code.size() == 5) {
+        if (code == QLatin1String(insufficientPrivilege)) {
+            // The server's words without Qt's "ERROR:" and "(42501)" around them.
+            QString reason = error.databaseText().simplified();
+            if (reason.startsWith(QLatin1String("ERROR: ")))
+                reason.remove(0, 7);
+            if (reason.endsWith(QLatin1String(" (42501)")))
+                reason.chop(8);
+            return WriteError(QStringLiteral("%1: the store refused: this connection's role may "
+                                             "not write there (%2)")
+                                  .arg(what, reason));
+        }
+        // One line: PostgreSQL's messages come in several.
+        WriteError result(what + QStringLiteral(": ") + error.text().simplified());
+        result.transient = isTransientSqlState(code) || error.type() == QSqlError::ConnectionError;
+        return result;
+    }
+    WriteError result(what + QStringLiteral(": ") + error.text().simplified());
     bool numeric = false;
     const int number = code.toInt(&numeric);
     // Qt's SQLite driver files every failed step under ConnectionError, so its type says
@@ -54,7 +72,7 @@ WriteError WriteError::fromSql(const QString& what, const QSqlError& error)
     if (numeric)
         result.transient = isTransientSqliteCode(number);
     else
-        result.transient = isTransientSqlState(code) || error.type() == QSqlError::ConnectionError;
+        result.transient = error.type() == QSqlError::ConnectionError;
     return result;
 }
 

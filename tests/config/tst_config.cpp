@@ -338,7 +338,23 @@ void TestConfig::semanticErrors_data()
     QTest::newRow("unknown root key")
         << QByteArray(R"({"networks": [], "probes": {}})") << "probes"
         << "unknown key (did you mean \"probe\"?); expected one of: networks, probe, "
-           "reconfigureGraceMs, alerts";
+           "reconfigureGraceMs, alerts, db";
+    QTest::newRow("db relative") << QByteArray(R"({"networks": [], "db": "store.db"})") << "db"
+                                 << "expected an SQLite file's absolute path or a postgresql:// "
+                                    "URL, got \"store.db\"";
+    QTest::newRow("db not a string") << QByteArray(R"({"networks": [], "db": 5})") << "db"
+                                     << "expected an SQLite file's absolute path or a "
+                                        "postgresql:// URL, got 5";
+    QTest::newRow("db with a password")
+        << QByteArray(R"({"networks": [], "db": "postgresql://me:hunter22@db.example.com/team"})")
+        << "db"
+        << "the store's PostgreSQL URL carries a password, which a command line, a configuration "
+           "file or a log must never hold; give it in PGPASSWORD or ~/.pgpass and name the user "
+           "only (postgresql://user@host:port/dbname)";
+    QTest::newRow("db of another scheme")
+        << QByteArray(R"({"networks": [], "db": "mysql://me@db.example.com/team"})") << "db"
+        << "a store is an SQLite file named by its path or a PostgreSQL database named by "
+           "postgresql://user@host:port/dbname, not a mysql:// URL";
     QTest::newRow("grace not a number")
         << QByteArray(R"({"networks": [], "reconfigureGraceMs": "30s"})") << "reconfigureGraceMs"
         << "expected a non-negative integer, got a string";

@@ -6,6 +6,7 @@
 #include "store/database.h"
 #include "store/storelocation.h"
 #include "store/writetransaction.h"
+#include "testca.h"
 
 #include <QSignalSpy>
 #include <QSqlError>
@@ -70,6 +71,10 @@ class TestPostgresStore : public QObject
 private:
     PostgresServer m_server;
     int m_databases = 0;
+    // A second server whose loopback port speaks TLS with a certificate of a CA made for this
+    // run; started by the first test that needs it.
+    std::unique_ptr<testing::TestCa> m_ca;
+    std::unique_ptr<PostgresServer> m_tlsServer;
 
     // One value read as the superuser from database `name`, past the store code.
     QString peek(const QString& name, const QString& sql) const
@@ -373,6 +378,83 @@ private Q_SLOTS:
         }
     }
 
+    // sslmode as libpq knows it; the CA comes from PGSSLROOTCERT (or ~/.postgresql/root.crt),
+    // never from the URL. A refused server certificate is one line that names why.
+    void tlsToTheServer_data()
+    {
+        QTest::addColumn<QString>("sslmode");
+        QTest::addColumn<QString>("rootCertificate"); // "ca", "other", "missing", or none
+        QTest::addColumn<QString>("refused");         // empty: it opens, over TLS
+        QTest::newRow("require") << QStringLiteral("require") << QString() << QString();
+        QTest::newRow("verify-ca")
+            << QStringLiteral("verify-ca") << QStringLiteral("ca") << QString();
+        QTest::newRow("verify-full")
+            << QStringLiteral("verify-full") << QStringLiteral("ca") << QString();
+        QTest::newRow("verify-full, another CA")
+            << QStringLiteral("verify-full") << QStringLiteral("other")
+            << QStringLiteral("certificate verify failed");
+        QTest::newRow("verify-full, no CA file")
+            << QStringLiteral("verify-full") << QStringLiteral("missing")
+            << QStringLiteral("root certificate file \"/nonexistent/root.crt\" does not exist");
+    }
+
+    void tlsToTheServer()
+    {
+        QFETCH(QString, sslmode);
+        QFETCH(QString, rootCertificate);
+        QFETCH(QString, refused);
+        if (!m_tlsServer) {
+            m_ca = std::make_unique<testing::TestCa>();
+            QVERIFY2(m_ca->isValid(), qPrintable(m_ca->error()));
+            const testing::TestCa::Leaf leaf = m_ca->goodLeaf(); // 127.0.0.1 and localhost
+            QVERIFY2(m_ca->isValid(), qPrintable(m_ca->error()));
+            auto server = std::make_unique<PostgresServer>();
+            server->useTls(leaf.certificateFile, leaf.keyFile);
+            const QString started = server->start();
+            QVERIFY2(started.isEmpty(), qPrintable(started));
+            m_tlsServer = std::move(server);
+        }
+        testing::TestCa other(QStringLiteral("Another Test CA"));
+        QVERIFY2(other.isValid(), qPrintable(other.error()));
+        const QString rootFile = rootCertificate == u"ca" ? m_ca->caFile()
+                                 : rootCertificate == u"other"
+                                     ? other.caFile()
+                                     : QStringLiteral("/nonexistent/root.crt");
+        std::optional<ScopedEnvironment> root;
+        if (!rootCertificate.isEmpty())
+            root.emplace("PGSSLROOTCERT", QFile::encodeName(rootFile));
+        const ScopedEnvironment password("PGPASSWORD", m_tlsServer->password().toLatin1());
+        const QString url = m_tlsServer->tcpUrl() + QStringLiteral("?sslmode=") + sslmode;
+        const OpenResult opened = Database::open(url);
+        if (!refused.isEmpty()) {
+            QVERIFY(!opened.ok());
+            QVERIFY2(opened.error.startsWith(
+                         QStringLiteral("cannot connect to the store %1: ").arg(url)),
+                     qPrintable(opened.error));
+            QVERIFY2(opened.error.contains(refused), qPrintable(opened.error));
+            QVERIFY2(!opened.error.contains(u'\n'), qPrintable(opened.error));
+            QVERIFY2(!opened.error.contains(m_tlsServer->password()), qPrintable(opened.error));
+            return;
+        }
+        QVERIFY2(opened.ok(), qPrintable(opened.error));
+        QSqlQuery ssl(opened.database->connection());
+        QVERIFY(
+            ssl.exec(QStringLiteral("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()")));
+        QVERIFY(ssl.next());
+        QVERIFY(ssl.value(0).toBool());
+    }
+
+    void tlsRequiredOfAServerWithoutItIsOneLine()
+    {
+        const ScopedEnvironment password("PGPASSWORD", m_server.password().toLatin1());
+        const QString url = m_server.tcpUrl() + QStringLiteral("?sslmode=require");
+        const OpenResult opened = Database::open(url);
+        QVERIFY(!opened.ok());
+        QVERIFY2(opened.error.contains(u"server does not support SSL, but SSL was required"),
+                 qPrintable(opened.error));
+        QVERIFY2(!opened.error.contains(u'\n'), qPrintable(opened.error));
+    }
+
     void noSchemaAndNoRightToCreateItIsNamed()
     {
         QCOMPARE(m_server.execute(QStringLiteral("CREATE ROLE reader LOGIN")), QString());
@@ -415,18 +497,63 @@ private Q_SLOTS:
         QVERIFY(changed.wait(30000));
     }
 
-    void theSlowPollTellsWhatNoNotificationDid()
+    // The server ends the listener's session (pg_terminate_backend, as an administrator, a
+    // restart or a cut connection would): it is noticed, a commit made meanwhile without a
+    // notification is found by the slow poll, and once the server lets it in again it listens
+    // again and is told by NOTIFY.
+    void aLostListenerIsNoticedPolledForAndListensAgain()
     {
         const QString url = freshDatabase();
+        const QString name = url.section(QLatin1Char('/'), -1);
         const OpenResult desk = Database::open(url);
         QVERIFY2(desk.ok(), qPrintable(desk.error));
-        PostgresChangeNotifier notifier(desk.database->connection(), 100);
+        const OpenResult writer = Database::open(url);
+        QVERIFY2(writer.ok(), qPrintable(writer.error));
+        PostgresChangeNotifier notifier(desk.database->connection(), 200);
+        QVERIFY(notifier.isListening());
         QSignalSpy changed(&notifier, &ChangeNotifier::changed);
-        // Written past WriteTransaction: no NOTIFY, as when the notification was lost.
-        QCOMPARE(m_server.execute(QStringLiteral("INSERT INTO events (time_ms, severity, kind) "
-                                                 "VALUES (1, 0, 'store')"),
-                                  url.section(QLatin1Char('/'), -1)),
+        QSignalSpy listening(&notifier, &PostgresChangeNotifier::listeningChanged);
+
+        // No new session gets in until the end: the listener cannot come back on its own yet.
+        QCOMPARE(m_server.execute(
+                     QStringLiteral("ALTER DATABASE %1 WITH ALLOW_CONNECTIONS false").arg(name)),
                  QString());
+        QCOMPARE(m_server.execute(
+                     QStringLiteral("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE "
+                                    "application_name = 'switchyard listener' AND datname = '%1'")
+                         .arg(name)),
+                 QString());
+        QVERIFY(listening.wait(30000));
+        QCOMPARE(listening.constFirst().constFirst().toBool(), false);
+        QVERIFY(!notifier.isListening());
+
+        // Written past WriteTransaction: no NOTIFY; only the poll can tell it.
+        changed.clear();
+        QSqlQuery insert(writer.database->connection());
+        QVERIFY(insert.exec(
+            QStringLiteral("INSERT INTO events (time_ms, severity, kind) VALUES (1, 0, 'store')")));
+        QVERIFY(changed.wait(30000));
+        QVERIFY(!notifier.isListening());
+
+        QCOMPARE(m_server.execute(
+                     QStringLiteral("ALTER DATABASE %1 WITH ALLOW_CONNECTIONS true").arg(name)),
+                 QString());
+        QTRY_VERIFY_WITH_TIMEOUT(notifier.isListening(), 30000);
+        QCOMPARE(listening.constLast().constFirst().toBool(), true);
+        QCOMPARE(peek(name, QStringLiteral("SELECT count(*) FROM pg_stat_activity WHERE "
+                                           "application_name = 'switchyard listener'")),
+                 QStringLiteral("1"));
+
+        // Told by NOTIFY again: the poll stopped once it listened.
+        changed.clear();
+        QSqlDatabase db = writer.database->connection();
+        WriteTransaction transaction(db);
+        QVERIFY(!transaction.begin().isError());
+        IncidentEvent event;
+        event.time = QDateTime::currentDateTimeUtc();
+        event.message = QStringLiteral("after the listener came back");
+        QVERIFY(!insertEvent(db, event).isError());
+        QVERIFY(!transaction.commit().isError());
         QVERIFY(changed.wait(30000));
     }
 

@@ -20,6 +20,7 @@
 #include <netinet/in.h>
 #include <pwd.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -194,6 +195,26 @@ QString PostgresServer::start()
     if (!initError.isEmpty())
         return QStringLiteral("initdb failed: %1").arg(initError);
 
+    QString tlsOptions;
+    if (!m_tlsCertificate.isEmpty()) {
+        const QString certificate = m_dir->filePath(QStringLiteral("server.crt"));
+        const QString key = m_dir->filePath(QStringLiteral("server.key"));
+        if (!QFile::copy(m_tlsCertificate, certificate) || !QFile::copy(m_tlsKey, key))
+            return QStringLiteral("cannot copy %1 and %2 into %3")
+                .arg(m_tlsCertificate, m_tlsKey, m_dir->path());
+        // The server refuses a key that others may read.
+        if (::chmod(QFile::encodeName(key).constData(), 0600) != 0)
+            return QStringLiteral("cannot make %1 owner-only").arg(key);
+        if (runsAsRoot()) {
+            const passwd* user = ::getpwnam("postgres");
+            for (const QString& file : {certificate, key})
+                if (::chown(QFile::encodeName(file).constData(), user->pw_uid, user->pw_gid) != 0)
+                    return QStringLiteral("cannot hand %1 to the postgres user").arg(file);
+        }
+        tlsOptions = QStringLiteral(" -c ssl=on -c ssl_cert_file=%1 -c ssl_key_file=%2")
+                         .arg(certificate, key);
+    }
+
     // fsync off: the cluster lives for one test, and a server crash is not what is tested.
     QString startError;
     for (int attempt = 0; attempt < 5; ++attempt) {
@@ -202,7 +223,8 @@ QString PostgresServer::start()
             QStringLiteral("-c listen_addresses=127.0.0.1 -p %1 -c unix_socket_directories=%2 "
                            "-c fsync=off -c max_connections=100")
                 .arg(m_port)
-                .arg(m_dir->path());
+                .arg(m_dir->path()) +
+            tlsOptions;
         startError = runAsServerUser(
             {m_binDir + QStringLiteral("/pg_ctl"), QStringLiteral("start"), QStringLiteral("-D"),
              dataFolder(), QStringLiteral("-w"), QStringLiteral("-t"), QStringLiteral("120"),

@@ -33,6 +33,14 @@ public:
     PostgresServer(const PostgresServer&) = delete;
     PostgresServer& operator=(const PostgresServer&) = delete;
 
+    // Before start(): the loopback port also speaks TLS (ssl=on) with this certificate and key
+    // (PEM files; copied into the server's folder, the key owner-only and the server user's).
+    void useTls(const QString& certificateFile, const QString& keyFile)
+    {
+        m_tlsCertificate = certificateFile;
+        m_tlsKey = keyFile;
+    }
+
     // Creates the cluster and starts it; empty when it runs, else what failed (with the end
     // of the server's log).
     QString start();
@@ -67,6 +75,8 @@ private:
 
     std::unique_ptr<QTemporaryDir> m_dir;
     QString m_binDir;
+    QString m_tlsCertificate;
+    QString m_tlsKey;
     QString m_password;
     int m_port = 0;
     bool m_running = false;

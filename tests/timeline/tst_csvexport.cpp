@@ -1,4 +1,6 @@
 #include "eventsdb.h"
+#include "store/database.h"
+#include "teststores.h"
 #include "timeline/csvexport.h"
 #include "timeline/csvfield.h"
 #include "timeline/eventredactor.h"
@@ -326,6 +328,47 @@ private Q_SLOTS:
         }
     }
 
+    // An SQLite store and a PostgreSQL one holding the same events export the same bytes: the
+    // filter (its text in either case and beyond ASCII), the order, NULL heights, times.
+    void bothEnginesWriteTheSameBytes()
+    {
+        QByteArray written[2];
+        qint64 rows[2] = {0, 0};
+        const QList<QString> engines{QLatin1String(TestStores::sqlite),
+                                     QLatin1String(TestStores::postgresql)};
+        for (int e = 0; e < engines.size(); ++e) {
+            SWITCHYARD_FRESH_STORE_OF(m_stores, engines[e], location);
+            store::OpenResult opened = store::Database::open(location);
+            QVERIFY2(opened.ok(), qPrintable(opened.error));
+            QSqlDatabase db = opened.database->connection();
+            QVERIFY(db.transaction());
+            for (int i = 0; i < 3000; ++i)
+                insertEvent(db, StoredEvent{1'700'000'000'000 + (i / 3) * 10, i % 3,
+                                            QStringLiteral("failover"),
+                                            i % 2 ? QStringLiteral("sol") : QStringLiteral("evm"),
+                                            QStringLiteral("n%1").arg(i % 4), QStringLiteral("m"),
+                                            QStringLiteral("tx%1").arg(i % 10),
+                                            i % 5 ? std::optional<qint64>(i - 100) : std::nullopt,
+                                            QStringLiteral("Message %1, \"x\" \u00e9 = http://h/%2")
+                                                .arg(i)
+                                                .arg(pathKey)});
+            QVERIFY(db.commit());
+            TimelineFilter filter;
+            filter.network = QStringLiteral("sol");
+            filter.text = QStringLiteral("MESSAGE 1");
+            filter.from = QDateTime::fromMSecsSinceEpoch(1'700'000'000'100, Qt::UTC);
+            const QString out = m_dir.filePath(engines[e] + QStringLiteral(".csv"));
+            const CsvExportResult result = exportTimelineCsv(db, filter, out);
+            QVERIFY2(result.ok(), qPrintable(result.error));
+            rows[e] = result.rows;
+            written[e] = readAll(out);
+        }
+        QVERIFY(rows[0] > 100);
+        QCOMPARE(rows[1], rows[0]);
+        QCOMPARE(written[1], written[0]);
+        QVERIFY(!written[0].contains(pathKey.toUtf8()));
+    }
+
     void byteOrderMarkOnRequest()
     {
         insertEvent(
@@ -457,6 +500,7 @@ private:
     }
 
     QTemporaryDir m_dir;
+    TestStores m_stores;
     QString m_dbPath;
     QSqlDatabase m_db;
     int m_counter = 0;

@@ -1,5 +1,6 @@
 // The main window, offscreen, on the demo's simulated cluster and on a first start.
 #include "appearance.h"
+#include "boarddetailpane.h"
 #include "config/configloader.h"
 #include "config/configwriter.h"
 #include "confirmation/confirmationwizard.h"
@@ -27,6 +28,9 @@
 #include "sim/demoscenario.h"
 #include "sim/simulatedcluster.h"
 #include "sim/simulatednode.h"
+#include "store/database.h"
+#include "store/storeroles.h"
+#include "teststores.h"
 #include "timeline/timelinemodel.h"
 #include "timelineview.h"
 #include "tracking/transactiontracker.h"
@@ -88,6 +92,7 @@ class TestMainWindow : public QObject
 
 private:
     QTemporaryDir m_dir;
+    switchyard::testing::TestStores m_stores;
     QString settingsFile() const { return m_dir.filePath(QStringLiteral("settings.ini")); }
 
 private Q_SLOTS:
@@ -1003,6 +1008,75 @@ private Q_SLOTS:
         release->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(stateOf(table, node) != QStringLiteral("Quarantined"),
                                  probeTimeoutMs);
+    }
+
+    // A desk whose store role is support's says "read only" and offers nothing that writes: no
+    // Track, no Confirm / rebroadcast, no Quarantine, no Track button in a lookup; its shortcuts
+    // say why. (What the server does with a write it tries anyway: tst_storeroles.)
+    void aSupportDeskOffersNothingThatWrites()
+    {
+        using switchyard::testing::PostgresServer;
+        using switchyard::testing::TestStores;
+        SWITCHYARD_FRESH_STORE_OF(m_stores, QLatin1String(TestStores::postgresql), url);
+        {
+            store::OpenResult owner = store::Database::open(url); // migrated by its owner
+            QVERIFY2(owner.ok(), qPrintable(owner.error));
+        }
+        const QString database = url.section(u'/', -1);
+        for (const QString& statement :
+             store::grantStatements(store::StoreRoleNames{}, QStringLiteral("public")))
+            QCOMPARE(m_stores.server()->execute(statement, database), QString());
+        QCOMPARE(m_stores.server()->execute(
+                     QStringLiteral("CREATE ROLE window_support LOGIN IN ROLE switchyard_support")),
+                 QString());
+        QString supportUrl = url;
+        supportUrl.replace(
+            QStringLiteral("postgresql://%1@").arg(QLatin1String(PostgresServer::superuser)),
+            QStringLiteral("postgresql://window_support@"));
+
+        switchyard::testing::DemoWindow desk(supportUrl, settingsFile());
+        QVERIFY2(desk.store, qPrintable(desk.storeError));
+        MainWindow& window = desk.window;
+        window.resize(1366, 768);
+        window.show();
+        QVERIFY(window.isReadOnly());
+        QVERIFY2(window.windowTitle().contains(QStringLiteral("read only")),
+                 qPrintable(window.windowTitle()));
+        auto* label = window.findChild<QLabel*>(QStringLiteral("readOnlyLabel"));
+        QVERIFY(label && label->isVisible());
+        QCOMPARE(label->text(), QStringLiteral("READ ONLY"));
+        QVERIFY2(window.readOnlyReason().startsWith(
+                     u"Read only: role window_support may not track, send or quarantine"),
+                 qPrintable(window.readOnlyReason()));
+
+        PendingPage* page = window.pendingPage();
+        QVERIFY(page && page->isReadOnly());
+        window.views()->setCurrentIndex(MainWindow::PendingTab);
+        QVERIFY(!page->importButton()->isVisible());
+        QVERIFY(!page->confirmButton()->isVisible());
+        QVERIFY(page->board()->detailPane()->confirmButton()->isHidden());
+        QVERIFY(!page->openImport());
+        QVERIFY(!page->openWizard(QStringLiteral("any")));
+        QVERIFY(!page->acceptDrops());
+        if (const QString out = qEnvironmentVariable("SWITCHYARD_RENDER_DIR"); !out.isEmpty())
+            window.grab().save(out + QStringLiteral("/read-only-desk-pending.png"));
+
+        // The node menu offers no quarantine; probing and copying stay.
+        PoolView* view = window.poolView();
+        QTRY_VERIFY_WITH_TIMEOUT(view->table()->model()->rowCount() > 0, probeTimeoutMs);
+        std::unique_ptr<QMenu> menu(view->createContextMenu(0, &window));
+        QVERIFY(!menu->findChild<QAction*>(QStringLiteral("quarantine")));
+        QVERIFY(!menu->actions().isEmpty());
+
+        // Ctrl+T says why instead of opening the Track dialog.
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QTest::keyClick(&window, Qt::Key_T, Qt::ControlModifier);
+        QCOMPARE(window.statusBar()->currentMessage(), window.readOnlyReason());
+        QVERIFY(!window.findChild<ImportDialog*>());
+
+        // Nothing is recorded from this desk: its writes would be refused.
+        QVERIFY(!desk.store->poller());
     }
 };
 

@@ -679,11 +679,15 @@ private Q_SLOTS:
         settings->toggle(QStringLiteral("alerts.wrongNetwork.enabled"))->setChecked(false);
         settings->number(QStringLiteral("alerts.nearExpiry.blocksLeft"))->setValue(80);
         settings->number(QStringLiteral("alerts.fallbackActive.afterS"))->setValue(30);
+        settings->storeEdit()->setText(QStringLiteral("postgresql://desk@db.example.com/team"));
+        if (const QString out = qEnvironmentVariable("SWITCHYARD_RENDER_DIR"); !out.isEmpty())
+            editor->grab().save(out + QStringLiteral("/editor-settings-store.png"));
         QVERIFY2(editor->save(), qPrintable(editor->problemTexts().join(u'\n')));
 
         const ConfigResult loaded = loadConfigFile(m_path);
         QVERIFY2(loaded.ok(), qPrintable(loaded.errorText()));
         const Config& config = loaded.config();
+        QCOMPARE(config.db, QStringLiteral("postgresql://desk@db.example.com/team"));
         QCOMPARE(config.networks[0].caFile, ca);
         const NodeConfig& saved = config.networks[0].nodes[0];
         QCOMPARE(saved.wsUrlTemplate,

@@ -10,6 +10,7 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSpinBox>
 #include <QVBoxLayout>
 #include <limits>
@@ -52,6 +53,9 @@ SettingsForm::SettingsForm(QWidget* parent)
     auto* probes = new QGroupBox(tr("Probes"), this);
     auto* probeForm = new QFormLayout(probes);
     probeForm->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    auto* storeBox = new QGroupBox(tr("Store"), this);
+    auto* storeForm = new QFormLayout(storeBox);
+    storeForm->setLabelAlignment(Qt::AlignRight | Qt::AlignVCenter);
     auto* alerts = new QGroupBox(tr("Alerts (desktop notifications)"), this);
     auto* alertLayout = new QVBoxLayout(alerts);
     auto* alertForm = new QFormLayout;
@@ -108,12 +112,26 @@ SettingsForm::SettingsForm(QWidget* parent)
             }
             continue;
         }
+        if (field.key == QLatin1String("db")) {
+            m_store = new QLineEdit(storeBox);
+            m_store->setObjectName(field.key);
+            m_store->setPlaceholderText(tr("the default store; --db overrides it"));
+            m_store->setClearButtonEnabled(true);
+            markField(m_store, field.key);
+            connect(m_store, &QLineEdit::textChanged, this, &SettingsForm::changed);
+            m_errors.insert(field.key, addField(storeForm, field.key, m_store));
+            continue;
+        }
         QFormLayout* form = field.key.startsWith(QLatin1String("alerts.")) ? alertForm : probeForm;
         m_errors.insert(field.key, addField(form, field.key, numberFor(field)));
     }
 
+    auto* left = new QVBoxLayout;
+    left->addWidget(probes);
+    left->addWidget(storeBox);
+    left->addStretch();
     auto* layout = new QHBoxLayout(this);
-    layout->addWidget(probes, 2);
+    layout->addLayout(left, 2);
     layout->addWidget(alerts, 3);
     load(Config());
 }
@@ -126,6 +144,7 @@ void SettingsForm::load(const Config& config)
         it.value()->setValue(*integerSetting(copy, it.key()));
     for (auto it = m_toggles.cbegin(); it != m_toggles.cend(); ++it)
         it.value()->setChecked(*switchSetting(copy, it.key()));
+    m_store->setText(config.db);
     m_loading = false;
 }
 
@@ -135,6 +154,7 @@ void SettingsForm::store(Config& config) const
         *integerSetting(config, it.key()) = it.value()->value();
     for (auto it = m_toggles.cbegin(); it != m_toggles.cend(); ++it)
         *switchSetting(config, it.key()) = it.value()->isChecked();
+    config.db = m_store->text().trimmed();
 }
 
 void SettingsForm::changed()

@@ -7,6 +7,7 @@
 #include <QWidget>
 
 class QCheckBox;
+class QLineEdit;
 class QSpinBox;
 
 namespace switchyard::ui {
@@ -27,6 +28,7 @@ public:
 
     QSpinBox* number(const QString& key) const { return m_numbers.value(key); }
     QCheckBox* toggle(const QString& key) const { return m_toggles.value(key); }
+    QLineEdit* storeEdit() const { return m_store; } // "db"
 
 Q_SIGNALS:
     void edited();
@@ -36,6 +38,7 @@ private:
 
     QHash<QString, QSpinBox*> m_numbers;
     QHash<QString, QCheckBox*> m_toggles;
+    QLineEdit* m_store = nullptr;
     // One error line per row: a key outside alerts, or an alert rule ("alerts.nearExpiry").
     QHash<QString, FieldErrorLabel*> m_errors;
     bool m_loading = false;
