@@ -22,6 +22,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QStackedWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -79,6 +80,23 @@ QTableWidgetItem* timeItem(qint64 ms)
     item->setToolTip(isoUtcMs(ms));
     return item;
 }
+
+// The record scrolls up and down as a whole when the window is shorter than it (a 1366×768
+// laptop with a card chosen), but is never narrower than it: the board beside it gives way.
+class VerticalScrollArea : public QScrollArea
+{
+public:
+    using QScrollArea::QScrollArea;
+
+    QSize minimumSizeHint() const override
+    {
+        QSize hint = QScrollArea::minimumSizeHint();
+        if (widget())
+            hint.setWidth(widget()->minimumSizeHint().width() +
+                          verticalScrollBar()->sizeHint().width() + 2 * frameWidth());
+        return hint;
+    }
+};
 
 } // namespace
 
@@ -167,9 +185,14 @@ BoardDetailPane::BoardDetailPane(tracking::TransactionTracker* tracker,
     layout->addWidget(sectionTitle(tr("Timeline of this transaction"), record));
     layout->addWidget(m_events, 3);
 
+    auto* recordPage = new VerticalScrollArea(this);
+    recordPage->setWidget(record);
+    recordPage->setWidgetResizable(true);
+    recordPage->setFrameShape(QFrame::NoFrame);
+    recordPage->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_pages->addWidget(m_empty);
-    m_pages->addWidget(record);
-    record->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
+    m_pages->addWidget(recordPage);
+    recordPage->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
     outer->addWidget(m_pages);

@@ -111,11 +111,22 @@ void OverviewTile::present(const NetworkOverviewModel& model, int row)
         nodes << tr("%1 disabled").arg(overview.disabled);
     m_nodes->setText(nodes.join(QStringLiteral(" · ")));
 
-    m_fallback->setText(overview.fallback ? tr("⚠ Fallback active") : tr("First choices serving"));
-    const QColor fallbackColor =
-        overview.fallback ? stateColor(NodeState::Lagging) : QColor(0x33, 0x33, 0x33);
+    // A role nobody serves outranks fallback: "Fallback active" on a Down tile would say that
+    // something still serves it.
+    const bool rolesDown = !overview.rolesDown.isEmpty();
+    if (overview.noRoleServed)
+        m_fallback->setText(tr("No node serves any role"));
+    else if (rolesDown)
+        m_fallback->setText(
+            tr("No node for %1").arg(overview.rolesDown.join(QStringLiteral(", "))));
+    else
+        m_fallback->setText(overview.fallback ? tr("⚠ Fallback active")
+                                              : tr("First choices serving"));
+    const QColor fallbackColor = rolesDown           ? stateColor(NodeState::Unhealthy)
+                                 : overview.fallback ? stateColor(NodeState::Lagging)
+                                                     : QColor(0x33, 0x33, 0x33);
     QFont fallbackFont = m_fallback->font();
-    fallbackFont.setBold(overview.fallback);
+    fallbackFont.setBold(rolesDown || overview.fallback);
     m_fallback->setFont(fallbackFont);
 
     QColor transactionsColor(0x55, 0x55, 0x55);
@@ -174,6 +185,11 @@ QString OverviewTile::verdictText() const
 QString OverviewTile::nodesText() const
 {
     return m_nodes->text();
+}
+
+QString OverviewTile::fallbackText() const
+{
+    return m_fallback->text();
 }
 
 QString OverviewTile::transactionsText() const

@@ -26,6 +26,7 @@ public:
     void present(const NetworkOverviewModel& model, int row);
     QString verdictText() const;
     QString nodesText() const;
+    QString fallbackText() const; // fallback, or the roles no node serves
     QString transactionsText() const;
     // The labels' layout decides, not the button's own (empty) text.
     QSize sizeHint() const override;

@@ -66,6 +66,7 @@ void judgeNodes(const NetworkPool& pool, NetworkOverview* overview)
     // probes answer, nothing is known to be down.
     bool down = false;
     bool roleWaiting = false;
+    int rolesHeld = 0;
     for (const NodeRole role :
          {NodeRole::Read, NodeRole::Build, NodeRole::Send, NodeRole::Status}) {
         bool held = false;
@@ -76,15 +77,21 @@ void judgeNodes(const NetworkPool& pool, NetworkOverview* overview)
             held = true;
             holderWaiting = holderWaiting || pool.node(i).health.state() == NodeState::NotProbed;
         }
-        if (!held || !pool.eligibleNodes(role).isEmpty())
+        if (!held)
+            continue;
+        ++rolesHeld;
+        if (!pool.eligibleNodes(role).isEmpty())
             continue;
         if (holderWaiting) {
             roleWaiting = true;
             continue;
         }
         down = true;
+        overview->rolesDown.append(nodeRoleName(role));
         overview->problems.append(QStringLiteral("no node for %1").arg(nodeRoleName(role)));
     }
+
+    overview->noRoleServed = rolesHeld > 0 && overview->rolesDown.size() == rolesHeld;
 
     if (overview->nodes == 0)
         overview->verdict = NetworkVerdict::NoNodes;

@@ -44,11 +44,13 @@ struct NetworkOverview
     int disabled = 0;
     int quarantined = 0; // kept out of every role by an operator, still probed
     bool fallback = false;
-    QStringList problems;     // "sol-b unhealthy", "no node for send", "read: a is not serving"
-    int pending = 0;          // Imported, Submitted or Transport unknown
-    int stuck = 0;            // Transport unknown: a send left and no answer says where it is
-    int nearExpiry = 0;       // pending Solana near expiry (tracking::isNearExpiry)
-    int nearExpiryBlocks = 0; // the threshold those were counted with
+    QStringList rolesDown;     // "send", "status": roles no node of this network can serve now
+    bool noRoleServed = false; // every role the network's nodes hold is down
+    QStringList problems;      // "sol-b unhealthy", "no node for send", "read: a is not serving"
+    int pending = 0;           // Imported, Submitted or Transport unknown
+    int stuck = 0;             // Transport unknown: a send left and no answer says where it is
+    int nearExpiry = 0;        // pending Solana near expiry (tracking::isNearExpiry)
+    int nearExpiryBlocks = 0;  // the threshold those were counted with
     bool tracksTransactions = false; // a tracker was given: the three counts above mean something
 
     // Several lines for a tooltip: the verdict's reasons and what each count covers.

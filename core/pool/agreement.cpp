@@ -63,6 +63,8 @@ QString divergenceEvidence(qint64 height, const AgreementVote& diverged,
     QStringList agreeing;
     for (const AgreementVote& vote : verdict.agreeing)
         agreeing.append(vote.name);
+    // Votes arrive in answer order; the evidence must read the same whoever answered first.
+    agreeing.sort();
     return QStringLiteral("block %1: serves %2, the majority %3 (%4 of %5 nodes: %6)")
         .arg(height)
         .arg(shown(diverged.block), shown(verdict.majority))

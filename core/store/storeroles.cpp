@@ -40,9 +40,10 @@ QString quotedLiteral(const QString& text)
     return QLatin1Char('\'') + doubled + QLatin1Char('\'');
 }
 
-} // namespace
-
-TableRights TableGrant::rightsOf(StoreRole role) const
+// The one switch over the roles: each per-role table names its three values in role order.
+template <typename Value>
+const Value& forRole(StoreRole role, const Value& collector, const Value& operatorDesk,
+                     const Value& support)
 {
     switch (role) {
     case StoreRole::Collector:
@@ -53,6 +54,13 @@ TableRights TableGrant::rightsOf(StoreRole role) const
         return support;
     }
     Q_UNREACHABLE();
+}
+
+} // namespace
+
+TableRights TableGrant::rightsOf(StoreRole role) const
+{
+    return forRole(role, collector, operatorDesk, support);
 }
 
 const QList<TableGrant>& storeTableGrants()
@@ -77,15 +85,8 @@ const QList<TableGrant>& storeTableGrants()
 
 QString storeRoleWord(StoreRole role)
 {
-    switch (role) {
-    case StoreRole::Collector:
-        return QStringLiteral("collector");
-    case StoreRole::Operator:
-        return QStringLiteral("operator");
-    case StoreRole::Support:
-        return QStringLiteral("support");
-    }
-    Q_UNREACHABLE();
+    return forRole(role, QStringLiteral("collector"), QStringLiteral("operator"),
+                   QStringLiteral("support"));
 }
 
 QString rightsSql(TableRights rights)
@@ -100,15 +101,7 @@ QString rightsSql(TableRights rights)
 
 QString StoreRoleNames::of(StoreRole role) const
 {
-    switch (role) {
-    case StoreRole::Collector:
-        return collector;
-    case StoreRole::Operator:
-        return operatorDesk;
-    case StoreRole::Support:
-        return support;
-    }
-    Q_UNREACHABLE();
+    return forRole(role, collector, operatorDesk, support);
 }
 
 QStringList grantStatements(const StoreRoleNames& names, const QString& schema)

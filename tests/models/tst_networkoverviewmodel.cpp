@@ -152,6 +152,7 @@ private Q_SLOTS:
                 QVERIFY2(solana.explanation().contains(node), qPrintable(solana.explanation()));
         if (verdict == NetworkVerdict::Down)
             QVERIFY(solana.explanation().contains(QStringLiteral("no node for read")));
+        QCOMPARE(solana.rolesDown.isEmpty(), verdict != NetworkVerdict::Down);
         // A Solana node lags in slots, the unit its height is counted in.
         if (fault == Fault::Lagging)
             QVERIFY2(solana.explanation().contains(QStringLiteral("lagging 20 slots behind")),

@@ -37,6 +37,19 @@ QString databaseOf(const QString& url)
 
 } // namespace
 
+// A granted store for the test, or the test skipped with the reason (no server here) or failed
+// with the error.
+#define GRANTED_STORE(url)                                                                         \
+    QString url;                                                                                   \
+    do {                                                                                           \
+        QString error;                                                                             \
+        QString skip;                                                                              \
+        url = grantedStore(&error, &skip);                                                         \
+        if (!skip.isEmpty())                                                                       \
+            QSKIP(qPrintable(skip));                                                               \
+        QVERIFY2(!url.isEmpty(), qPrintable(error));                                               \
+    } while (false)
+
 class TestStoreRoles : public QObject
 {
     Q_OBJECT
@@ -134,12 +147,7 @@ private Q_SLOTS:
         QFETCH(QString, login);
         QFETCH(bool, collects);
         QFETCH(bool, acts);
-        QString error;
-        QString skip;
-        const QString url = grantedStore(&error, &skip);
-        if (!skip.isEmpty())
-            QSKIP(qPrintable(skip));
-        QVERIFY2(!url.isEmpty(), qPrintable(error));
+        GRANTED_STORE(url);
 
         OpenResult opened = Database::open(asRole(url, login));
         QVERIFY2(opened.ok(), qPrintable(opened.error));
@@ -163,12 +171,7 @@ private Q_SLOTS:
     // final error in words, never taken for a busy store and retried for ever.
     void theSupportRolesWriteIsRefusedByTheServer()
     {
-        QString error;
-        QString skip;
-        const QString url = grantedStore(&error, &skip);
-        if (!skip.isEmpty())
-            QSKIP(qPrintable(skip));
-        QVERIFY2(!url.isEmpty(), qPrintable(error));
+        GRANTED_STORE(url);
         OpenResult opened = Database::open(asRole(url, QStringLiteral("desk_support")));
         QVERIFY2(opened.ok(), qPrintable(opened.error));
         QVERIFY(opened.database->access().readOnly());
@@ -200,12 +203,7 @@ private Q_SLOTS:
 
     void aRoleWithoutRightsDoesNotOpen()
     {
-        QString error;
-        QString skip;
-        const QString url = grantedStore(&error, &skip);
-        if (!skip.isEmpty())
-            QSKIP(qPrintable(skip));
-        QVERIFY2(!url.isEmpty(), qPrintable(error));
+        GRANTED_STORE(url);
         OpenResult opened = Database::open(asRole(url, QStringLiteral("desk_nobody")));
         QVERIFY(!opened.ok());
         QVERIFY2(!opened.error.contains(u'\n'), qPrintable(opened.error));

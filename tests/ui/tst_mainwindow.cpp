@@ -390,6 +390,9 @@ private Q_SLOTS:
             evm->setDisabled(i, true);
         QTRY_COMPARE(window.fallbackIndicator()->text(), QStringLiteral("demo-evm down"));
         QCOMPARE(window.fallbackIndicator()->iconName(), QStringLiteral("severity-critical"));
+        // Its tile says what no node serves, not "Fallback active" (its last failovers).
+        QCOMPARE(window.overviewBar()->tile(QStringLiteral("demo-evm"))->fallbackText(),
+                 QStringLiteral("No node serves any role"));
         const QString tooltip = window.fallbackIndicator()->toolTip();
         QVERIFY2(tooltip.contains(QStringLiteral("demo-evm: no node for read")),
                  qPrintable(tooltip));
