@@ -1,16 +1,23 @@
-// The incident timeline over one million events in a fresh SQLite file:
-//   bench_store [EVENTS] [DIR]
-// 1. batched inserts (one transaction per 10 000 rows) in rows/s;
+// The incident timeline over one million events in a fresh store:
+//   bench_store [EVENTS] [DIR] [--postgresql]
+// 1. batched inserts through the store's writer (one transaction per 10 000 rows) in rows/s;
 // 2. the timeline's first page (model created + first fetch), a page deep in the table, the
 //    first page of one network;
 // 3. every event of one tx id;
-// 4. CSV export of every row with exportTimelineCsv against
-//    `sqlite3 -csv -header DB "SELECT ... FROM events ORDER BY time_ms, id"`, each in a process
-//    of its own, with the bytes each writes (ours spells times and words out, so it writes more).
+// 4. CSV export of every row with exportTimelineCsv against the engine's own command line
+//    (`sqlite3 -csv -header DB "SELECT ..."`, `psql -c "\copy (SELECT ...) to stdout csv header"`),
+//    each in a process of its own, with the bytes each writes (ours spells times and words out,
+//    so it writes more).
+// Without --postgresql the store is a SQLite file in DIR. With it, the same runs on a SQLite
+// file and then on a PostgreSQL 15 server of its own (tests/support's PostgresServer: initdb and
+// pg_ctl in a temporary folder, fsync off, run as the postgres user when started as root), and
+// the team store's goals are checked: first page < 10 ms, one tx id < 5 ms, CSV ≤ 1.2× psql.
 #include "benchcontext.h"
+#include "postgresserver.h"
 #include "store/database.h"
 #include "store/storewriter.h"
 #include "timeline/csvexport.h"
+#include "timeline/readconnection.h"
 #include "timeline/timelinemodel.h"
 #include "timeline/timelinereader.h"
 #include "util/clock.h"
@@ -51,9 +58,9 @@ QString txIdOf(qint64 n)
 
 // The events go in the way the running app writes them: through the store's writer thread
 // (synchronous=FULL, every queued event committed in one transaction), `batch` at a time.
-double fill(const QString& path, qint64 events, qint64 batch)
+double fill(const QString& location, qint64 events, qint64 batch)
 {
-    store::OpenResult opened = store::Database::open(path);
+    store::OpenResult opened = store::Database::open(location);
     if (!opened.ok()) {
         std::fprintf(stderr, "bench_store: %s\n", qPrintable(opened.error));
         std::exit(1);
@@ -95,7 +102,12 @@ double fill(const QString& path, qint64 events, qint64 batch)
         }
     }
     const double seconds = double(timer.nsecsElapsed()) / 1e9;
-    QSqlQuery(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"), opened.database->connection());
+    // The state a store settles in by itself: SQLite's checkpoint, PostgreSQL's autovacuum
+    // analysing a table that grew.
+    QSqlQuery(opened.database->dialect() == store::Dialect::Postgres
+                  ? QStringLiteral("ANALYZE events")
+                  : QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"),
+              opened.database->connection());
     return seconds;
 }
 
@@ -179,11 +191,11 @@ QString driverSqliteVersion(const QSqlDatabase& db)
     return query.next() ? query.value(0).toString() : QStringLiteral("?");
 }
 
-int exportOnly(const QString& db, const QString& out, bool portable)
+int exportOnly(const QString& location, const QString& out, bool portable)
 {
     CsvExportOptions options;
     options.portableReader = portable;
-    const CsvExportResult result = exportTimelineCsv(db, {}, out, {}, nullptr, options);
+    const CsvExportResult result = exportTimelineCsv(location, {}, out, {}, nullptr, options);
     if (!result.ok()) {
         std::fprintf(stderr, "bench_store: %s\n", qPrintable(result.error));
         return 1;
@@ -191,9 +203,181 @@ int exportOnly(const QString& db, const QString& out, bool portable)
     return 0;
 }
 
+void reportExport(const char* what, const ChildRun& run)
+{
+    const double mib = double(run.bytesWritten) / 1048576.0;
+    std::printf("CSV export, %-11s %.2f s, %.1f MiB written (%.0f MiB/s), peak RSS %.1f MiB\n",
+                what, run.seconds, mib, mib / run.seconds, double(run.peakRssKb) / 1024.0);
+}
+
 double msSince(const QElapsedTimer& timer)
 {
     return double(timer.nsecsElapsed()) / 1e6;
+}
+
+double medianOf(QList<double> values)
+{
+    std::sort(values.begin(), values.end());
+    return values[values.size() / 2];
+}
+
+struct ReadFigures
+{
+    double firstPageMs = 0;
+    double txLookupMs = 0;
+};
+
+// The reads a desk makes: the timeline opening, paging, filtering, and one transaction's events.
+// The first page and the lookup are medians of five, each from a new model or query.
+ReadFigures measureReads(const QString& location, qint64 events)
+{
+    const ReadConnection connection(location);
+    if (!connection.isOpen()) {
+        std::fprintf(stderr, "bench_store: %s\n", qPrintable(connection.errorText()));
+        std::exit(1);
+    }
+    const QSqlDatabase db = connection.database();
+    SystemClock clock;
+    ReadFigures figures;
+
+    QElapsedTimer timer;
+    QList<double> firstPages;
+    int firstRows = 0;
+    for (int run = 0; run < 5; ++run) {
+        timer.start();
+        const TimelineModel model(db, &clock);
+        firstRows = model.rowCount();
+        firstPages << msSince(timer);
+    }
+    figures.firstPageMs = medianOf(firstPages);
+    std::printf("first page              %.2f ms (model created + first fetch, %d rows; median "
+                "of 5)\n",
+                figures.firstPageMs, firstRows);
+
+    auto model = std::make_unique<TimelineModel>(db, &clock);
+    timer.start();
+    model->fetchMore();
+    std::printf("next page (fetchMore)   %.2f ms\n", msSince(timer));
+
+    const TimelineReader reader(db);
+    timer.restart();
+    const TimelinePage deep =
+        reader.olderPage({}, TimelineCursor{baseMs + (events / 8) * 150, events / 2},
+                         TimelineModel::defaultPageSize);
+    std::printf("page at row ~%lld      %.2f ms (%lld rows, keyset: no OFFSET)\n", events / 2,
+                msSince(timer), qint64(deep.rows.size()));
+
+    TimelineFilter network;
+    network.network = QStringLiteral("net-2");
+    timer.restart();
+    model->setFilter(network);
+    std::printf("filter network, page 1  %.2f ms (%d rows)\n", msSince(timer), model->rowCount());
+
+    TimelineFilter critical;
+    critical.severities = SeveritySet::of({IncidentEvent::Severity::Critical});
+    critical.text = QStringLiteral("MOVED TO");
+    timer.restart();
+    model->setFilter(critical);
+    std::printf("critical + text, page 1 %.2f ms (%d rows)\n", msSince(timer), model->rowCount());
+
+    QList<double> lookups;
+    qint64 txEvents = 0;
+    for (int run = 0; run < 5; ++run) {
+        TimelineFilter tx;
+        tx.txId = txIdOf(12'345 + run);
+        timer.restart();
+        txEvents = reader.olderPage(tx, std::nullopt, 10'000).rows.size();
+        lookups << msSince(timer);
+    }
+    figures.txLookupMs = medianOf(lookups);
+    std::printf("one tx id, all events   %.2f ms (%lld events; median of 5 ids)\n",
+                figures.txLookupMs, txEvents);
+    return figures;
+}
+
+struct ExportFigures
+{
+    ChildRun ours;
+    ChildRun peer;
+};
+
+// Ours and the engine's own command line, each three times in a process of its own, alternating;
+// the medians. `peerArguments` writes the same rows to its standard output.
+ExportFigures measureExport(const QString& location, const QList<QByteArray>& peerArguments,
+                            const char* peerName, const QString& dir)
+{
+    const QByteArray self = QCoreApplication::applicationFilePath().toLocal8Bit();
+    const QString ours = dir + QStringLiteral("/ours.csv");
+    const QString theirs = dir + QStringLiteral("/peer.csv");
+    QList<ChildRun> oursRuns;
+    QList<ChildRun> peerRuns;
+    for (int round = 0; round < 3; ++round) {
+        peerRuns << runChild(peerArguments, theirs, true);
+        oursRuns << runChild({self, "--export", location.toLocal8Bit(), ours.toLocal8Bit()}, ours);
+    }
+    const auto ok = [](const ChildRun& run) {
+        return run.ok;
+    };
+    for (const auto& [what, runs] : {std::pair{"ours", oursRuns}, std::pair{peerName, peerRuns}}) {
+        if (!std::all_of(runs.cbegin(), runs.cend(), ok)) {
+            std::fprintf(stderr, "bench_store: the export of %s failed (its output is above)\n",
+                         what);
+            std::exit(1);
+        }
+    }
+    const auto median = [](QList<ChildRun> runs) {
+        std::sort(runs.begin(), runs.end(),
+                  [](const ChildRun& a, const ChildRun& b) { return a.seconds < b.seconds; });
+        return runs[runs.size() / 2];
+    };
+    ExportFigures figures{median(oursRuns), median(peerRuns)};
+    std::printf("CSV export, each in its own process (time: median of 3 runs; peak RSS: the "
+                "process's VmHWM at its exit)\n");
+    reportExport("ours", figures.ours);
+    reportExport(peerName, figures.peer);
+    std::printf("ratio ours/%-12s %.2f in time, %.2f in bytes written\n", peerName,
+                figures.ours.seconds / figures.peer.seconds,
+                double(figures.ours.bytesWritten) / double(figures.peer.bytesWritten));
+    return figures;
+}
+
+// A fresh store at `location`, filled, read and exported; its figures.
+struct EngineRun
+{
+    ReadFigures reads;
+    ExportFigures exports;
+};
+
+EngineRun runEngine(const char* engine, const QString& location, qint64 events,
+                    const QList<QByteArray>& peerArguments, const char* peerName,
+                    const QString& dir)
+{
+    std::printf("\n== %s\n", engine);
+    constexpr qint64 batch = 10'000;
+    const double insertSeconds = fill(location, events, batch);
+    std::printf("events                  %lld\n", events);
+    std::printf("insert, store writer    %.2f s, %.0f rows/s (%lld events queued, then flushed)\n",
+                insertSeconds, double(events) / insertSeconds, batch);
+    EngineRun run;
+    run.reads = measureReads(location, events);
+    run.exports = measureExport(location, peerArguments, peerName, dir);
+    return run;
+}
+
+QString sqlitePath(const QString& dir)
+{
+    const QString path = dir + QStringLiteral("/events.db");
+    for (const QString& suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm")})
+        QFile::remove(path + suffix);
+    return path;
+}
+
+QString commandVersion(const QString& program)
+{
+    QProcess process;
+    process.start(program, {QStringLiteral("--version")});
+    process.waitForFinished();
+    return QString::fromLocal8Bit(process.readAllStandardOutput()).trimmed();
 }
 
 } // namespace
@@ -201,11 +385,12 @@ double msSince(const QElapsedTimer& timer)
 int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
-    const QStringList args = app.arguments();
+    QStringList args = app.arguments();
     if (args.size() == 4 && args[1] == QLatin1String("--export"))
         return exportOnly(args[2], args[3], false);
     if (args.size() == 4 && args[1] == QLatin1String("--export-portable"))
         return exportOnly(args[2], args[3], true);
+    const bool postgres = args.removeAll(QStringLiteral("--postgresql")) > 0;
 
     const QByteArray sqlite3 =
         QStandardPaths::findExecutable(QStringLiteral("sqlite3")).toLocal8Bit();
@@ -213,13 +398,35 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "bench_store: the sqlite3 command line is needed\n");
         return 1;
     }
+    testing::PostgresServer server;
+    if (postgres) {
+        if (const QString reason = testing::PostgresServer::unavailableReason();
+            !reason.isEmpty()) {
+            std::fprintf(stderr, "bench_store: %s\n", qPrintable(reason));
+            return 1;
+        }
+        if (const QString error = server.start(); !error.isEmpty()) {
+            std::fprintf(stderr, "bench_store: %s\n", qPrintable(error));
+            return 1;
+        }
+    }
+    // The server's own psql, not Debian's /usr/bin/psql: that is a Perl wrapper whose second
+    // exec would stop the traced child (runChild follows one exec).
+    const QByteArray psql =
+        postgres ? QFile::encodeName(server.binFolder() + QStringLiteral("/psql")) : QByteArray();
     {
         QSqlDatabase memory =
             QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("version"));
         memory.setDatabaseName(QStringLiteral(":memory:"));
         memory.open();
-        bench::printContext({{"SQLite (Qt's QSQLITE driver)", driverSqliteVersion(memory)},
-                             {"sqlite3 command line", sqlite3Version(sqlite3)}});
+        if (postgres)
+            bench::printContext({{"SQLite (Qt's QSQLITE driver)", driverSqliteVersion(memory)},
+                                 {"sqlite3 command line", sqlite3Version(sqlite3)},
+                                 {"PostgreSQL (a server of its own: fsync off, else defaults)",
+                                  commandVersion(QString::fromLocal8Bit(psql))}});
+        else
+            bench::printContext({{"SQLite (Qt's QSQLITE driver)", driverSqliteVersion(memory)},
+                                 {"sqlite3 command line", sqlite3Version(sqlite3)}});
         memory.close();
     }
     QSqlDatabase::removeDatabase(QStringLiteral("version"));
@@ -228,110 +435,13 @@ int main(int argc, char** argv)
     const QString dir =
         args.size() > 2 ? args[2] : QDir::tempPath() + QStringLiteral("/bench-store");
     QDir().mkpath(dir);
-    const QString dbPath = dir + QStringLiteral("/events.db");
-    for (const QString& suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm")})
-        QFile::remove(dbPath + suffix);
 
-    constexpr qint64 batch = 10'000;
-    const double insertSeconds = fill(dbPath, events, batch);
-    std::printf("events                  %lld in %s (%.1f MiB)\n", events, qPrintable(dbPath),
-                double(QFileInfo(dbPath).size()) / 1048576.0);
-    std::printf("insert, store writer    %.2f s, %.0f rows/s (%lld events queued, then flushed)\n",
-                insertSeconds, double(events) / insertSeconds, batch);
-
-    {
-        QSqlDatabase db =
-            QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("read"));
-        db.setDatabaseName(dbPath);
-        db.open();
-        SystemClock clock;
-
-        QElapsedTimer timer;
-        timer.start();
-        auto model = std::make_unique<TimelineModel>(db, &clock);
-        const int firstRows = model->rowCount();
-        const double firstPageMs = msSince(timer);
-        std::printf("first page              %.2f ms (model created + first fetch, %d rows)\n",
-                    firstPageMs, firstRows);
-        timer.restart();
-        model->fetchMore();
-        std::printf("next page (fetchMore)   %.2f ms\n", msSince(timer));
-
-        const TimelineReader reader(db);
-        const TimelinePage middle = reader.olderPage({}, std::nullopt, 1);
-        timer.restart();
-        const TimelinePage deep =
-            reader.olderPage({}, TimelineCursor{baseMs + (events / 8) * 150, events / 2},
-                             TimelineModel::defaultPageSize);
-        std::printf("page at row ~%lld      %.2f ms (%lld rows, keyset: no OFFSET)\n", events / 2,
-                    msSince(timer), qint64(deep.rows.size()));
-
-        TimelineFilter network;
-        network.network = QStringLiteral("net-2");
-        timer.restart();
-        model->setFilter(network);
-        std::printf("filter network, page 1  %.2f ms (%d rows)\n", msSince(timer),
-                    model->rowCount());
-
-        TimelineFilter critical;
-        critical.severities = SeveritySet::of({IncidentEvent::Severity::Critical});
-        critical.text = QStringLiteral("MOVED TO");
-        timer.restart();
-        model->setFilter(critical);
-        std::printf("critical + text, page 1 %.2f ms (%d rows)\n", msSince(timer),
-                    model->rowCount());
-
-        TimelineFilter tx;
-        tx.txId = txIdOf(12'345);
-        timer.restart();
-        const TimelinePage txPage = reader.olderPage(tx, std::nullopt, 10'000);
-        std::printf("one tx id, all events   %.2f ms (%lld events)\n", msSince(timer),
-                    qint64(txPage.rows.size()));
-        model.reset();
-        db.close();
-    }
-    QSqlDatabase::removeDatabase(QStringLiteral("read"));
-
-    const QByteArray self = QCoreApplication::applicationFilePath().toLocal8Bit();
-    const QString ours = dir + QStringLiteral("/ours.csv");
-    const QString theirs = dir + QStringLiteral("/sqlite3.csv");
-    QList<ChildRun> oursRuns;
-    QList<ChildRun> sqliteRuns;
-    for (int round = 0; round < 3; ++round) {
-        sqliteRuns << runChild({sqlite3, "-csv", "-header", dbPath.toLocal8Bit(), exportSql},
-                               theirs, true);
-        oursRuns << runChild({self, "--export", dbPath.toLocal8Bit(), ours.toLocal8Bit()}, ours);
-    }
-    // The path other drivers take (QSqlQuery, a QVariant and a QString per cell), once.
-    const ChildRun p =
-        runChild({self, "--export-portable", dbPath.toLocal8Bit(), ours.toLocal8Bit()}, ours);
-    const auto median = [](QList<ChildRun> runs) {
-        std::sort(runs.begin(), runs.end(),
-                  [](const ChildRun& a, const ChildRun& b) { return a.seconds < b.seconds; });
-        return runs[runs.size() / 2];
-    };
-    const ChildRun o = median(oursRuns);
-    const ChildRun s = median(sqliteRuns);
-    const auto ok = [](const ChildRun& run) {
-        return run.ok;
-    };
-    const bool allOk = std::all_of(oursRuns.cbegin(), oursRuns.cend(), ok) &&
-                       std::all_of(sqliteRuns.cbegin(), sqliteRuns.cend(), ok) && p.ok;
-    if (!allOk) {
-        std::fprintf(stderr, "bench_store: an export failed\n");
-        return 1;
-    }
-    const auto report = [](const char* what, const ChildRun& run) {
-        const double mib = double(run.bytesWritten) / 1048576.0;
-        std::printf("CSV export, %-11s %.2f s, %.1f MiB written (%.0f MiB/s), peak RSS %.1f MiB\n",
-                    what, run.seconds, mib, mib / run.seconds, double(run.peakRssKb) / 1024.0);
-    };
-    std::printf("CSV export, each in its own process (time: median of 3 runs; peak RSS: the "
-                "process's VmHWM at its exit)\n");
-    report("ours", o);
-    report("sqlite3", s);
-    std::printf("ratio ours/sqlite3      %.2f in time (target <= 1.2), %.2f in bytes written\n",
-                o.seconds / s.seconds, double(o.bytesWritten) / double(s.bytesWritten));
+    const QString dbPath = sqlitePath(dir);
+    const EngineRun lite =
+        runEngine("SQLite", dbPath, events,
+                  {sqlite3, "-csv", "-header", dbPath.toLocal8Bit(), exportSql}, "sqlite3", dir);
+    const ChildRun& o = lite.exports.ours;
+    const ChildRun& s = lite.exports.peer;
     bench::printFloorRow(
         QStringLiteral("CSV export of %1 events, each exporter in its own process (median of 3)")
             .arg(events),
@@ -344,8 +454,47 @@ int main(int argc, char** argv)
         QStringLiteral("sqlite3 -csv %1 MiB").arg(double(s.peakRssKb) / 1024.0, 0, 'f', 1),
         double(o.peakRssKb) / double(s.peakRssKb), QStringLiteral("≤ 24 MiB"),
         o.peakRssKb <= 24 * 1024);
-    report("QSqlQuery", p);
+    // The path other drivers take (QSqlQuery, a QVariant and a QString per cell), once.
+    const QByteArray self = QCoreApplication::applicationFilePath().toLocal8Bit();
+    const QString ours = dir + QStringLiteral("/ours.csv");
+    const ChildRun portable =
+        runChild({self, "--export-portable", dbPath.toLocal8Bit(), ours.toLocal8Bit()}, ours);
+    if (!portable.ok) {
+        std::fprintf(stderr, "bench_store: the QSqlQuery export failed\n");
+        return 1;
+    }
+    reportExport("QSqlQuery", portable);
     std::printf("ratio QSqlQuery/sqlite3 %.2f in time (the path of drivers other than SQLite)\n",
-                p.seconds / s.seconds);
+                portable.seconds / s.seconds);
+    if (!postgres)
+        return 0;
+
+    const QString url = server.url();
+    const QByteArray copy = QByteArray("\\copy (") + exportSql + ") to stdout with csv header";
+    const EngineRun pg =
+        runEngine("PostgreSQL", url, events,
+                  {psql, "-X", "-q", "-v", "ON_ERROR_STOP=1", url.toLocal8Bit(), "-c", copy},
+                  "psql \\copy", dir);
+    std::printf("\n");
+    const auto readRow = [&](const char* what, double postgresMs, double sqliteMs, double goalMs) {
+        bench::printFloorRow(QStringLiteral("%1 over %2 events, PostgreSQL (SQLite beside it)")
+                                 .arg(QLatin1String(what))
+                                 .arg(events),
+                             QStringLiteral("%1 ms").arg(postgresMs, 0, 'f', 2),
+                             QStringLiteral("SQLite %1 ms").arg(sqliteMs, 0, 'f', 2),
+                             postgresMs / sqliteMs, QStringLiteral("< %1 ms").arg(goalMs),
+                             postgresMs < goalMs);
+    };
+    readRow("timeline first page", pg.reads.firstPageMs, lite.reads.firstPageMs, 10);
+    readRow("one tx id's events", pg.reads.txLookupMs, lite.reads.txLookupMs, 5);
+    const double ratio = pg.exports.ours.seconds / pg.exports.peer.seconds;
+    bench::printFloorRow(
+        QStringLiteral("CSV export of %1 events from PostgreSQL, each in its own process")
+            .arg(events),
+        QStringLiteral("%1 s, peak RSS %2 MiB")
+            .arg(pg.exports.ours.seconds, 0, 'f', 2)
+            .arg(double(pg.exports.ours.peakRssKb) / 1024.0, 0, 'f', 1),
+        QStringLiteral("psql \\copy %1 s").arg(pg.exports.peer.seconds, 0, 'f', 2), ratio,
+        QStringLiteral("≤ 1.2×"), ratio <= 1.2);
     return 0;
 }

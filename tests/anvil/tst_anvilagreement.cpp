@@ -3,6 +3,7 @@
 // same hashes. One of them given another block 11 (evm_revert, then a block at another
 // timestamp) serves another history; given back the common one it agrees again.
 #include "anvilnode.h"
+#include "incidentspy.h"
 #include "pool/networkpool.h"
 #include "pool/poolcheck.h"
 #include "pool/poolmanager.h"
@@ -171,13 +172,7 @@ struct AgreeingAnvils
 
 QList<IncidentEvent> agreementEvents(const QSignalSpy& spy)
 {
-    QList<IncidentEvent> events;
-    for (const QList<QVariant>& arguments : spy) {
-        const IncidentEvent event = arguments.first().value<IncidentEvent>();
-        if (event.kind == IncidentEvent::Kind::Agreement)
-            events.append(event);
-    }
-    return events;
+    return testing::incidentsOfKind(spy, IncidentEvent::Kind::Agreement);
 }
 
 } // namespace

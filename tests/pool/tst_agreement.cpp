@@ -1,3 +1,4 @@
+#include "incidentspy.h"
 #include "pool/poolcheck.h"
 #include "pool/router.h"
 #include "poolfixture.h"
@@ -52,13 +53,7 @@ struct AgreementFixture : PoolFixture
 
 QList<IncidentEvent> agreementEvents(const QSignalSpy& spy)
 {
-    QList<IncidentEvent> events;
-    for (const QList<QVariant>& arguments : spy) {
-        const IncidentEvent event = arguments.first().value<IncidentEvent>();
-        if (event.kind == IncidentEvent::Kind::Agreement)
-            events.append(event);
-    }
-    return events;
+    return testing::incidentsOfKind(spy, IncidentEvent::Kind::Agreement);
 }
 
 QJsonObject checkedNode(const NetworkCheck& check, const QString& name)

@@ -1,5 +1,6 @@
 // Probing, health transitions, identity, lag and reconfiguration of whole pools, against the
 // simulator, with time driven by a manual clock.
+#include "incidentspy.h"
 #include "pool/router.h"
 #include "poolfixture.h"
 #include "secreturls.h"
@@ -297,11 +298,9 @@ private Q_SLOTS:
         fixture.advanceAndTick(fixture.config.probe.intervalMs);
         QCOMPARE(fixture.state(b), NodeState::Lagging);
         QStringList messages;
-        for (const QList<QVariant>& signal : std::as_const(incidents)) {
-            const auto event = signal.first().value<IncidentEvent>();
-            if (event.kind == IncidentEvent::Kind::LagThreshold)
-                messages.append(event.message);
-        }
+        for (const IncidentEvent& event :
+             incidentsOfKind(incidents, IncidentEvent::Kind::LagThreshold))
+            messages.append(event.message);
         QCOMPARE(messages, QStringList{QStringLiteral("lag 4 is past warnLag 2")});
     }
 
@@ -400,11 +399,8 @@ private Q_SLOTS:
 
         // The operator's call failed over: that is on the timeline, under the node it left.
         QStringList failovers;
-        for (const QList<QVariant>& signal : std::as_const(incidents)) {
-            const auto event = signal.first().value<IncidentEvent>();
-            if (event.kind == IncidentEvent::Kind::Failover)
-                failovers.append(event.node + QLatin1Char(' ') + event.method);
-        }
+        for (const IncidentEvent& event : incidentsOfKind(incidents, IncidentEvent::Kind::Failover))
+            failovers.append(event.node + QLatin1Char(' ') + event.method);
         QCOMPARE(failovers, QStringList{QStringLiteral("a getSlot")});
     }
 

@@ -51,6 +51,8 @@ public:
     // The postmaster's process id while it runs, else 0.
     qint64 serverPid() const;
     QString folder() const { return m_dir ? m_dir->path() : QString(); }
+    // The server's binaries (initdb, pg_ctl, psql) once started.
+    QString binFolder() const { return m_binDir; }
     QString socketFolder() const;
     int port() const { return m_port; }
     QString password() const { return m_password; }
