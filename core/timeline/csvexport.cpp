@@ -4,6 +4,7 @@
 #include "timeline/csvfield.h"
 #include "timeline/eventredactor.h"
 #include "timeline/isotime.h"
+#include "timeline/postgrespages.h"
 #include "timeline/readconnection.h"
 #include "util/outputfile.h"
 
@@ -224,7 +225,21 @@ QString readSqlite(sqlite3* handle, const QString& where, const SqlCondition& co
     }
 }
 
-// Any Qt SQL driver (PostgreSQL for a shared store).
+// libpq's own results on a team's PostgreSQL store: like SQLite's path, no QVariant per cell.
+QString readPostgres(const QSqlDatabase& db, const SqlCondition& condition, CsvWriter& writer)
+{
+    return readPostgresEvents(db, condition, [&writer](const PostgresEventRow& row) {
+        writer.time(row.timeMs);
+        writer.severity(row.severity);
+        for (const QByteArrayView text : {row.kind, row.network, row.node, row.method, row.txId})
+            writer.text(text);
+        writer.number(row.height);
+        writer.text(row.message);
+        return writer.endRow(row.timeMs);
+    });
+}
+
+// Any Qt SQL driver; on SQLite and PostgreSQL only when asked (portableReader, for tests).
 QString readPortable(const QSqlDatabase& db, const QString& where, const SqlCondition& condition,
                      CsvWriter& writer)
 {
@@ -279,9 +294,13 @@ CsvExportResult exportTimelineCsv(const QSqlDatabase& db, const TimelineFilter& 
     const SqlCondition condition = filter.toSql(sqlDialectOf(db));
     CsvWriter writer(file, options, progress, cancel, timeSpan(db, filter));
     sqlite3* handle = options.portableReader ? nullptr : store::sqliteHandle(db);
-    const QString readError = handle
-                                  ? readSqlite(handle, condition.whereClause(), condition, writer)
-                                  : readPortable(db, condition.whereClause(), condition, writer);
+    QString readError;
+    if (handle)
+        readError = readSqlite(handle, condition.whereClause(), condition, writer);
+    else if (!options.portableReader && hasPostgresHandle(db))
+        readError = readPostgres(db, condition, writer);
+    else
+        readError = readPortable(db, condition.whereClause(), condition, writer);
     result.rows = writer.rows();
     if (!readError.isEmpty()) {
         const QString source =

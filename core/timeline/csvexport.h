@@ -22,7 +22,8 @@ struct CsvExportOptions
     bool byteOrderMark = false;
     // Secrets the configuration knows, replaced wherever they appear; URLs are redacted anyway.
     SecretScrubber scrubber;
-    // Read through QSqlQuery even on SQLite (the path other drivers take); for tests.
+    // Read through QSqlQuery even on SQLite and PostgreSQL (the path other drivers take); for
+    // tests.
     bool portableReader = false;
 };
 

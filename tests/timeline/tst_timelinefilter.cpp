@@ -1,4 +1,5 @@
 #include "eventsdb.h"
+#include "timeline/postgrespages.h"
 #include "timeline/timelinefilter.h"
 
 #include <QSqlQuery>
@@ -276,6 +277,19 @@ private Q_SLOTS:
 
 private:
     QSqlDatabase m_db;
+
+    // libpq numbers its parameters; a "?" in a quoted literal or identifier is not one.
+    void placeholdersAreNumberedForLibpq()
+    {
+        QCOMPARE(numberedPlaceholders(QStringLiteral("a = ? AND (b, c) > (?, ?)")),
+                 QByteArray("a = $1 AND (b, c) > ($2, $3)"));
+        QCOMPARE(numberedPlaceholders(QStringLiteral("m LIKE ? ESCAPE '?' AND \"q?\" = ?"), 4),
+                 QByteArray("m LIKE $4 ESCAPE '?' AND \"q?\" = $5"));
+        QCOMPARE(numberedPlaceholders(QStringLiteral("m = 'it''s ?' OR n = ?")),
+                 QByteArray("m = 'it''s ?' OR n = $1"));
+        QCOMPARE(numberedPlaceholders(QStringLiteral("x = 'é' AND y = ?")),
+                 QByteArray("x = 'é' AND y = $1"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TstTimelineFilter)
