@@ -3,8 +3,10 @@
 #include <QSqlDriver>
 #include <QVariant>
 #include <charconv>
-#include <libpq-fe.h>
-#include <memory>
+#include <dlfcn.h>
+#include <optional>
+#include <postgresql/libpq-fe.h>
+#include <type_traits>
 
 namespace switchyard {
 
@@ -14,6 +16,45 @@ constexpr int rowsPerPage = 8192;
 
 const char* const pageColumns = "SELECT time_ms, severity, kind, network, node, method, tx_id, "
                                 "height, message, id FROM events";
+
+// libpq's functions as the QPSQL plugin loaded them. Linking libpq would load it, and OpenSSL
+// and Kerberos with it (4.5 MiB more peak RSS in an SQLite export), into every process.
+struct Libpq
+{
+    decltype(&PQexec) exec = nullptr;
+    decltype(&PQexecParams) execParams = nullptr;
+    decltype(&PQresultStatus) resultStatus = nullptr;
+    decltype(&PQresultErrorMessage) resultErrorMessage = nullptr;
+    decltype(&PQerrorMessage) errorMessage = nullptr;
+    decltype(&PQclear) clear = nullptr;
+    decltype(&PQntuples) ntuples = nullptr;
+    decltype(&PQgetvalue) getvalue = nullptr;
+    decltype(&PQgetlength) getlength = nullptr;
+    decltype(&PQgetisnull) getisnull = nullptr;
+
+    // Found only while libpq is in the process (a QPSQL connection is open); not cached, as
+    // the plugin may be unloaded with its last connection.
+    static std::optional<Libpq> loaded()
+    {
+        void* library = dlopen("libpq.so.5", RTLD_NOW | RTLD_NOLOAD);
+        if (!library)
+            return std::nullopt;
+        Libpq pq;
+        const auto find = [library](auto& function, const char* name) {
+            function =
+                reinterpret_cast<std::remove_reference_t<decltype(function)>>(dlsym(library, name));
+            return function != nullptr;
+        };
+        const bool found = find(pq.exec, "PQexec") && find(pq.execParams, "PQexecParams") &&
+                           find(pq.resultStatus, "PQresultStatus") &&
+                           find(pq.resultErrorMessage, "PQresultErrorMessage") &&
+                           find(pq.errorMessage, "PQerrorMessage") && find(pq.clear, "PQclear") &&
+                           find(pq.ntuples, "PQntuples") && find(pq.getvalue, "PQgetvalue") &&
+                           find(pq.getlength, "PQgetlength") && find(pq.getisnull, "PQgetisnull");
+        dlclose(library); // the plugin's reference keeps it loaded
+        return found ? std::optional<Libpq>(pq) : std::nullopt;
+    }
+};
 
 PGconn* postgresHandle(const QSqlDatabase& db)
 {
@@ -25,36 +66,49 @@ PGconn* postgresHandle(const QSqlDatabase& db)
     return *static_cast<PGconn* const*>(handle.constData());
 }
 
-struct ResultDeleter
+// One statement's result, cleared when it goes.
+class Result
 {
-    void operator()(PGresult* result) const { PQclear(result); }
+public:
+    Result(const Libpq& pq, PGresult* result)
+        : m_pq(pq)
+        , m_result(result)
+    {}
+    ~Result() { m_pq.clear(m_result); }
+    Result(const Result&) = delete;
+    Result& operator=(const Result&) = delete;
+
+    bool is(ExecStatusType status) const { return m_pq.resultStatus(m_result) == status; }
+    QString error(PGconn* connection) const
+    {
+        const char* message =
+            m_result ? m_pq.resultErrorMessage(m_result) : m_pq.errorMessage(connection);
+        return QString::fromUtf8(message).simplified();
+    }
+    int rows() const { return m_pq.ntuples(m_result); }
+    QByteArrayView text(int row, int column) const
+    {
+        return {m_pq.getvalue(m_result, row, column),
+                qsizetype(m_pq.getlength(m_result, row, column))};
+    }
+    qint64 integer(int row, int column) const
+    {
+        const QByteArrayView cell = text(row, column);
+        qint64 value = 0;
+        std::from_chars(cell.data(), cell.data() + cell.size(), value);
+        return value;
+    }
+    bool isNull(int row, int column) const { return m_pq.getisnull(m_result, row, column) != 0; }
+
+private:
+    const Libpq& m_pq;
+    PGresult* m_result;
 };
-using Result = std::unique_ptr<PGresult, ResultDeleter>;
 
-QString errorOf(const PGresult* result, PGconn* connection)
+QString command(const Libpq& pq, PGconn* connection, const char* sql)
 {
-    const char* message = result ? PQresultErrorMessage(result) : PQerrorMessage(connection);
-    return QString::fromUtf8(message).simplified();
-}
-
-QString command(PGconn* connection, const char* sql)
-{
-    const Result result(PQexec(connection, sql));
-    return PQresultStatus(result.get()) == PGRES_COMMAND_OK ? QString()
-                                                            : errorOf(result.get(), connection);
-}
-
-qint64 integerCell(const PGresult* result, int row, int column)
-{
-    const char* text = PQgetvalue(result, row, column);
-    qint64 value = 0;
-    std::from_chars(text, text + PQgetlength(result, row, column), value);
-    return value;
-}
-
-QByteArrayView textCell(const PGresult* result, int row, int column)
-{
-    return {PQgetvalue(result, row, column), qsizetype(PQgetlength(result, row, column))};
+    const Result result(pq, pq.exec(connection, sql));
+    return result.is(PGRES_COMMAND_OK) ? QString() : result.error(connection);
 }
 
 QByteArray parameterText(const QVariant& value)
@@ -64,50 +118,49 @@ QByteArray parameterText(const QVariant& value)
 }
 
 // Pages until the last one, or until `row` says stop; inside the caller's transaction.
-QString readPages(PGconn* connection, const SqlCondition& condition,
+QString readPages(const Libpq& pq, PGconn* connection, const SqlCondition& condition,
                   const std::function<bool(const PostgresEventRow&)>& row)
 {
-    QByteArray lastTime;
-    QByteArray lastId;
+    QString lastTime;
+    QString lastId;
     for (;;) {
         SqlCondition page = condition;
         if (!lastId.isEmpty())
             page = condition.and_(
-                SqlCondition{QStringLiteral("(time_ms, id) > (?, ?)"),
-                             {QString::fromLatin1(lastTime), QString::fromLatin1(lastId)}});
+                SqlCondition{QStringLiteral("(time_ms, id) > (?, ?)"), {lastTime, lastId}});
         const QByteArray sql =
             numberedPlaceholders(QLatin1String(pageColumns) + page.whereClause() +
                                  QStringLiteral(" ORDER BY time_ms, id LIMIT %1").arg(rowsPerPage));
         QList<QByteArray> texts;
-        std::vector<const char*> values;
         for (const QVariant& value : page.values)
             texts << parameterText(value);
+        std::vector<const char*> values;
         for (const QByteArray& text : texts)
             values.push_back(text.constData());
-        const Result result(PQexecParams(connection, sql.constData(), int(values.size()), nullptr,
-                                         values.data(), nullptr, nullptr, 0));
-        if (PQresultStatus(result.get()) != PGRES_TUPLES_OK)
-            return errorOf(result.get(), connection);
-        const int rows = PQntuples(result.get());
+        const Result result(pq, pq.execParams(connection, sql.constData(), int(values.size()),
+                                              nullptr, values.data(), nullptr, nullptr, 0));
+        if (!result.is(PGRES_TUPLES_OK))
+            return result.error(connection);
+        const int rows = result.rows();
         for (int i = 0; i < rows; ++i) {
             PostgresEventRow event;
-            event.timeMs = integerCell(result.get(), i, 0);
-            event.severity = integerCell(result.get(), i, 1);
-            event.kind = textCell(result.get(), i, 2);
-            event.network = textCell(result.get(), i, 3);
-            event.node = textCell(result.get(), i, 4);
-            event.method = textCell(result.get(), i, 5);
-            event.txId = textCell(result.get(), i, 6);
-            if (!PQgetisnull(result.get(), i, 7))
-                event.height = integerCell(result.get(), i, 7);
-            event.message = textCell(result.get(), i, 8);
+            event.timeMs = result.integer(i, 0);
+            event.severity = result.integer(i, 1);
+            event.kind = result.text(i, 2);
+            event.network = result.text(i, 3);
+            event.node = result.text(i, 4);
+            event.method = result.text(i, 5);
+            event.txId = result.text(i, 6);
+            if (!result.isNull(i, 7))
+                event.height = result.integer(i, 7);
+            event.message = result.text(i, 8);
             if (!row(event))
                 return {};
         }
         if (rows < rowsPerPage)
             return {};
-        lastTime = textCell(result.get(), rows - 1, 0).toByteArray();
-        lastId = textCell(result.get(), rows - 1, 9).toByteArray();
+        lastTime = QString::fromLatin1(result.text(rows - 1, 0).toByteArray());
+        lastId = QString::fromLatin1(result.text(rows - 1, 9).toByteArray());
     }
 }
 
@@ -124,12 +177,15 @@ QString readPostgresEvents(const QSqlDatabase& db, const SqlCondition& condition
     PGconn* connection = postgresHandle(db);
     if (!connection)
         return QStringLiteral("not a PostgreSQL connection");
+    const std::optional<Libpq> pq = Libpq::loaded();
+    if (!pq)
+        return QStringLiteral("libpq is not loaded with Qt's PostgreSQL driver");
     if (const QString error =
-            command(connection, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+            command(*pq, connection, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
         !error.isEmpty())
         return error;
-    const QString error = readPages(connection, condition, row);
-    const QString ended = command(connection, error.isEmpty() ? "COMMIT" : "ROLLBACK");
+    const QString error = readPages(*pq, connection, condition, row);
+    const QString ended = command(*pq, connection, error.isEmpty() ? "COMMIT" : "ROLLBACK");
     return error.isEmpty() ? ended : error;
 }
 
