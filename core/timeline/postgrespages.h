@@ -24,9 +24,8 @@ struct PostgresEventRow
 bool hasPostgresHandle(const QSqlDatabase& db);
 
 // Every event that matches `condition`, oldest first, handed to `row` until it returns false:
-// keyset pages of a few thousand rows, each one result of libpq's, in one read-only snapshot
-// (REPEATABLE READ), so that events committed meanwhile do not slip in between pages. Empty, or
-// what the server said.
+// one cursor fetched a few thousand rows at a time, each batch one result of libpq's, in a
+// read-only transaction. Empty, or what the server said.
 QString readPostgresEvents(const QSqlDatabase& db, const SqlCondition& condition,
                            const std::function<bool(const PostgresEventRow&)>& row);
 

@@ -330,8 +330,7 @@ private Q_SLOTS:
 
     // An SQLite store and a PostgreSQL one holding the same events export the same bytes: the
     // filter (its text in either case and beyond ASCII), the order, NULL heights, times; and
-    // every event, over more than one of PostgreSQL's keyset pages, whose edges fall between
-    // events of one millisecond.
+    // every event, over more than one of the batches PostgreSQL's cursor is fetched in.
     void bothEnginesWriteTheSameBytes()
     {
         QByteArray written[2];
