@@ -183,7 +183,11 @@ QString readPostgresEvents(const QSqlDatabase& db, const SqlCondition& condition
         return QStringLiteral("libpq is not loaded with Qt's PostgreSQL driver");
     if (const QString error = command(*pq, connection, "BEGIN READ ONLY"); !error.isEmpty())
         return error;
-    const QString error = readBatches(*pq, connection, condition, row);
+    // The whole result is read: plan the cursor for all of it, as psql's \copy is, not for
+    // its first rows (cursor_tuple_fraction 0.1).
+    QString error = command(*pq, connection, "SET LOCAL cursor_tuple_fraction = 1.0");
+    if (error.isEmpty())
+        error = readBatches(*pq, connection, condition, row);
     const QString ended = command(*pq, connection, error.isEmpty() ? "COMMIT" : "ROLLBACK");
     return error.isEmpty() ? ended : error;
 }
