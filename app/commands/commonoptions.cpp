@@ -2,6 +2,7 @@
 
 #include "config/configloader.h"
 #include "store/storelocation.h"
+#include "subcommand.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -87,6 +88,31 @@ store::OpenResult openStoreWithNotices(const QString& path)
     for (const QString& notice : std::as_const(opened.notices))
         std::fprintf(stderr, "switchyard: note: %s\n", qPrintable(notice));
     return opened;
+}
+
+QString openStoreForRole(const QString& path, store::StoreRole role, const QString& what,
+                         store::OpenResult* opened)
+{
+    *opened = openStoreWithNotices(path);
+    if (!opened->ok())
+        return opened->error;
+    if (const QString refused = opened->database->access().refusal(role, what); !refused.isEmpty())
+        return QStringLiteral("%1: %2").arg(path, refused);
+    return {};
+}
+
+std::optional<int> parseCommandLine(QCommandLineParser& parser, const QStringList& arguments,
+                                    int usageExit, const QString& help)
+{
+    if (!parser.parse(arguments))
+        return fail(
+            usageExit,
+            QStringLiteral("%1 (see %2 --help)").arg(parser.errorText(), arguments.constFirst()));
+    if (parser.isSet(QStringLiteral("help"))) {
+        std::printf("%s", qPrintable(help));
+        return ExitOk;
+    }
+    return std::nullopt;
 }
 
 QString commandHelpText(const QCommandLineParser& parser, const QString& program)

@@ -2,9 +2,11 @@
 
 #include "config/configresult.h"
 #include "store/database.h"
+#include "store/storeroles.h"
 
 #include <QCommandLineOption>
 #include <QString>
+#include <optional>
 
 class QCommandLineParser;
 
@@ -49,6 +51,17 @@ QString absentStoreError(const QString& path, const QString& noun, const QString
 // store::Database::open, its notices (an upgrade, a recovered journal) on stderr as
 // "switchyard: note: …".
 store::OpenResult openStoreWithNotices(const QString& path);
+
+// openStoreWithNotices for a desk of `role`, which must be allowed to `what` ("track
+// transactions"). Why not, naming the store where the reason does not: empty once it is open.
+QString openStoreForRole(const QString& path, store::StoreRole role, const QString& what,
+                         store::OpenResult* opened);
+
+// Parses the command line of one command, whose arguments[0] is "switchyard NAME". An exit code
+// when the command ends there: `usageExit` for an option it does not know, ExitOk once --help
+// printed `help`.
+std::optional<int> parseCommandLine(QCommandLineParser& parser, const QStringList& arguments,
+                                    int usageExit, const QString& help);
 
 // The parser's help with the program named as the user ran it ("switchyard track"), not as the
 // executable's path.

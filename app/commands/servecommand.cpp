@@ -137,11 +137,79 @@ void watchTheLease(Collector& collector, int* exitCode)
     });
 }
 
-} // namespace
+// What `serve` is asked to do: its command line and the configuration it names.
+struct ServeRequest
+{
+    QString listenText;
+    ListenAddress listen;
+    int idleTimeoutMs = 0;
+    int stopTimeoutMs = 0;
+    QString configPath;
+    QByteArray configContents;
+    Config config;
+    QString databasePath;
+};
 
-// `switchyard serve`: the pool probed, tracked transactions polled and everything recorded into
-// the store, without a window, for Prometheus and for a service manager.
-int runServe(const QStringList& arguments)
+struct ServeOptions
+{
+    const ConfigOption config;
+    const StoreOption db{QStringLiteral("The event and transaction store (SQLite).")};
+    const QCommandLineOption listen{
+        QStringLiteral("listen"),
+        QStringLiteral("Address and port of the HTTP endpoints. Default: 127.0.0.1:%1")
+            .arg(kDefaultPort),
+        QStringLiteral("ADDR:PORT")};
+    const QCommandLineOption idleTimeout{
+        QStringLiteral("idle-timeout"),
+        QStringLiteral("Seconds an HTTP connection may stay without a request, or a request take "
+                       "to arrive (at most 10 s of it). Default: %1")
+            .arg(kDefaultIdleTimeoutSeconds),
+        QStringLiteral("SECONDS")};
+    const QCommandLineOption stopTimeout{
+        QStringLiteral("stop-timeout"),
+        QStringLiteral("Seconds a stop waits for a store that refuses writes; what it still holds "
+                       "then is lost, and the exit is %1. Default: %2")
+            .arg(kExitWritesLost)
+            .arg(kDefaultStopTimeoutSeconds),
+        QStringLiteral("SECONDS")};
+};
+
+// --listen, --idle-timeout and --stop-timeout; an exit code when one does not read.
+std::optional<int> readListenAndTimeouts(const QCommandLineParser& parser,
+                                         const ServeOptions& options, ServeRequest* request)
+{
+    request->listenText = parser.isSet(options.listen)
+                              ? parser.value(options.listen)
+                              : QStringLiteral("127.0.0.1:%1").arg(kDefaultPort);
+    const std::optional<ListenAddress> listen = parseListen(request->listenText);
+    if (!listen)
+        return fail(ExitUsage, QStringLiteral("--listen %1: expected ADDR:PORT, e.g. "
+                                              "127.0.0.1:%2 or [::1]:%2")
+                                   .arg(request->listenText)
+                                   .arg(kDefaultPort));
+    request->listen = *listen;
+    const std::optional<int> idleTimeoutMs = parseSeconds(
+        parser.isSet(options.idleTimeout) ? parser.value(options.idleTimeout)
+                                          : QString::number(kDefaultIdleTimeoutSeconds));
+    if (!idleTimeoutMs)
+        return fail(ExitUsage, QStringLiteral("--idle-timeout %1: expected a number of seconds "
+                                              "above 0, e.g. 30 or 0.5")
+                                   .arg(parser.value(options.idleTimeout)));
+    request->idleTimeoutMs = *idleTimeoutMs;
+    const std::optional<int> stopTimeoutMs = parseSeconds(
+        parser.isSet(options.stopTimeout) ? parser.value(options.stopTimeout)
+                                          : QString::number(kDefaultStopTimeoutSeconds));
+    if (!stopTimeoutMs)
+        return fail(ExitUsage, QStringLiteral("--stop-timeout %1: expected a number of seconds "
+                                              "above 0, e.g. 15")
+                                   .arg(parser.value(options.stopTimeout)));
+    request->stopTimeoutMs = *stopTimeoutMs;
+    return std::nullopt;
+}
+
+// Reads the command line and loads the configuration; an exit code when the command ends here
+// (help, a usage error, a configuration that does not load).
+std::optional<int> readServeRequest(const QStringList& arguments, ServeRequest* request)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(
@@ -150,82 +218,39 @@ int runServe(const QStringList& arguments)
                        "/healthz and /readyz over HTTP. Ends on SIGTERM or SIGINT once every "
                        "queued store write is committed."));
     parser.addHelpOption();
-    const ConfigOption configOption;
-    const StoreOption dbOption(QStringLiteral("The event and transaction store (SQLite)."));
-    const QCommandLineOption listenOption(
-        QStringLiteral("listen"),
-        QStringLiteral("Address and port of the HTTP endpoints. Default: 127.0.0.1:%1")
-            .arg(kDefaultPort),
-        QStringLiteral("ADDR:PORT"));
-    const QCommandLineOption idleTimeoutOption(
-        QStringLiteral("idle-timeout"),
-        QStringLiteral("Seconds an HTTP connection may stay without a request, or a request take "
-                       "to arrive (at most 10 s of it). Default: %1")
-            .arg(kDefaultIdleTimeoutSeconds),
-        QStringLiteral("SECONDS"));
-    const QCommandLineOption stopTimeoutOption(
-        QStringLiteral("stop-timeout"),
-        QStringLiteral("Seconds a stop waits for a store that refuses writes; what it still holds "
-                       "then is lost, and the exit is %1. Default: %2")
-            .arg(kExitWritesLost)
-            .arg(kDefaultStopTimeoutSeconds),
-        QStringLiteral("SECONDS"));
-    parser.addOptions({configOption, dbOption, listenOption, idleTimeoutOption, stopTimeoutOption});
-    if (!parser.parse(arguments))
-        return fail(ExitUsage,
-                    parser.errorText() + QStringLiteral(" (see switchyard serve --help)"));
-    if (parser.isSet(QStringLiteral("help"))) {
-        std::printf("%s", qPrintable(parser.helpText()));
-        return ExitOk;
-    }
+    const ServeOptions options;
+    parser.addOptions(
+        {options.config, options.db, options.listen, options.idleTimeout, options.stopTimeout});
+    if (const std::optional<int> exit =
+            parseCommandLine(parser, arguments, ExitUsage, parser.helpText()))
+        return exit;
     if (!parser.positionalArguments().isEmpty())
         return fail(ExitUsage, QStringLiteral("unexpected argument '%1'")
                                    .arg(parser.positionalArguments().constFirst()));
-    const QString listenText = parser.isSet(listenOption)
-                                   ? parser.value(listenOption)
-                                   : QStringLiteral("127.0.0.1:%1").arg(kDefaultPort);
-    const std::optional<ListenAddress> listen = parseListen(listenText);
-    if (!listen)
-        return fail(ExitUsage, QStringLiteral("--listen %1: expected ADDR:PORT, e.g. "
-                                              "127.0.0.1:%2 or [::1]:%2")
-                                   .arg(listenText)
-                                   .arg(kDefaultPort));
-
-    const std::optional<int> idleTimeoutMs =
-        parseSeconds(parser.isSet(idleTimeoutOption) ? parser.value(idleTimeoutOption)
-                                                     : QString::number(kDefaultIdleTimeoutSeconds));
-    if (!idleTimeoutMs)
-        return fail(ExitUsage, QStringLiteral("--idle-timeout %1: expected a number of seconds "
-                                              "above 0, e.g. 30 or 0.5")
-                                   .arg(parser.value(idleTimeoutOption)));
-    const std::optional<int> stopTimeoutMs =
-        parseSeconds(parser.isSet(stopTimeoutOption) ? parser.value(stopTimeoutOption)
-                                                     : QString::number(kDefaultStopTimeoutSeconds));
-    if (!stopTimeoutMs)
-        return fail(ExitUsage, QStringLiteral("--stop-timeout %1: expected a number of seconds "
-                                              "above 0, e.g. 15")
-                                   .arg(parser.value(stopTimeoutOption)));
-
+    if (const std::optional<int> exit = readListenAndTimeouts(parser, options, request))
+        return exit;
     // Everything that can refuse is tried before anything starts: nothing half-started.
-    const QString configPath = configOption.path(parser);
-    QByteArray configContents;
-    const ConfigResult loaded = configOption.load(parser, &configContents);
+    request->configPath = options.config.path(parser);
+    const ConfigResult loaded = options.config.load(parser, &request->configContents);
     if (!loaded.ok())
         return fail(ExitConfigError, loaded.errorText());
+    request->config = loaded.config();
+    request->databasePath = options.db.path(parser, request->config);
+    return std::nullopt;
+}
 
+serve::ScrapeLimits scrapeLimits(int idleTimeoutMs)
+{
     serve::ScrapeLimits limits;
-    limits.idleTimeoutMs = *idleTimeoutMs;
-    limits.requestTimeoutMs = qMin(*idleTimeoutMs, kMaxRequestTimeoutMs);
+    limits.idleTimeoutMs = idleTimeoutMs;
+    limits.requestTimeoutMs = qMin(idleTimeoutMs, kMaxRequestTimeoutMs);
     limits.maxConnections = serve::connectionCapFor(openFileLimit());
-    serve::ScrapeServer http(limits);
-    if (!http.listen(listen->address, listen->port))
-        return fail(
-            ExitConfigError,
-            QStringLiteral("--listen %1: cannot listen: %2").arg(listenText, http.errorString()));
+    return limits;
+}
 
-    app::TerminationSignals termination;
-    Collector collector(Clock::system());
-    const QString databasePath = dbOption.path(parser, loaded.config());
+// The store, opened for the collector's role; an exit code when it cannot be.
+std::optional<int> openCollectorStore(Collector& collector, const QString& databasePath)
+{
     QString storeError;
     if (!collector.openStore(databasePath, &storeError))
         return fail(ExitConfigError, storeError);
@@ -233,14 +258,26 @@ int runServe(const QStringList& arguments)
             store::StoreRole::Collector, QStringLiteral("collect as serve"));
         !refused.isEmpty())
         return fail(ExitConfigError, QStringLiteral("%1: %2").arg(databasePath, refused));
+    return std::nullopt;
+}
 
-    metrics::PoolMetrics poolMetrics(&collector.pools(), Clock::system());
-    poolMetrics.watchStore(&collector.store()->writer());
-    poolMetrics.watchTracker(collector.store()->tracker());
-    bool ready = false;
-    QObject::connect(&collector.pools(), &PoolManager::probeFinished, &collector.pools(),
-                     [&] { ready = ready || firstRoundDone(collector.pools()); });
+// /readyz: ready once this process collects and every node was probed once.
+serve::ScrapeAnswer readiness(const Collector& collector, bool ready)
+{
+    if (!collector.isCollecting()) {
+        const QString holder = collector.lease()->otherHolder();
+        return textAnswer(
+            503, (holder.isEmpty()
+                      ? QStringLiteral("standby: the store's collector lease is not taken yet\n")
+                      : QStringLiteral("standby: the store's collector is %1\n").arg(holder))
+                     .toUtf8());
+    }
+    return ready ? textAnswer(200, "ready\n") : textAnswer(503, "first probe round not finished\n");
+}
 
+void routeScrapes(serve::ScrapeServer& http, metrics::PoolMetrics& poolMetrics,
+                  Collector& collector, const bool& ready)
+{
     http.route("/metrics", [&poolMetrics] {
         return serve::ScrapeAnswer{200, QByteArray(metrics::MetricsWriter::contentType),
                                    poolMetrics.render()};
@@ -254,25 +291,11 @@ int runServe(const QStringList& arguments)
             healthy ? 200 : 503, QByteArrayLiteral("application/json"),
             QJsonDocument(checkReport(checks)).toJson(QJsonDocument::Compact)};
     });
-    http.route("/readyz", [&ready, &collector] {
-        if (!collector.isCollecting()) {
-            const QString holder = collector.lease()->otherHolder();
-            return textAnswer(
-                503,
-                (holder.isEmpty()
-                     ? QStringLiteral("standby: the store's collector lease is not taken yet\n")
-                     : QStringLiteral("standby: the store's collector is %1\n").arg(holder))
-                    .toUtf8());
-        }
-        return ready ? textAnswer(200, "ready\n")
-                     : textAnswer(503, "first probe round not finished\n");
-    });
+    http.route("/readyz", [&ready, &collector] { return readiness(collector, ready); });
+}
 
-    int exitCode = ExitOk;
-    watchTheLease(collector, &exitCode);
-    collector.startAsTheStoresCollector(loaded.config());
-    ready = collector.isCollecting() && firstRoundDone(collector.pools());
-    collector.watchConfig(configPath, configContents);
+void stopOnTerminationSignals(const app::TerminationSignals& termination)
+{
     QObject::connect(&termination, &app::TerminationSignals::received, [](int signalNumber) {
         const char* name = signalNumber == SIGINT   ? "SIGINT"
                            : signalNumber == SIGHUP ? "SIGHUP"
@@ -280,9 +303,14 @@ int runServe(const QStringList& arguments)
         std::fprintf(stderr, "switchyard serve: %s: stopping\n", name);
         QCoreApplication::quit();
     });
+}
+
+void announceListening(const serve::ScrapeServer& http, const QString& configPath,
+                       const QString& storePath)
+{
     std::fprintf(stderr, "switchyard serve: listening on http://%s:%u (config %s, store %s)\n",
                  qPrintable(hostText(http.serverAddress())), unsigned(http.serverPort()),
-                 qPrintable(configPath), qPrintable(collector.store()->path()));
+                 qPrintable(configPath), qPrintable(storePath));
     if (!http.serverAddress().isLoopback())
         std::fprintf(stderr,
                      "switchyard serve: warning: %s is not a loopback address: whoever can reach "
@@ -290,18 +318,20 @@ int runServe(const QStringList& arguments)
                      "failures); put a firewall or an authenticating proxy in front\n",
                      qPrintable(hostText(http.serverAddress())));
     std::fflush(stderr);
-    QCoreApplication::exec();
+}
 
-    // Scrapes stop with the probes; what the store still holds is committed before the exit,
-    // unless the store keeps refusing it for longer than the stop may take.
+// Scrapes stop with the probes; what the store still holds is committed before the exit,
+// unless the store keeps refusing it for longer than the stop may take.
+int stopServing(serve::ScrapeServer& http, Collector& collector, int stopTimeoutMs, int exitCode)
+{
     http.close();
-    const qint64 lost = QCoro::waitFor(collector.stop(*stopTimeoutMs));
+    const qint64 lost = QCoro::waitFor(collector.stop(stopTimeoutMs));
     if (lost > 0) {
         std::fprintf(stderr,
                      "switchyard serve: %lld store writes lost: %s refused them until the stop "
                      "gave up (--stop-timeout %g s)\n",
                      static_cast<long long>(lost), qPrintable(collector.store()->path()),
-                     *stopTimeoutMs / 1000.0);
+                     stopTimeoutMs / 1000.0);
         return kExitWritesLost;
     }
     if (const qint64 refused = collector.refusedWrites(); refused > 0) {
@@ -313,6 +343,43 @@ int runServe(const QStringList& arguments)
     }
     std::fprintf(stderr, "switchyard serve: every queued store write committed\n");
     return exitCode;
+}
+
+} // namespace
+
+// `switchyard serve`: the pool probed, tracked transactions polled and everything recorded into
+// the store, without a window, for Prometheus and for a service manager.
+int runServe(const QStringList& arguments)
+{
+    ServeRequest request;
+    if (const std::optional<int> exit = readServeRequest(arguments, &request))
+        return *exit;
+    serve::ScrapeServer http(scrapeLimits(request.idleTimeoutMs));
+    if (!http.listen(request.listen.address, request.listen.port))
+        return fail(ExitConfigError, QStringLiteral("--listen %1: cannot listen: %2")
+                                         .arg(request.listenText, http.errorString()));
+    app::TerminationSignals termination;
+    Collector collector(Clock::system());
+    if (const std::optional<int> exit = openCollectorStore(collector, request.databasePath))
+        return *exit;
+
+    metrics::PoolMetrics poolMetrics(&collector.pools(), Clock::system());
+    poolMetrics.watchStore(&collector.store()->writer());
+    poolMetrics.watchTracker(collector.store()->tracker());
+    bool ready = false;
+    QObject::connect(&collector.pools(), &PoolManager::probeFinished, &collector.pools(),
+                     [&] { ready = ready || firstRoundDone(collector.pools()); });
+    routeScrapes(http, poolMetrics, collector, ready);
+
+    int exitCode = ExitOk;
+    watchTheLease(collector, &exitCode);
+    collector.startAsTheStoresCollector(request.config);
+    ready = collector.isCollecting() && firstRoundDone(collector.pools());
+    collector.watchConfig(request.configPath, request.configContents);
+    stopOnTerminationSignals(termination);
+    announceListening(http, request.configPath, collector.store()->path());
+    QCoreApplication::exec();
+    return stopServing(http, collector, request.stopTimeoutMs, exitCode);
 }
 
 } // namespace switchyard::cli

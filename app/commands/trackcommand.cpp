@@ -115,11 +115,75 @@ Imported importAll(const QStringList& arguments, const QList<NetworkConfig>& net
     return out;
 }
 
-} // namespace
+// What `track` is asked to do: its inputs, the defaults its options give them, and the
+// configuration and store it names.
+struct TrackRequest
+{
+    QStringList inputs;
+    tracking::ImportDefaults defaults;
+    QString configPath;
+    Config config;
+    QString dbPath;
+};
 
-// `switchyard track INPUT... [--network NAME] [--intent ID] [--last-valid-block-height N]
-// [--config FILE] [--db FILE]`, registered in subcommands.cpp.
-int runTrack(const QStringList& arguments)
+struct TrackOptions
+{
+    const QCommandLineOption network{
+        QStringLiteral("network"),
+        QStringLiteral("The network they belong to (a line's own network wins). Default: the "
+                       "only configured network of the transaction's family."),
+        QStringLiteral("NAME")};
+    const QCommandLineOption intent{QStringLiteral("intent"),
+                                    QStringLiteral("The sending system's intent id for them."),
+                                    QStringLiteral("ID")};
+    const QCommandLineOption lastValid{
+        QStringLiteral("last-valid-block-height"),
+        QStringLiteral("Solana: the lastValidBlockHeight getLatestBlockhash gave with their "
+                       "blockhash. Without it, expiry cannot be decided."),
+        QStringLiteral("N")};
+    const ConfigOption config;
+    const StoreOption db{QStringLiteral("The store (created when missing).")};
+};
+
+// --intent and --last-valid-block-height; an exit code when the height does not read.
+std::optional<int> readIntentAndHeight(const QCommandLineParser& parser,
+                                       const TrackOptions& options,
+                                       tracking::ImportDefaults* defaults)
+{
+    defaults->intentId = parser.value(options.intent).trimmed();
+    if (!parser.isSet(options.lastValid))
+        return std::nullopt;
+    bool ok = false;
+    const qint64 height = parser.value(options.lastValid).toLongLong(&ok);
+    if (!ok || height < 0)
+        return fail(ExitUsage, QStringLiteral("--last-valid-block-height: '%1' is not a "
+                                              "non-negative integer")
+                                   .arg(parser.value(options.lastValid)));
+    defaults->lastValidBlockHeight = height;
+    return std::nullopt;
+}
+
+// --network, which the configuration must have; an exit code when it has not.
+std::optional<int> readNetwork(const QCommandLineParser& parser, const TrackOptions& options,
+                               TrackRequest* request)
+{
+    if (!parser.isSet(options.network))
+        return std::nullopt;
+    request->defaults.network = parser.value(options.network);
+    if (request->config.network(request->defaults.network))
+        return std::nullopt;
+    QStringList names;
+    for (const NetworkConfig& network : request->config.networks)
+        names << network.name;
+    return fail(ExitUsage, QStringLiteral("--network: no network named '%1' in %2 (it has: %3)")
+                               .arg(request->defaults.network, request->configPath,
+                                    names.isEmpty() ? QStringLiteral("none")
+                                                    : names.join(QLatin1String(", "))));
+}
+
+// Reads the command line and loads the configuration; an exit code when the command ends here
+// (help, a usage error, a configuration that does not load).
+std::optional<int> readTrackRequest(const QStringList& arguments, TrackRequest* request)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
@@ -131,111 +195,72 @@ int runTrack(const QStringList& arguments)
         "lines with network, intentId, wireBase64 or raw, lastValidBlockHeight and id.\n"
         "Exit: 0 tracked, 2 bad usage or input (nothing stored), 3 configuration or store "
         "error."));
-    const QCommandLineOption helpOption = parser.addHelpOption();
+    parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("INPUT"),
                                  QStringLiteral("Transactions: -, @FILE, FILE or text."),
                                  QStringLiteral("INPUT..."));
-    const QCommandLineOption networkOption(
-        QStringLiteral("network"),
-        QStringLiteral("The network they belong to (a line's own network wins). Default: the "
-                       "only configured network of the transaction's family."),
-        QStringLiteral("NAME"));
-    const QCommandLineOption intentOption(
-        QStringLiteral("intent"), QStringLiteral("The sending system's intent id for them."),
-        QStringLiteral("ID"));
-    const QCommandLineOption lastValidOption(
-        QStringLiteral("last-valid-block-height"),
-        QStringLiteral("Solana: the lastValidBlockHeight getLatestBlockhash gave with their "
-                       "blockhash. Without it, expiry cannot be decided."),
-        QStringLiteral("N"));
-    const ConfigOption configOption;
-    const StoreOption dbOption(QStringLiteral("The store (created when missing)."));
-    parser.addOptions({networkOption, intentOption, lastValidOption, configOption, dbOption});
-
-    if (!parser.parse(arguments))
-        return fail(ExitUsage,
-                    parser.errorText() + QStringLiteral(" (see switchyard track --help)"));
-    if (parser.isSet(helpOption)) {
-        std::printf("%s", qPrintable(commandHelpText(parser, arguments.constFirst())));
-        return ExitOk;
-    }
-    const QStringList inputs = parser.positionalArguments();
-    if (inputs.isEmpty())
+    const TrackOptions options;
+    parser.addOptions(
+        {options.network, options.intent, options.lastValid, options.config, options.db});
+    if (const std::optional<int> exit = parseCommandLine(
+            parser, arguments, ExitUsage, commandHelpText(parser, arguments.constFirst())))
+        return exit;
+    request->inputs = parser.positionalArguments();
+    if (request->inputs.isEmpty())
         return fail(ExitUsage, QStringLiteral("track needs at least one INPUT (-, @FILE, FILE or "
                                               "transaction text; see switchyard track --help)"));
-
-    tracking::ImportDefaults defaults;
-    defaults.intentId = parser.value(intentOption).trimmed();
-    if (parser.isSet(lastValidOption)) {
-        bool ok = false;
-        const qint64 height = parser.value(lastValidOption).toLongLong(&ok);
-        if (!ok || height < 0)
-            return fail(ExitUsage,
-                        QStringLiteral("--last-valid-block-height: '%1' is not a non-negative "
-                                       "integer")
-                            .arg(parser.value(lastValidOption)));
-        defaults.lastValidBlockHeight = height;
-    }
-
-    const QString configPath = configOption.path(parser);
-    const ConfigResult loaded = configOption.load(parser);
+    if (const std::optional<int> exit = readIntentAndHeight(parser, options, &request->defaults))
+        return exit;
+    request->configPath = options.config.path(parser);
+    const ConfigResult loaded = options.config.load(parser);
     if (!loaded.ok())
         return fail(ExitConfigError, loaded.errorText());
-    const Config& config = loaded.config();
-    if (parser.isSet(networkOption)) {
-        defaults.network = parser.value(networkOption);
-        if (!config.network(defaults.network)) {
-            QStringList names;
-            for (const NetworkConfig& network : config.networks)
-                names << network.name;
-            return fail(ExitUsage,
-                        QStringLiteral("--network: no network named '%1' in %2 (it has: %3)")
-                            .arg(defaults.network, configPath,
-                                 names.isEmpty() ? QStringLiteral("none")
-                                                 : names.join(QLatin1String(", "))));
-        }
-    }
+    request->config = loaded.config();
+    if (const std::optional<int> exit = readNetwork(parser, options, request))
+        return exit;
+    request->dbPath = options.db.path(parser, request->config);
+    return std::nullopt;
+}
 
-    const qint64 nowMs = Clock::system()->utcNow().toMSecsSinceEpoch();
-    const Imported imported = importAll(inputs, config.networks, defaults, nowMs);
-    if (!imported.errors.isEmpty()) {
-        for (const QString& error : imported.errors)
-            std::fprintf(stderr, "switchyard: %s\n", qPrintable(error));
-        return fail(
-            ExitUsage,
-            QStringLiteral("nothing tracked: %1 input error(s) above").arg(imported.errors.size()));
-    }
-
-    const QString dbPath = dbOption.path(parser, config);
-    store::OpenResult opened = openStoreWithNotices(dbPath);
-    if (!opened.ok())
-        return fail(ExitConfigError, opened.error);
-    if (const QString refused = opened.database->access().refusal(
-            store::StoreRole::Operator, QStringLiteral("track transactions"));
-        !refused.isEmpty())
-        return fail(ExitConfigError, QStringLiteral("%1: %2").arg(dbPath, refused));
-
-    // The tracker only knows what it is given: the ids the store already has come first, so a
-    // known id keeps its state and history and only gains what it lacked.
+// The store, opened for an operator's desk, and what it already holds of `records`: the tracker
+// only knows what it is given, so a known id keeps its state and history and only gains what it
+// lacked. An exit code when either cannot be had.
+std::optional<int> openStoreAndKnown(const QString& dbPath,
+                                     const QList<TrackedTransaction>& records,
+                                     store::OpenResult* opened,
+                                     QHash<QString, TrackedTransaction>* known)
+{
+    if (const QString notOpened = openStoreForRole(dbPath, store::StoreRole::Operator,
+                                                   QStringLiteral("track transactions"), opened);
+        !notOpened.isEmpty())
+        return fail(ExitConfigError, notOpened);
     QStringList ids;
-    ids.reserve(imported.records.size());
-    for (const TrackedTransaction& record : imported.records)
+    ids.reserve(records.size());
+    for (const TrackedTransaction& record : records)
         ids.append(record.id);
     QString loadError;
-    const QHash<QString, TrackedTransaction> known =
-        tracking::loadTransactions(*opened.database, ids, &loadError);
+    *known = tracking::loadTransactions(*opened->database, ids, &loadError);
     if (!loadError.isEmpty())
         return fail(ExitConfigError, QStringLiteral("%1: %2").arg(dbPath, loadError));
+    return std::nullopt;
+}
 
-    tracking::TrackResult result;
-    {
-        store::StoreWriter writer(*opened.database, commandWriterOptions());
-        tracking::SqlTrackingStore trackingStore(&writer);
-        PoolManager pools(Clock::system()); // tracking stores; it asks no node
-        tracking::TransactionTracker tracker(&pools, &trackingStore, Clock::system());
-        tracker.restore(known.values());
-        result = QCoro::waitFor(tracker.track(imported.records));
-    }
+tracking::TrackResult trackInStore(store::Database& database,
+                                   const QHash<QString, TrackedTransaction>& known,
+                                   const QList<TrackedTransaction>& records)
+{
+    store::StoreWriter writer(database, commandWriterOptions());
+    tracking::SqlTrackingStore trackingStore(&writer);
+    PoolManager pools(Clock::system()); // tracking stores; it asks no node
+    tracking::TransactionTracker tracker(&pools, &trackingStore, Clock::system());
+    tracker.restore(known.values());
+    return QCoro::waitFor(tracker.track(records));
+}
+
+// The store refused the call; an exit code saying why, with where each conflicting id was given.
+std::optional<int> refusal(const tracking::TrackResult& result, const Imported& imported,
+                           const QString& dbPath)
+{
     if (!result.conflicts.isEmpty()) {
         for (const tracking::DetailConflict& conflict : std::as_const(result.conflicts))
             std::fprintf(stderr, "switchyard: %s: %s is already tracked %s\n",
@@ -249,11 +274,15 @@ int runTrack(const QStringList& arguments)
     }
     if (!result.error.isEmpty())
         return fail(ExitConfigError, QStringLiteral("%1 (%2)").arg(result.error, dbPath));
+    return std::nullopt;
+}
 
+void printTracked(const QList<TrackedTransaction>& records, const tracking::TrackResult& result)
+{
     const QSet<QString> added(result.added.cbegin(), result.added.cend());
     const QSet<QString> updated(result.updated.cbegin(), result.updated.cend());
     QByteArray out;
-    for (const TrackedTransaction& record : imported.records) {
+    for (const TrackedTransaction& record : records) {
         out += record.id.toUtf8();
         out += added.contains(record.id)     ? " added\n"
                : updated.contains(record.id) ? " updated\n"
@@ -261,14 +290,19 @@ int runTrack(const QStringList& arguments)
     }
     std::fwrite(out.constData(), 1, size_t(out.size()), stdout);
     std::fflush(stdout);
+}
+
+// One note however many: a file of bare base64 lines has no height on any of them.
+void noteUndecidableExpiry(const QList<TrackedTransaction>& records,
+                           const QHash<QString, TrackedTransaction>& known)
+{
     QStringList undecidable;
-    for (const TrackedTransaction& record : imported.records) {
+    for (const TrackedTransaction& record : records) {
         const auto stored = known.constFind(record.id);
         const bool storedHeight = stored != known.cend() && stored->lastValidBlockHeight;
         if (record.expiryUndecidable() && !storedHeight)
             undecidable.append(record.id);
     }
-    // One note however many: a file of bare base64 lines has no height on any of them.
     if (undecidable.size() == 1)
         std::fprintf(stderr,
                      "switchyard: note: %s has no lastValidBlockHeight, so its expiry cannot be "
@@ -283,6 +317,37 @@ int runTrack(const QStringList& arguments)
                      "in each JSON line)\n",
                      static_cast<long long>(undecidable.size()),
                      qPrintable(undecidable.constFirst()));
+}
+
+} // namespace
+
+// `switchyard track INPUT... [--network NAME] [--intent ID] [--last-valid-block-height N]
+// [--config FILE] [--db FILE]`, registered in subcommands.cpp.
+int runTrack(const QStringList& arguments)
+{
+    TrackRequest request;
+    if (const std::optional<int> exit = readTrackRequest(arguments, &request))
+        return *exit;
+    const qint64 nowMs = Clock::system()->utcNow().toMSecsSinceEpoch();
+    const Imported imported =
+        importAll(request.inputs, request.config.networks, request.defaults, nowMs);
+    if (!imported.errors.isEmpty()) {
+        for (const QString& error : imported.errors)
+            std::fprintf(stderr, "switchyard: %s\n", qPrintable(error));
+        return fail(
+            ExitUsage,
+            QStringLiteral("nothing tracked: %1 input error(s) above").arg(imported.errors.size()));
+    }
+    store::OpenResult opened;
+    QHash<QString, TrackedTransaction> known;
+    if (const std::optional<int> exit =
+            openStoreAndKnown(request.dbPath, imported.records, &opened, &known))
+        return *exit;
+    const tracking::TrackResult result = trackInStore(*opened.database, known, imported.records);
+    if (const std::optional<int> exit = refusal(result, imported, request.dbPath))
+        return *exit;
+    printTracked(imported.records, result);
+    noteUndecidableExpiry(imported.records, known);
     return ExitOk;
 }
 

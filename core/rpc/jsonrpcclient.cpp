@@ -12,7 +12,6 @@
 #include <QLocale>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
-#include <QScopeGuard>
 #include <QSslConfiguration>
 #include <QSslError>
 #include <QThread>
@@ -46,16 +45,44 @@ QNetworkAccessManager* threadNetworkAccessManager()
     return threadManagers.localData();
 }
 
+// The body of a 2xx answer, or why there is none.
+using ExchangeBody = std::variant<QByteArray, HttpFailure, TransportFailure, MalformedReply>;
+
 struct JsonRpcClient::Exchange
 {
-    // The body of a 2xx answer, or why there is none.
-    std::variant<QByteArray, HttpFailure, TransportFailure, MalformedReply> body;
+    ExchangeBody body;
     qint64 latencyMs = 0;
     std::optional<qint64> connectMs;
     qint64 bytesSent = 0;
     qint64 bytesReceived = 0;
     QString protocol;
     bool neverSent = false;
+
+    // A reply of `node` with what this exchange measured; its outcome is the caller's to set.
+    RpcReply measuredReply(const QString& node) const
+    {
+        RpcReply reply;
+        reply.node = node;
+        reply.latencyMs = latencyMs;
+        reply.connectMs = connectMs;
+        reply.bytesSent = bytesSent;
+        reply.bytesReceived = bytesReceived;
+        reply.protocol = protocol;
+        reply.neverSent = neverSent;
+        return reply;
+    }
+    // Why no answer came, as the outcome of every request it carried; nullopt for a body.
+    std::optional<RpcOutcome> failure() const
+    {
+        return std::visit(
+            [](const auto& failed) -> std::optional<RpcOutcome> {
+                if constexpr (std::is_same_v<std::decay_t<decltype(failed)>, QByteArray>)
+                    return std::nullopt;
+                else
+                    return failed;
+            },
+            body);
+    }
 };
 
 namespace {
@@ -268,6 +295,292 @@ RpcOutcome responseOutcome(const QJsonValue& value, qint64 expectedId)
     return MalformedReply{MalformedKind::BadErrorObject, why};
 }
 
+MalformedReply notJson(const QJsonParseError& parseError)
+{
+    return MalformedReply{
+        MalformedKind::NotJson,
+        QStringLiteral("%1 at offset %2").arg(parseError.errorString()).arg(parseError.offset)};
+}
+
+// The outcome of a single call's 2xx body.
+RpcOutcome singleAnswerOutcome(const QByteArray& body, qint64 expectedId)
+{
+    QJsonParseError parseError;
+    const QJsonDocument document = QJsonDocument::fromJson(body, &parseError);
+    if (parseError.error != QJsonParseError::NoError)
+        return notJson(parseError);
+    return responseOutcome(document.isObject() ? QJsonValue(document.object())
+                                               : QJsonValue(document.array()),
+                           expectedId);
+}
+
+// Which manager one request goes out on. Over HTTP/1.1 a request to an origin that other nodes
+// share takes a lane with a connection free for it, so it never waits for another node's
+// (originlanes.h); the lane is given back when the route goes.
+class OriginRoute
+{
+public:
+    OriginRoute(QString origin, bool https, bool http2Only)
+        : m_origin(std::move(origin))
+        , m_https(https)
+        , m_threadManager(threadNetworkAccessManager())
+        , m_shared(!http2Only && originUsers(m_origin) > 1)
+    {}
+    ~OriginRoute()
+    {
+        if (m_lane)
+            m_lanes->giveBackLane(m_origin, m_lane);
+    }
+    OriginRoute(const OriginRoute&) = delete;
+    OriginRoute& operator=(const OriginRoute&) = delete;
+
+    // Takes a lane when the origin is shared. An https origin's protocol is found out by one
+    // request at a time: false when the deadline came while another was still finding it out.
+    QCoro::Task<bool> choose(QDeadlineTimer deadline)
+    {
+        if (!m_shared)
+            co_return true;
+        m_lanes = OriginLanes::ofThisThread();
+        if (!m_https) {
+            m_lane = m_lanes->takeLane(m_origin);
+            co_return true;
+        }
+        while (m_lanes->protocol(m_origin) == OriginProtocol::Unknown &&
+               m_lanes->isDiscovering(m_origin) && !deadline.hasExpired())
+            co_await qCoro(m_lanes, &OriginLanes::learned,
+                           std::chrono::milliseconds(deadline.remainingTime()));
+        const OriginProtocol known = m_lanes->protocol(m_origin);
+        if (known == OriginProtocol::Unknown && m_lanes->isDiscovering(m_origin))
+            co_return false;
+        if (known == OriginProtocol::Unknown) {
+            // Over the shared manager: if the host speaks HTTP/2, its connection stays there for
+            // every node.
+            m_lanes->startDiscovery(m_origin);
+            m_discovering = true;
+        } else if (known == OriginProtocol::Http1) {
+            m_lane = m_lanes->takeLane(m_origin);
+        }
+        co_return true;
+    }
+
+    QNetworkAccessManager* manager() const { return m_lane ? m_lane : m_threadManager; }
+
+    // An https origin's protocol is settled by ALPN in the handshake: the nodes waiting for it
+    // go as soon as it is done, not after this request's answer.
+    void endDiscoveryAtHandshake(QNetworkReply* reply, QObject* context)
+    {
+        if (!m_discovering)
+            return;
+        QObject::connect(reply, &QNetworkReply::encrypted, context, [this, reply] {
+            m_discovering = false;
+            m_lanes->endDiscovery(m_origin,
+                                  reply->sslConfiguration().nextNegotiatedProtocol() == "h2"
+                                      ? OriginProtocol::Http2
+                                      : OriginProtocol::Http1);
+        });
+    }
+
+    // What the answer was spoken in keeps the origin's choice current.
+    void learn(OriginProtocol spoken)
+    {
+        if (!m_lanes)
+            return;
+        if (m_discovering)
+            m_lanes->endDiscovery(m_origin, spoken);
+        else
+            m_lanes->learn(m_origin, spoken);
+    }
+
+private:
+    QString m_origin;
+    bool m_https = false;
+    QNetworkAccessManager* m_threadManager = nullptr;
+    bool m_shared = false; // other nodes talk to the origin: over HTTP/1.1 it takes a lane
+    OriginLanes* m_lanes = nullptr;
+    QNetworkAccessManager* m_lane = nullptr; // held by this request until it ends
+    bool m_discovering = false;
+};
+
+// One POST of `body`. A request that may not be repeated sends it from a device that cannot be
+// rewound, so Qt cannot send the body a second time.
+ReplyPtr startPost(QNetworkAccessManager* manager, QNetworkRequest request, const QByteArray& body,
+                   bool mayRepeat)
+{
+    if (mayRepeat)
+        return ReplyPtr(manager->post(request, body));
+    request.setHeader(QNetworkRequest::ContentLengthHeader, body.size());
+    request.setAttribute(QNetworkRequest::DoNotBufferUploadDataAttribute, true);
+    auto* upload = new OneShotUpload(body);
+    ReplyPtr reply(manager->post(request, upload));
+    upload->setParent(reply.get());
+    return reply;
+}
+
+// Reads one answer as it arrives, under the size cap and the deadline, and notes when its
+// request went out. It lives in the posting coroutine's frame, and its handlers with it: a
+// signal the reply emits after the frame is gone reaches none of them.
+class ReplyReader final : public QObject
+{
+public:
+    ReplyReader(QNetworkReply* reply, qint64 cap, const QElapsedTimer& elapsed, bool https,
+                QDeadlineTimer deadline)
+        : m_reply(reply)
+        , m_cap(cap)
+        , m_elapsed(elapsed)
+    {
+        readAsItArrives();
+        // Qt reports why it did not trust a certificate here, then fails the reply with one code
+        // for every reason.
+        if (https)
+            connect(m_reply, &QNetworkReply::sslErrors, this,
+                    [this](const QList<QSslError>& errors) { m_tlsErrors += errors; });
+        noteWhenSent();
+        abortAtDeadline(deadline);
+    }
+
+    // Once the reply finished: what is left of the answer, under the cap.
+    void finish()
+    {
+        m_deadlineTimer.stop();
+        if (!m_tooLarge)
+            appendAvailable(*m_reply, m_received, m_cap + 1);
+        if (m_received.size() > m_cap)
+            m_tooLarge = true;
+    }
+
+    bool tooLarge() const { return m_tooLarge; }
+    bool timedOut() const { return m_timedOut; }
+    const QList<QSslError>& tlsErrors() const { return m_tlsErrors; }
+    const QByteArray& received() const { return m_received; }
+    QByteArray takeReceived() { return std::move(m_received); }
+
+    // From the request on the wire to the answer; a request that never left (refused, TLS
+    // failed, no time to connect) took all of the time to fail.
+    qint64 latencyMs() const
+    {
+        return (m_elapsed.nsecsElapsed() - m_requestSentAtNs.value_or(0)) / 1'000'000;
+    }
+    // Opening the connection (TCP, TLS), counted apart so a reconnect is not a slow node.
+    std::optional<qint64> connectMs() const
+    {
+        if (m_connectingAtNs && m_requestSentAtNs)
+            return (*m_requestSentAtNs - *m_connectingAtNs) / 1'000'000;
+        return std::nullopt;
+    }
+    // Cut off while still queued in Qt behind other requests (ours): neither connecting for it
+    // nor written. What the node did has no part in it.
+    bool neverSent() const { return m_timedOut && !m_requestSentAtNs && !m_connectingAtNs; }
+
+private:
+    void readAsItArrives()
+    {
+        // Without a bound Qt's network thread reads on into memory as fast as a node sends, far
+        // past the cap, before we get to look at any of it; with one it waits for us.
+        const qint64 readBound = std::min<qint64>(readBufferBytes, m_cap + 1);
+        m_reply->setReadBufferSize(readBound);
+        // Qt 6.4 starts a POST from its event queue and hands the bound to its network thread
+        // only if the request has started there: set before, as above, the network thread never
+        // sees it and buffers hundreds of MB. Set again from the queue, it reaches the network
+        // thread right behind the start and holds from the first answer byte (set any later,
+        // when the request is written or the headers come, an endless body still ran the check
+        // to 200-500 MB).
+        QMetaObject::invokeMethod(
+            this, [readBound, reply = m_reply] { reply->setReadBufferSize(readBound); },
+            Qt::QueuedConnection);
+        // Read as data arrives so the size cap holds while reading, not after buffering it all:
+        // never more than one byte past it. Only once half the bound is waiting, though: each
+        // read of a bounded reply sends the network thread a message with what it freed, and an
+        // answer that fits is read whole when it is done (then Qt sends none). The network
+        // thread stops only with the whole bound unread, so the half always comes.
+        connect(m_reply, &QNetworkReply::readyRead, this, [this, readBound] {
+            if (m_tooLarge || m_reply->bytesAvailable() < readBound / 2)
+                return;
+            appendAvailable(*m_reply, m_received, m_cap + 1);
+            if (m_received.size() > m_cap)
+                cutOff(m_tooLarge);
+        });
+        connect(m_reply, &QNetworkReply::metaDataChanged, this, [this] {
+            const QVariant length = m_reply->header(QNetworkRequest::ContentLengthHeader);
+            if (length.isValid() && length.toLongLong() > m_cap && !m_tooLarge)
+                cutOff(m_tooLarge);
+        });
+    }
+
+    // The node's latency runs from the request on the wire to the answer; opening a connection
+    // (TCP, TLS) before it is counted apart, so a reconnect does not read as a slow node.
+    void noteWhenSent()
+    {
+        connect(m_reply, &QNetworkReply::socketStartedConnecting, this,
+                [this] { m_connectingAtNs = m_elapsed.nsecsElapsed(); });
+        connect(m_reply, &QNetworkReply::requestSent, this, [this] {
+            if (!m_requestSentAtNs)
+                m_requestSentAtNs = m_elapsed.nsecsElapsed();
+        });
+    }
+
+    void abortAtDeadline(QDeadlineTimer deadline)
+    {
+        // Read now: a request to an https origin may have waited for its protocol.
+        const qint64 leftMs = deadline.remainingTime();
+        if (leftMs < 0)
+            return;
+        m_deadlineTimer.setSingleShot(true);
+        m_deadlineTimer.setTimerType(Qt::PreciseTimer); // a coarse timer may fire 5 % early
+        connect(&m_deadlineTimer, &QTimer::timeout, this, [this] { cutOff(m_timedOut); });
+        m_deadlineTimer.start(int(std::min<qint64>(leftMs, std::numeric_limits<int>::max())));
+    }
+
+    void cutOff(bool& why)
+    {
+        why = true;
+        m_reply->abort();
+    }
+
+    QNetworkReply* m_reply;
+    qint64 m_cap;
+    const QElapsedTimer& m_elapsed;
+    QByteArray m_received;
+    bool m_tooLarge = false;
+    bool m_timedOut = false;
+    QList<QSslError> m_tlsErrors;
+    std::optional<qint64> m_connectingAtNs;
+    std::optional<qint64> m_requestSentAtNs;
+    QTimer m_deadlineTimer;
+};
+
+HttpFailure httpFailure(const QNetworkReply& reply, int status, const QByteArray& received)
+{
+    HttpFailure failure;
+    failure.status = status;
+    if (const auto retryAfter =
+            parseRetryAfter(reply.rawHeader(QByteArrayLiteral("Retry-After")))) {
+        failure.retryAfterMs = retryAfter->ms;
+        failure.retryAfterCapped = retryAfter->capped;
+    }
+    failure.bodySnippet = QString::fromUtf8(received.left(200)).simplified();
+    return failure;
+}
+
+// Which outcome class a finished exchange is in (resources/docs/design.md, "One call across
+// nodes"): a body only for a whole 2xx answer under the cap.
+ExchangeBody bodyOrFailure(const QNetworkReply& reply, ReplyReader& reader, qint64 cap)
+{
+    const QVariant status = reply.attribute(QNetworkRequest::HttpStatusCodeAttribute);
+    const QNetworkReply::NetworkError error = reply.error();
+    if (reader.tooLarge())
+        return MalformedReply{MalformedKind::TooLarge,
+                              QStringLiteral("body over the %1-byte cap").arg(cap)};
+    if (reader.timedOut() || error == QNetworkReply::OperationCanceledError)
+        return transportFailure(QNetworkReply::TimeoutError, true, status.isValid());
+    if (status.isValid() && (status.toInt() < 200 || status.toInt() > 299))
+        return httpFailure(reply, status.toInt(), reader.received());
+    if (error == QNetworkReply::SslHandshakeFailedError)
+        return tlsFailure(reader.tlsErrors(), reply.errorString());
+    if (error != QNetworkReply::NoError)
+        return transportFailure(error, false, status.isValid());
+    return reader.takeReceived();
+}
+
 } // namespace
 
 JsonRpcClient::JsonRpcClient(QString nodeName, QUrl url, QList<HttpHeader> headers, QObject* parent)
@@ -305,23 +618,8 @@ void JsonRpcClient::setExtraCaCertificates(QList<QSslCertificate> certificates)
     m_tls = extraCaTlsConfiguration(certificates);
 }
 
-QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool mayRepeat,
-                                                         QDeadlineTimer deadline)
+QNetworkRequest JsonRpcClient::networkRequest() const
 {
-    QElapsedTimer elapsed;
-    elapsed.start();
-    Exchange exchange;
-    exchange.bytesSent = body.size();
-
-    const qint64 remainingMs = deadline.remainingTime();
-    if (remainingMs == 0) {
-        exchange.body = TransportFailure{TransportFailureKind::Timeout,
-                                         false,
-                                         QStringLiteral("no time left to ask this node"),
-                                         {}};
-        co_return exchange;
-    }
-
     QNetworkRequest request(m_url);
     request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
     request.setHeader(QNetworkRequest::UserAgentHeader,
@@ -330,206 +628,66 @@ QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool m
         request.setRawHeader(header.name, header.value);
     if (m_tls)
         request.setSslConfiguration(*m_tls);
-    if (m_cleartextHttp2 && m_url.scheme() == u"http") {
+    if (http2Only()) {
         request.setAttribute(QNetworkRequest::Http2DirectAttribute, true);
         request.setAttribute(QNetworkRequest::Http2CleartextAllowedAttribute, true);
     }
     // No QNetworkRequest::setTransferTimeout: it is a coarse inactivity timer that can end a
-    // call before its deadline. The precise deadline timer below bounds the whole exchange.
+    // call before its deadline. The precise deadline of ReplyReader bounds the whole exchange.
+    return request;
+}
 
+QCoro::Task<JsonRpcClient::Exchange> JsonRpcClient::post(QByteArray body, bool mayRepeat,
+                                                         QDeadlineTimer deadline)
+{
+    QElapsedTimer elapsed;
+    elapsed.start();
+    Exchange exchange;
+    exchange.bytesSent = body.size();
+    if (deadline.remainingTime() == 0) {
+        exchange.body = TransportFailure{TransportFailureKind::Timeout,
+                                         false,
+                                         QStringLiteral("no time left to ask this node"),
+                                         {}};
+        co_return exchange;
+    }
+    const QNetworkRequest request = networkRequest();
     const qint64 cap = m_maxResponseBytes;
-
-    // Which manager: over HTTP/1.1 a request to an origin that other nodes share goes out on a
-    // lane with a connection free for it, so it never waits for another node's (originlanes.h).
-    QNetworkAccessManager* manager = threadNetworkAccessManager();
-    const QString origin = m_originUser.origin();
     const bool https = m_url.scheme() == u"https";
-    const bool http2Only = m_cleartextHttp2 && m_url.scheme() == u"http";
-    OriginLanes* lanes = nullptr;
-    QNetworkAccessManager* lane = nullptr; // held by this request until it ends
-    const auto giveBack = qScopeGuard([&] {
-        if (lane)
-            lanes->giveBackLane(origin, lane);
-    });
-    bool discovering = false;
-    if (!http2Only && originUsers(origin) > 1) {
-        lanes = OriginLanes::ofThisThread();
-        if (!https) {
-            lane = lanes->takeLane(origin);
-        } else {
-            // Nothing after this wait touches `this`.
-            while (lanes->protocol(origin) == OriginProtocol::Unknown &&
-                   lanes->isDiscovering(origin) && !deadline.hasExpired())
-                co_await qCoro(lanes, &OriginLanes::learned,
-                               std::chrono::milliseconds(deadline.remainingTime()));
-            const OriginProtocol known = lanes->protocol(origin);
-            if (known == OriginProtocol::Unknown && lanes->isDiscovering(origin)) {
-                exchange.body = TransportFailure{TransportFailureKind::Timeout,
-                                                 false,
-                                                 QStringLiteral("not asked in time: another node "
-                                                                "of its host was finding out "
-                                                                "which protocol it speaks"),
-                                                 {}};
-                exchange.latencyMs = elapsed.elapsed();
-                exchange.neverSent = true;
-                co_return exchange;
-            }
-            if (known == OriginProtocol::Unknown) {
-                // Over the shared manager: if the host speaks HTTP/2, its connection stays there
-                // for every node.
-                lanes->startDiscovery(origin);
-                discovering = true;
-            } else if (known == OriginProtocol::Http1) {
-                lane = lanes->takeLane(origin);
-            }
-        }
-        if (lane)
-            manager = lane;
+    OriginRoute route(m_originUser.origin(), https, http2Only());
+    // Nothing after this wait touches `this`.
+    const bool routed = co_await route.choose(deadline);
+    if (!routed) {
+        exchange.body = TransportFailure{TransportFailureKind::Timeout,
+                                         false,
+                                         QStringLiteral("not asked in time: another node of its "
+                                                        "host was finding out which protocol it "
+                                                        "speaks"),
+                                         {}};
+        exchange.latencyMs = elapsed.elapsed();
+        exchange.neverSent = true;
+        co_return exchange;
     }
 
-    ReplyPtr reply;
-    if (mayRepeat) {
-        reply.reset(manager->post(request, body));
-    } else {
-        // From a device that cannot be rewound, Qt cannot send the body a second time.
-        request.setHeader(QNetworkRequest::ContentLengthHeader, body.size());
-        request.setAttribute(QNetworkRequest::DoNotBufferUploadDataAttribute, true);
-        auto* upload = new OneShotUpload(body);
-        reply.reset(manager->post(request, upload));
-        upload->setParent(reply.get());
-    }
-    QByteArray received;
-    bool tooLarge = false;
-    bool timedOut = false;
-
-    // Handlers below capture this frame's locals: their context object dies with the frame, so
-    // a signal the reply emits after we stop listening can never reach them.
-    QObject frameContext;
-    // Without a bound Qt's network thread reads on into memory as fast as a node sends, far
-    // past the cap, before we get to look at any of it; with one it waits for us.
-    const qint64 readBound = std::min<qint64>(readBufferBytes, cap + 1);
-    reply->setReadBufferSize(readBound);
-    // Qt 6.4 starts a POST from its event queue and hands the bound to its network thread only
-    // if the request has started there: set before, as above, the network thread never sees it
-    // and buffers hundreds of MB. Set again from the queue, it reaches the network thread right
-    // behind the start and holds from the first answer byte (set any later, when the request is
-    // written or the headers come, an endless body still ran the check to 200-500 MB).
-    QMetaObject::invokeMethod(
-        &frameContext, [readBound, raw = reply.get()] { raw->setReadBufferSize(readBound); },
-        Qt::QueuedConnection);
-    // Read as data arrives so the size cap holds while reading, not after buffering it all:
-    // never more than one byte past it. Only once half the bound is waiting, though: each read
-    // of a bounded reply sends the network thread a message with what it freed, and an answer
-    // that fits is read whole when it is done (then Qt sends none). The network thread stops
-    // only with the whole bound unread, so the half always comes.
-    connect(reply.get(), &QNetworkReply::readyRead, &frameContext, [&, raw = reply.get()] {
-        if (tooLarge || raw->bytesAvailable() < readBound / 2)
-            return;
-        appendAvailable(*raw, received, cap + 1);
-        if (received.size() > cap) {
-            tooLarge = true;
-            raw->abort();
-        }
-    });
-    connect(reply.get(), &QNetworkReply::metaDataChanged, &frameContext, [&, raw = reply.get()] {
-        const QVariant length = raw->header(QNetworkRequest::ContentLengthHeader);
-        if (length.isValid() && length.toLongLong() > cap && !tooLarge) {
-            tooLarge = true;
-            raw->abort();
-        }
-    });
-    // Qt reports why it did not trust a certificate here, then fails the reply with one code
-    // for every reason.
-    QList<QSslError> tlsErrors;
-    if (https)
-        connect(reply.get(), &QNetworkReply::sslErrors, &frameContext,
-                [&](const QList<QSslError>& errors) { tlsErrors += errors; });
-    // The node's latency runs from the request on the wire to the answer; opening a connection
-    // (TCP, TLS) before it is counted apart, so a reconnect does not read as a slow node.
-    std::optional<qint64> connectingAtNs;
-    std::optional<qint64> requestSentAtNs;
-    connect(reply.get(), &QNetworkReply::socketStartedConnecting, &frameContext,
-            [&] { connectingAtNs = elapsed.nsecsElapsed(); });
-    connect(reply.get(), &QNetworkReply::requestSent, &frameContext, [&] {
-        if (!requestSentAtNs)
-            requestSentAtNs = elapsed.nsecsElapsed();
-    });
-    // An https origin's protocol is settled by ALPN in the handshake: the nodes waiting for it
-    // go as soon as it is done, not after this request's answer.
-    if (discovering)
-        connect(reply.get(), &QNetworkReply::encrypted, &frameContext, [&, raw = reply.get()] {
-            discovering = false;
-            lanes->endDiscovery(origin, raw->sslConfiguration().nextNegotiatedProtocol() == "h2"
-                                            ? OriginProtocol::Http2
-                                            : OriginProtocol::Http1);
-        });
-    QTimer deadlineTimer;
-    // Read again: a request to an https origin may have waited for its protocol (above).
-    const qint64 leftMs = deadline.remainingTime();
-    if (leftMs >= 0) {
-        deadlineTimer.setSingleShot(true);
-        deadlineTimer.setTimerType(Qt::PreciseTimer); // a coarse timer may fire 5 % early
-        connect(&deadlineTimer, &QTimer::timeout, &frameContext, [&, raw = reply.get()] {
-            timedOut = true;
-            raw->abort();
-        });
-        deadlineTimer.start(int(std::min<qint64>(leftMs, std::numeric_limits<int>::max())));
-    }
-
+    const ReplyPtr reply = startPost(route.manager(), request, body, mayRepeat);
+    ReplyReader reader(reply.get(), cap, elapsed, https, deadline);
+    route.endDiscoveryAtHandshake(reply.get(), &reader);
     if (!reply->isFinished())
         co_await reply.get();
-    deadlineTimer.stop();
-    if (!tooLarge)
-        appendAvailable(*reply, received, cap + 1);
-    if (received.size() > cap)
-        tooLarge = true;
+    reader.finish();
+    exchange.latencyMs = reader.latencyMs();
+    exchange.connectMs = reader.connectMs();
+    exchange.neverSent = reader.neverSent();
+    exchange.bytesReceived = reader.received().size();
 
-    const qint64 totalNs = elapsed.nsecsElapsed();
-    // A reply that never left (refused, TLS failed, no time to connect) took all of it to fail.
-    exchange.latencyMs = (totalNs - requestSentAtNs.value_or(0)) / 1'000'000;
-    if (connectingAtNs && requestSentAtNs)
-        exchange.connectMs = (*requestSentAtNs - *connectingAtNs) / 1'000'000;
-    // Cut off while still queued in Qt behind other requests (ours): neither connecting for it
-    // nor written. What the node did has no part in it.
-    exchange.neverSent = timedOut && !requestSentAtNs && !connectingAtNs;
-    exchange.bytesReceived = received.size();
-
-    const QVariant status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute);
-    const QNetworkReply::NetworkError error = reply->error();
+    const bool answered = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).isValid();
     const bool http2 = reply->attribute(QNetworkRequest::Http2WasUsedAttribute).toBool();
-    if (status.isValid())
+    if (answered)
         exchange.protocol = http2 ? QStringLiteral("h2") : QStringLiteral("http/1.1");
-    if (lanes) {
-        const OriginProtocol spoken = !status.isValid() ? OriginProtocol::Unknown
-                                      : http2           ? OriginProtocol::Http2
-                                                        : OriginProtocol::Http1;
-        if (discovering)
-            lanes->endDiscovery(origin, spoken);
-        else
-            lanes->learn(origin, spoken);
-    }
-    if (tooLarge) {
-        exchange.body = MalformedReply{MalformedKind::TooLarge,
-                                       QStringLiteral("body over the %1-byte cap").arg(cap)};
-    } else if (timedOut || error == QNetworkReply::OperationCanceledError) {
-        exchange.body = transportFailure(QNetworkReply::TimeoutError, true, status.isValid());
-    } else if (status.isValid() && (status.toInt() < 200 || status.toInt() > 299)) {
-        HttpFailure failure;
-        failure.status = status.toInt();
-        if (const auto retryAfter =
-                parseRetryAfter(reply->rawHeader(QByteArrayLiteral("Retry-After")))) {
-            failure.retryAfterMs = retryAfter->ms;
-            failure.retryAfterCapped = retryAfter->capped;
-        }
-        failure.bodySnippet = QString::fromUtf8(received.left(200)).simplified();
-        exchange.body = failure;
-    } else if (error == QNetworkReply::SslHandshakeFailedError) {
-        exchange.body = tlsFailure(tlsErrors, reply->errorString());
-    } else if (error != QNetworkReply::NoError) {
-        exchange.body = transportFailure(error, false, status.isValid());
-    } else {
-        exchange.body = std::move(received);
-    }
+    route.learn(!answered ? OriginProtocol::Unknown
+                : http2   ? OriginProtocol::Http2
+                          : OriginProtocol::Http1);
+    exchange.body = bodyOrFailure(*reply, reader, cap);
     co_return exchange;
 }
 
@@ -543,36 +701,11 @@ QCoro::Task<RpcReply> JsonRpcClient::call(RpcRequest request, QDeadlineTimer dea
     const SecretScrubber scrubber = m_scrubber;
     const Exchange exchange = co_await post(body, request.mayRepeat, deadline);
 
-    RpcReply reply;
-    reply.node = nodeName;
-    reply.latencyMs = exchange.latencyMs;
-    reply.connectMs = exchange.connectMs;
-    reply.bytesSent = exchange.bytesSent;
-    reply.bytesReceived = exchange.bytesReceived;
-    reply.protocol = exchange.protocol;
-    reply.neverSent = exchange.neverSent;
-    if (const auto* bytes = std::get_if<QByteArray>(&exchange.body)) {
-        QJsonParseError parseError;
-        const QJsonDocument document = QJsonDocument::fromJson(*bytes, &parseError);
-        if (parseError.error != QJsonParseError::NoError)
-            reply.outcome =
-                MalformedReply{MalformedKind::NotJson, QStringLiteral("%1 at offset %2")
-                                                           .arg(parseError.errorString())
-                                                           .arg(parseError.offset)};
-        else
-            reply.outcome = responseOutcome(document.isObject() ? QJsonValue(document.object())
-                                                                : QJsonValue(document.array()),
-                                            id);
-    } else {
-        reply.outcome = std::visit(
-            [](const auto& failure) -> RpcOutcome {
-                if constexpr (std::is_same_v<std::decay_t<decltype(failure)>, QByteArray>)
-                    Q_UNREACHABLE();
-                else
-                    return failure;
-            },
-            exchange.body);
-    }
+    RpcReply reply = exchange.measuredReply(nodeName);
+    if (const std::optional<RpcOutcome> failure = exchange.failure())
+        reply.outcome = *failure;
+    else
+        reply.outcome = singleAnswerOutcome(std::get<QByteArray>(exchange.body), id);
     co_return withNodeTextsRedacted(std::move(reply), scrubber);
 }
 
@@ -593,37 +726,20 @@ QCoro::Task<QList<RpcReply>> JsonRpcClient::callBatch(QList<RpcRequest> requests
     const Exchange exchange =
         co_await post(QJsonDocument(batch).toJson(QJsonDocument::Compact), mayRepeat, deadline);
 
-    RpcReply common;
-    common.node = nodeName;
-    common.latencyMs = exchange.latencyMs;
-    common.connectMs = exchange.connectMs;
-    common.bytesSent = exchange.bytesSent;
-    common.bytesReceived = exchange.bytesReceived;
-    common.protocol = exchange.protocol;
-    common.neverSent = exchange.neverSent;
-
-    QList<RpcReply> replies(requests.size(), common);
+    QList<RpcReply> replies(requests.size(), exchange.measuredReply(nodeName));
     auto setAll = [&](const RpcOutcome& outcome) {
         for (RpcReply& reply : replies)
             reply.outcome = outcome;
     };
-
-    const auto* bytes = std::get_if<QByteArray>(&exchange.body);
-    if (!bytes) {
-        std::visit(
-            [&](const auto& failure) {
-                if constexpr (!std::is_same_v<std::decay_t<decltype(failure)>, QByteArray>)
-                    setAll(failure);
-            },
-            exchange.body);
+    if (const std::optional<RpcOutcome> failure = exchange.failure()) {
+        setAll(*failure);
         co_return withNodeTextsRedacted(std::move(replies), scrubber);
     }
     QJsonParseError parseError;
-    const QJsonDocument document = QJsonDocument::fromJson(*bytes, &parseError);
+    const QJsonDocument document =
+        QJsonDocument::fromJson(std::get<QByteArray>(exchange.body), &parseError);
     if (parseError.error != QJsonParseError::NoError) {
-        setAll(MalformedReply{MalformedKind::NotJson, QStringLiteral("%1 at offset %2")
-                                                          .arg(parseError.errorString())
-                                                          .arg(parseError.offset)});
+        setAll(notJson(parseError));
         co_return withNodeTextsRedacted(std::move(replies), scrubber);
     }
     if (!document.isArray()) {

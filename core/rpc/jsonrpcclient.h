@@ -14,6 +14,7 @@
 #include <qcorotask.h>
 
 class QNetworkAccessManager;
+class QNetworkRequest;
 
 namespace switchyard {
 
@@ -61,7 +62,10 @@ public:
 
 private:
     struct Exchange;
+    // One POST, from the request on the wire to the answer's outcome class.
     QCoro::Task<Exchange> post(QByteArray body, bool mayRepeat, QDeadlineTimer deadline);
+    QNetworkRequest networkRequest() const;
+    bool http2Only() const { return m_cleartextHttp2 && m_url.scheme() == u"http"; }
     qint64 nextId() { return ++m_lastId; }
 
     QString m_nodeName;

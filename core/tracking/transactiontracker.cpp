@@ -560,230 +560,335 @@ QCoro::Task<SendReport> TransactionTracker::send(QString id)
     co_return report;
 }
 
+// What one send operation settled before it asked anyone.
+struct TransactionTracker::SendPlan
+{
+    QString id;
+    TrackedTransaction record; // as it was when the send began
+    std::shared_ptr<NetworkPool> pool;
+    ChainIdentity identity;
+    // Every attempt of this one operation is the first send until one reached a node before it.
+    IncidentEvent::Kind sendKind = IncidentEvent::Kind::Send;
+    RpcRequest request; // the stored bytes, unchanged
+};
+
 QCoro::Task<SendReport> TransactionTracker::sendChecked(QString id)
 {
     QPointer<TransactionTracker> self(this);
     SendReport report;
-    const auto known = m_records.constFind(id);
-    if (known == m_records.cend()) {
-        report.message = QStringLiteral("%1 is not tracked").arg(id);
+    const std::optional<SendPlan> plan = planSend(id, &report);
+    if (!plan)
         co_return report;
-    }
-    const TrackedTransaction record = *known;
-    report.state = record.state;
-    // What the record alone decides, by the confirmation's gate (confirmation.h): a transaction
-    // whose gate is closed for good, or whose stored bytes do not check out, is refused before
-    // anything is asked.
-    if (const GateDecision settled = decideGate(record, LookupReport{}, false);
-        settled.isClosedForGood()) {
-        report.message = QStringLiteral("not sent: ") + settled.headline;
-        co_return report;
-    }
-    const BytesCheck bytes = checkStoredBytes(record);
-    if (!bytes.ok) {
-        report.message = QStringLiteral("not sent: ") + bytes.error;
-        co_return report;
-    }
-    const std::shared_ptr<NetworkPool> pool = m_pools->pool(record.network);
-    if (!pool) {
-        report.result = SendReport::Result::NoStatusNode;
-        report.message = QStringLiteral("network %1 is not configured").arg(record.network);
-        co_return report;
-    }
-    const ChainIdentity identity = chainIdentity(record, *bytes.transaction, pool->config());
-    // Every attempt of this one operation is the first send until one reached a node before it.
-    const IncidentEvent::Kind sendKind =
-        record.sentBefore() ? IncidentEvent::Kind::Rebroadcast : IncidentEvent::Kind::Send;
-
     // Look before sending: found means follow it, never send again.
     const LookupReport look = co_await lookUp(id);
+    if (!self || !gateOpensOnLook(id, look, &report))
+        co_return report;
+    co_await sendToOneNodeAtATime(*plan, look.sendsSeenUpTo, &report);
     if (!self)
         co_return report;
-    report.state = m_records[id].state;
-    // The gate the wizard shows, decided again on this look: the send obeys the same decision
-    // and says it in the same words.
-    if (const GateDecision gate = decideGate(m_records[id], look, false); !gate.maySend()) {
-        report.result = sendResultFor(gate.gate, look);
-        report.message = QStringLiteral("not sent: ") + gate.headline;
-        co_return report;
-    }
-
-    const QList<int> order = pool->callOrder(NodeRole::Send);
-    if (order.isEmpty()) {
-        report.result = SendReport::Result::NoSendNode;
-        report.message = QStringLiteral("no send node is eligible: nothing sent");
-        co_return report;
-    }
-    const RpcRequest request =
-        chain::familyRules(record.family)
-            .sendRequest(*record.wire, pool->config().commitment, m_options.skipPreflight);
-
-    for (const int index : order) {
-        PoolNode& node = pool->node(index);
-        AttemptRecord attempt;
-        attempt.txId = id;
-        attempt.timeMs = nowMs();
-        attempt.node = node.config.name;
-        // One send across every process on the store: claimed there, or not sent.
-        const SendClaim claim = co_await m_store->claimSend(attempt, look.sendsSeenUpTo, nowMs());
-        if (!self)
-            co_return report;
-        keepClosed(claim.closed);
-        if (!claim.error.isEmpty()) {
-            report.result = SendReport::Result::StoreFailed;
-            report.message =
-                QStringLiteral("the send could not be claimed in the store, nothing sent: %1")
-                    .arg(claim.error);
-            reportNotStored(m_records[id], sendKind, report.message);
-            break;
-        }
-        if (!claim.claimed()) {
-            report.result = SendReport::Result::AnotherSend;
-            report.message = QStringLiteral("nothing sent: %1").arg(claim.refusal);
-            break;
-        }
-        attempt.rowId = claim.rowId;
-        attempt.outcome = QStringLiteral("not-sent");
-        if (!maySend(m_records[id].state)) {
-            report.result = SendReport::Result::StatusFound;
-            report.message = QStringLiteral("it became %1 meanwhile: nothing sent")
-                                 .arg(txStateWord(m_records[id].state));
-            const StoreAck finished = co_await m_store->finishAttempt(
-                attempt, QList<TrackedTransaction>(), QList<IncidentEvent>());
-            if (self && !finished.ok()) {
-                report.result = SendReport::Result::StoreFailed;
-                report.message +=
-                    QStringLiteral("; closing its claim was not stored: ") + finished.error;
-                reportNotStored(m_records[id], sendKind, report.message);
-            }
-            break;
-        }
-
-        // Right before the bytes go out: the node must serve the transaction's own chain,
-        // whatever the last probe or the configuration says now.
-        const RpcRequest ask = identity.question;
-        const RpcReply answer =
-            co_await node.client->call(ask, QDeadlineTimer(m_options.statusDeadlineMs));
-        if (!self)
-            co_return report;
-        QString unanswered;
-        const std::optional<QString> serves = servedIdentity(answer, identity, &unanswered);
-        if (!serves || *serves != identity.expected) {
-            const bool wrongChain = serves.has_value();
-            attempt.detail =
-                wrongChain ? QStringLiteral("%1 answers %2 %3, but %4")
-                                 .arg(attempt.node, identity.unit, *serves, identity.description)
-                           : QStringLiteral("%1 did not say which chain it serves (%2)")
-                                 .arg(attempt.node, unanswered);
-            QList<IncidentEvent> events;
-            if (wrongChain)
-                events.append(event(m_records[id], IncidentEvent::Kind::IdentityMismatch,
-                                    IncidentEvent::Severity::Critical, attempt.node, ask.method,
-                                    std::nullopt,
-                                    QStringLiteral("not sent: %1").arg(attempt.detail)));
-            const StoreAck finished =
-                co_await m_store->finishAttempt(attempt, QList<TrackedTransaction>(), events);
-            if (!self)
-                co_return report;
-            report.message = QStringLiteral("nothing sent: %1").arg(attempt.detail);
-            if (!finished.ok()) {
-                report.result = SendReport::Result::StoreFailed;
-                report.message += QStringLiteral("; this was not stored: ") + finished.error;
-                reportNotStored(m_records[id], sendKind, report.message);
-                break;
-            }
-            for (const IncidentEvent& e : events)
-                Q_EMIT incident(e);
-            if (wrongChain) {
-                report.result = SendReport::Result::WrongChain;
-                break;
-            }
-            if (report.attempts.isEmpty())
-                report.result = SendReport::Result::NoSendNode;
-            continue; // it never got the bytes: the next send node may be asked
-        }
-
-        Q_EMIT attemptStarted(id, attempt.node);
-        const RpcReply reply =
-            co_await node.client->call(request, QDeadlineTimer(m_options.sendTimeoutMs));
-        if (!self)
-            co_return report;
-        pool->recordCallAttempt(index, reply, routingVerdict(reply));
-        const SendClassification outcome = classifySend(record.family, reply, id);
-        attempt.outcome = sendOutcomeKey(outcome.outcome);
-        attempt.detail = outcome.detail;
-
-        // What the answer changes is stored with it, in one transaction, before any of it is
-        // kept or announced.
-        TrackedTransaction updated = m_records[id];
-        const TxState from = updated.state;
-        const TxState next = stateAfterSend(from, outcome.outcome);
-        if (outcome.outcome != SendOutcome::NotDelivered && !updated.firstSentMs)
-            updated.firstSentMs = attempt.timeMs;
-        updated.lastNode = attempt.node;
-        const QString words =
-            QStringLiteral("sent to %1: %2 (%3)")
-                .arg(attempt.node, sendOutcomeKey(outcome.outcome), outcome.detail);
-        // (Appended, not braced: GCC 12 cannot keep a braced list's array in a coroutine frame.)
-        QList<IncidentEvent> events;
-        events.append(event(updated, sendKind,
-                            outcome.outcome == SendOutcome::Accepted ||
-                                    outcome.outcome == SendOutcome::NetworkHasIt
-                                ? IncidentEvent::Severity::Info
-                                : IncidentEvent::Severity::Warning,
-                            attempt.node, request.method, std::nullopt, words));
-        std::optional<StateTransition> transition;
-        if (next != from) {
-            transition = StateTransition{from, next, attempt.node, std::nullopt,
-                                         stateMessage(next, attempt.node, std::nullopt, words)};
-            updated.state = next;
-            updated.stateSinceMs = nowMs();
-            updated.lastHeight.reset();
-            events.append(event(updated, IncidentEvent::Kind::TransactionState, severityOf(next),
-                                attempt.node, request.method, std::nullopt, transition->message));
-        }
-        QList<TrackedTransaction> changed;
-        changed.append(updated);
-        const StoreAck finished = co_await m_store->finishAttempt(attempt, changed, events);
-        if (!self)
-            co_return report;
-        if (!finished.ok()) {
-            report.result = SendReport::Result::StoreFailed;
-            report.outcome = outcome.outcome;
-            report.message = QStringLiteral("%1 answered %2, but the store refused to record it: "
-                                            "%3")
-                                 .arg(attempt.node, attempt.outcome, finished.error);
-            reportNotStored(m_records[id], sendKind, report.message);
-            break;
-        }
-        const int attempts = m_records[id].attempts + 1;
-        keep(updated);
-        m_records[id].attempts = attempts;
-        report.result = SendReport::Result::Attempted;
-        report.attempts.append(attempt);
-        report.outcome = outcome.outcome;
-        Q_EMIT attemptFinished(id, attempt.node, outcome.outcome);
-        if (transition)
-            Q_EMIT transitioned(m_records[id], *transition);
-        for (const IncidentEvent& e : events)
-            Q_EMIT incident(e);
-
-        if (outcome.outcome == SendOutcome::NotDelivered)
-            continue; // it never reached that node: the next one may be asked
-        pool->advanceRotation(NodeRole::Send, index);
-        if (outcome.outcome == SendOutcome::NonceTooLow) {
-            // Ours (mined or pooled) or another transaction's: the hash lookup says which.
-            co_await lookUp(id);
-            if (!self)
-                co_return report;
-        }
-        break;
-    }
     report.state = m_records[id].state;
     if (report.message.isEmpty() && report.outcome)
         report.message = QStringLiteral("%1: now %2")
                              .arg(sendOutcomeKey(*report.outcome), txStateWord(report.state));
     co_return report;
+}
+
+// What the record alone decides, by the confirmation's gate (confirmation.h): a transaction
+// whose gate is closed for good, or whose stored bytes do not check out, is refused before
+// anything is asked.
+std::optional<TransactionTracker::SendPlan> TransactionTracker::planSend(const QString& id,
+                                                                         SendReport* report) const
+{
+    const auto known = m_records.constFind(id);
+    if (known == m_records.cend()) {
+        report->message = QStringLiteral("%1 is not tracked").arg(id);
+        return std::nullopt;
+    }
+    const TrackedTransaction& record = *known;
+    report->state = record.state;
+    if (const GateDecision settled = decideGate(record, LookupReport{}, false);
+        settled.isClosedForGood()) {
+        report->message = QStringLiteral("not sent: ") + settled.headline;
+        return std::nullopt;
+    }
+    const BytesCheck bytes = checkStoredBytes(record);
+    if (!bytes.ok) {
+        report->message = QStringLiteral("not sent: ") + bytes.error;
+        return std::nullopt;
+    }
+    std::shared_ptr<NetworkPool> pool = m_pools->pool(record.network);
+    if (!pool) {
+        report->result = SendReport::Result::NoStatusNode;
+        report->message = QStringLiteral("network %1 is not configured").arg(record.network);
+        return std::nullopt;
+    }
+    const NetworkConfig& network = pool->config();
+    return SendPlan{
+        id,
+        record,
+        pool,
+        chainIdentity(record, *bytes.transaction, network),
+        record.sentBefore() ? IncidentEvent::Kind::Rebroadcast : IncidentEvent::Kind::Send,
+        chain::familyRules(record.family)
+            .sendRequest(*record.wire, network.commitment, m_options.skipPreflight),
+    };
+}
+
+// The gate the wizard shows, decided again on this look: the send obeys the same decision and
+// says it in the same words.
+bool TransactionTracker::gateOpensOnLook(const QString& id, const LookupReport& look,
+                                         SendReport* report)
+{
+    report->state = m_records[id].state;
+    const GateDecision gate = decideGate(m_records[id], look, false);
+    if (gate.maySend())
+        return true;
+    report->result = sendResultFor(gate.gate, look);
+    report->message = QStringLiteral("not sent: ") + gate.headline;
+    return false;
+}
+
+// The same bytes, one node at a time: the next send node only when the request certainly
+// never reached the previous one.
+QCoro::Task<> TransactionTracker::sendToOneNodeAtATime(SendPlan plan, qint64 sendsSeenUpTo,
+                                                       SendReport* report)
+{
+    QPointer<TransactionTracker> self(this);
+    const QList<int> order = plan.pool->callOrder(NodeRole::Send);
+    if (order.isEmpty()) {
+        report->result = SendReport::Result::NoSendNode;
+        report->message = QStringLiteral("no send node is eligible: nothing sent");
+        co_return;
+    }
+    for (const int index : order) {
+        const SendStep step = co_await sendToNode(plan, index, sendsSeenUpTo, report);
+        if (!self || step == SendStep::Stop)
+            co_return;
+    }
+}
+
+// One send node's turn: claim the send, ask the node's chain, send the bytes, record the answer.
+QCoro::Task<TransactionTracker::SendStep>
+TransactionTracker::sendToNode(SendPlan plan, int index, qint64 sendsSeenUpTo, SendReport* report)
+{
+    AttemptRecord attempt;
+    attempt.txId = plan.id;
+    attempt.timeMs = nowMs();
+    attempt.node = plan.pool->node(index).config.name;
+    SendStep step = co_await claimOneSendPerLook(plan, sendsSeenUpTo, &attempt, report);
+    if (step != SendStep::Continue)
+        co_return step;
+    step = co_await stopIfSettledSinceLook(plan, attempt, report);
+    if (step != SendStep::Continue)
+        co_return step;
+    step = co_await checkNodeServesChain(plan, index, &attempt, report);
+    if (step != SendStep::Continue)
+        co_return step;
+    co_return co_await sendBytes(plan, index, attempt, report);
+}
+
+// One look allows one send across every process on the store: claimed there, or not sent.
+QCoro::Task<TransactionTracker::SendStep>
+TransactionTracker::claimOneSendPerLook(SendPlan plan, qint64 sendsSeenUpTo, AttemptRecord* attempt,
+                                        SendReport* report)
+{
+    QPointer<TransactionTracker> self(this);
+    const SendClaim claim = co_await m_store->claimSend(*attempt, sendsSeenUpTo, nowMs());
+    if (!self)
+        co_return SendStep::Stop;
+    keepClosed(claim.closed);
+    if (!claim.error.isEmpty()) {
+        reportSendNotStored(
+            plan,
+            QStringLiteral("the send could not be claimed in the store, nothing sent: %1")
+                .arg(claim.error),
+            report);
+        co_return SendStep::Stop;
+    }
+    if (!claim.claimed()) {
+        report->result = SendReport::Result::AnotherSend;
+        report->message = QStringLiteral("nothing sent: %1").arg(claim.refusal);
+        co_return SendStep::Stop;
+    }
+    attempt->rowId = claim.rowId;
+    attempt->outcome = QStringLiteral("not-sent");
+    co_return SendStep::Continue;
+}
+
+// A state the look did not see (another process's lookup, a send of it that finished) may
+// forbid the send: the claim is closed unsent.
+QCoro::Task<TransactionTracker::SendStep>
+TransactionTracker::stopIfSettledSinceLook(SendPlan plan, AttemptRecord attempt, SendReport* report)
+{
+    QPointer<TransactionTracker> self(this);
+    const TxState now = m_records[plan.id].state;
+    if (maySend(now))
+        co_return SendStep::Continue;
+    report->result = SendReport::Result::StatusFound;
+    report->message = QStringLiteral("it became %1 meanwhile: nothing sent").arg(txStateWord(now));
+    const StoreAck finished = co_await m_store->finishAttempt(attempt, QList<TrackedTransaction>(),
+                                                              QList<IncidentEvent>());
+    if (self && !finished.ok())
+        reportSendNotStored(plan,
+                            report->message +
+                                QStringLiteral("; closing its claim was not stored: ") +
+                                finished.error,
+                            report);
+    co_return SendStep::Stop;
+}
+
+// Right before the bytes go out: the node must serve the transaction's own chain, whatever the
+// last probe or the configuration says now.
+QCoro::Task<TransactionTracker::SendStep>
+TransactionTracker::checkNodeServesChain(SendPlan plan, int index, AttemptRecord* attempt,
+                                         SendReport* report)
+{
+    QPointer<TransactionTracker> self(this);
+    const ChainIdentity& identity = plan.identity;
+    const RpcReply answer = co_await plan.pool->node(index).client->call(
+        identity.question, QDeadlineTimer(m_options.statusDeadlineMs));
+    if (!self)
+        co_return SendStep::Stop;
+    QString unanswered;
+    const std::optional<QString> serves = servedIdentity(answer, identity, &unanswered);
+    if (serves && *serves == identity.expected)
+        co_return SendStep::Continue;
+    const bool wrongChain = serves.has_value();
+    attempt->detail = wrongChain
+                          ? QStringLiteral("%1 answers %2 %3, but %4")
+                                .arg(attempt->node, identity.unit, *serves, identity.description)
+                          : QStringLiteral("%1 did not say which chain it serves (%2)")
+                                .arg(attempt->node, unanswered);
+    co_return co_await recordNodeRefused(plan, *attempt, wrongChain, report);
+}
+
+// A node that answers another chain, or does not say, gets nothing: its attempt is stored as
+// not sent (a wrong chain with an identity-mismatch event), and only an unanswered question
+// lets the next send node be tried.
+QCoro::Task<TransactionTracker::SendStep>
+TransactionTracker::recordNodeRefused(SendPlan plan, AttemptRecord attempt, bool wrongChain,
+                                      SendReport* report)
+{
+    QPointer<TransactionTracker> self(this);
+    QList<IncidentEvent> events;
+    if (wrongChain)
+        events.append(event(m_records[plan.id], IncidentEvent::Kind::IdentityMismatch,
+                            IncidentEvent::Severity::Critical, attempt.node,
+                            plan.identity.question.method, std::nullopt,
+                            QStringLiteral("not sent: %1").arg(attempt.detail)));
+    const StoreAck finished =
+        co_await m_store->finishAttempt(attempt, QList<TrackedTransaction>(), events);
+    if (!self)
+        co_return SendStep::Stop;
+    report->message = QStringLiteral("nothing sent: %1").arg(attempt.detail);
+    if (!finished.ok()) {
+        reportSendNotStored(
+            plan, report->message + QStringLiteral("; this was not stored: ") + finished.error,
+            report);
+        co_return SendStep::Stop;
+    }
+    for (const IncidentEvent& e : events)
+        Q_EMIT incident(e);
+    if (wrongChain) {
+        report->result = SendReport::Result::WrongChain;
+        co_return SendStep::Stop;
+    }
+    if (report->attempts.isEmpty())
+        report->result = SendReport::Result::NoSendNode;
+    co_return SendStep::NextSendNode;
+}
+
+// The one POST of the stored bytes, its answer classified (classifySend) and recorded.
+QCoro::Task<TransactionTracker::SendStep>
+TransactionTracker::sendBytes(SendPlan plan, int index, AttemptRecord attempt, SendReport* report)
+{
+    QPointer<TransactionTracker> self(this);
+    Q_EMIT attemptStarted(plan.id, attempt.node);
+    const RpcReply reply = co_await plan.pool->node(index).client->call(
+        plan.request, QDeadlineTimer(m_options.sendTimeoutMs));
+    if (!self)
+        co_return SendStep::Stop;
+    plan.pool->recordCallAttempt(index, reply, routingVerdict(reply));
+    const SendClassification outcome = classifySend(plan.record.family, reply, plan.id);
+    attempt.outcome = sendOutcomeKey(outcome.outcome);
+    attempt.detail = outcome.detail;
+    const bool recorded = co_await recordSendOutcome(plan, attempt, outcome.outcome, report);
+    if (!self || !recorded)
+        co_return SendStep::Stop;
+    if (outcome.outcome == SendOutcome::NotDelivered)
+        co_return SendStep::NextSendNode; // it never reached that node
+    plan.pool->advanceRotation(NodeRole::Send, index);
+    if (outcome.outcome == SendOutcome::NonceTooLow) {
+        // Ours (mined or pooled) or another transaction's: the hash lookup says which.
+        co_await lookUp(plan.id);
+    }
+    co_return SendStep::Stop;
+}
+
+// What the answer changes is stored with it, in one transaction, before any of it is kept or
+// announced.
+QCoro::Task<bool> TransactionTracker::recordSendOutcome(SendPlan plan, AttemptRecord attempt,
+                                                        SendOutcome outcome, SendReport* report)
+{
+    QPointer<TransactionTracker> self(this);
+    TrackedTransaction updated = m_records[plan.id];
+    const TxState from = updated.state;
+    const TxState next = stateAfterSend(from, outcome);
+    if (outcome != SendOutcome::NotDelivered && !updated.firstSentMs)
+        updated.firstSentMs = attempt.timeMs;
+    updated.lastNode = attempt.node;
+    const QString words = QStringLiteral("sent to %1: %2 (%3)")
+                              .arg(attempt.node, sendOutcomeKey(outcome), attempt.detail);
+    const QString method = plan.request.method;
+    // (Appended, not braced: GCC 12 cannot keep a braced list's array in a coroutine frame.)
+    QList<IncidentEvent> events;
+    events.append(event(updated, plan.sendKind,
+                        outcome == SendOutcome::Accepted || outcome == SendOutcome::NetworkHasIt
+                            ? IncidentEvent::Severity::Info
+                            : IncidentEvent::Severity::Warning,
+                        attempt.node, method, std::nullopt, words));
+    std::optional<StateTransition> transition;
+    if (next != from) {
+        transition = StateTransition{from, next, attempt.node, std::nullopt,
+                                     stateMessage(next, attempt.node, std::nullopt, words)};
+        updated.state = next;
+        updated.stateSinceMs = nowMs();
+        updated.lastHeight.reset();
+        events.append(event(updated, IncidentEvent::Kind::TransactionState, severityOf(next),
+                            attempt.node, method, std::nullopt, transition->message));
+    }
+    QList<TrackedTransaction> changed;
+    changed.append(updated);
+    const StoreAck finished = co_await m_store->finishAttempt(attempt, changed, events);
+    if (!self)
+        co_return false;
+    report->outcome = outcome;
+    if (!finished.ok()) {
+        reportSendNotStored(plan,
+                            QStringLiteral("%1 answered %2, but the store refused to record it: %3")
+                                .arg(attempt.node, attempt.outcome, finished.error),
+                            report);
+        co_return false;
+    }
+    const int attempts = m_records[plan.id].attempts + 1;
+    keep(updated);
+    m_records[plan.id].attempts = attempts;
+    report->result = SendReport::Result::Attempted;
+    report->attempts.append(attempt);
+    Q_EMIT attemptFinished(plan.id, attempt.node, outcome);
+    if (transition)
+        Q_EMIT transitioned(m_records[plan.id], *transition);
+    for (const IncidentEvent& e : events)
+        Q_EMIT incident(e);
+    co_return true;
+}
+
+void TransactionTracker::reportSendNotStored(const SendPlan& plan, const QString& message,
+                                             SendReport* report)
+{
+    report->result = SendReport::Result::StoreFailed;
+    report->message = message;
+    reportNotStored(m_records[plan.id], plan.sendKind, message);
 }
 
 } // namespace switchyard::tracking

@@ -172,7 +172,34 @@ private:
     void keepClosed(const ClosedClaims& closed);
     void reportNotStored(const TrackedTransaction& record, IncidentEvent::Kind kind,
                          const QString& what);
+    // ---- Sending: sendChecked runs these steps in turn, the rules of design.md "Writes" ----
     QCoro::Task<SendReport> sendChecked(QString id);
+    struct SendPlan;
+    // What a step leaves the send to do next.
+    enum class SendStep
+    {
+        Continue,     // this node's turn goes on
+        NextSendNode, // the bytes certainly never reached this node: the next one may be asked
+        Stop,         // the operation is over (or the tracker is gone)
+    };
+    std::optional<SendPlan> planSend(const QString& id, SendReport* report) const;
+    bool gateOpensOnLook(const QString& id, const LookupReport& look, SendReport* report);
+    QCoro::Task<> sendToOneNodeAtATime(SendPlan plan, qint64 sendsSeenUpTo, SendReport* report);
+    QCoro::Task<SendStep> sendToNode(SendPlan plan, int index, qint64 sendsSeenUpTo,
+                                     SendReport* report);
+    QCoro::Task<SendStep> claimOneSendPerLook(SendPlan plan, qint64 sendsSeenUpTo,
+                                              AttemptRecord* attempt, SendReport* report);
+    QCoro::Task<SendStep> stopIfSettledSinceLook(SendPlan plan, AttemptRecord attempt,
+                                                 SendReport* report);
+    QCoro::Task<SendStep> checkNodeServesChain(SendPlan plan, int index, AttemptRecord* attempt,
+                                               SendReport* report);
+    QCoro::Task<SendStep> recordNodeRefused(SendPlan plan, AttemptRecord attempt, bool wrongChain,
+                                            SendReport* report);
+    QCoro::Task<SendStep> sendBytes(SendPlan plan, int index, AttemptRecord attempt,
+                                    SendReport* report);
+    QCoro::Task<bool> recordSendOutcome(SendPlan plan, AttemptRecord attempt, SendOutcome outcome,
+                                        SendReport* report);
+    void reportSendNotStored(const SendPlan& plan, const QString& message, SendReport* report);
     IncidentEvent event(const TrackedTransaction& record, IncidentEvent::Kind kind,
                         IncidentEvent::Severity severity, const QString& node,
                         const QString& method, std::optional<qint64> height,
