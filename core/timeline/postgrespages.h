@@ -4,6 +4,7 @@
 
 #include <QByteArray>
 #include <QByteArrayView>
+#include <QList>
 #include <QSqlDatabase>
 #include <QString>
 #include <functional>
@@ -23,14 +24,16 @@ struct PostgresEventRow
 // True when `db` is a QPSQL connection whose libpq connection can be read directly.
 bool hasPostgresHandle(const QSqlDatabase& db);
 
-// Every event that matches `condition`, oldest first, handed to `row` until it returns false:
-// one cursor fetched a few thousand rows at a time, each batch one result of libpq's, in a
-// read-only transaction. Empty, or what the server said.
+// Every event that matches `condition`, oldest first, handed to `row` until it returns false: one
+// COPY … TO STDOUT, the server writing rows while they are read, each line read where it lies
+// (a batch a query left the server idle while the client worked: 2.3× psql's \copy). Empty, or
+// what the server said; a COPY stopped by `row` is cancelled on the server.
 QString readPostgresEvents(const QSqlDatabase& db, const SqlCondition& condition,
                            const std::function<bool(const PostgresEventRow&)>& row);
 
-// `sql` with QSqlQuery's "?" placeholders numbered as libpq takes them ($1, $2, …), from
-// `first`; a "?" inside a quoted literal or identifier is left as it is.
-QByteArray numberedPlaceholders(const QString& sql, int first = 1);
+// `sql` with QSqlQuery's "?" placeholders replaced by `values` in order (literals quoted for the
+// server already: COPY takes no parameters); a "?" inside a quoted literal or identifier is left
+// as it is, and so is one past the last value.
+QByteArray placeholdersReplaced(const QString& sql, const QList<QByteArray>& values);
 
 } // namespace switchyard

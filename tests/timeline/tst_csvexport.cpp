@@ -5,6 +5,7 @@
 #include "timeline/csvfield.h"
 #include "timeline/eventredactor.h"
 #include "timeline/isotime.h"
+#include "timeline/postgrespages.h"
 
 #include <QDir>
 #include <QFile>
@@ -329,8 +330,9 @@ private Q_SLOTS:
     }
 
     // An SQLite store and a PostgreSQL one holding the same events export the same bytes: the
-    // filter (its text in either case and beyond ASCII), the order, NULL heights, times; and
-    // every event, over more than one of the batches PostgreSQL's cursor is fetched in.
+    // filter (its text in either case and beyond ASCII, quotes and backslashes in it), the order,
+    // NULL heights, times, tabs, newlines and backslashes in a message (COPY escapes them); and
+    // every event.
     void bothEnginesWriteTheSameBytes()
     {
         QByteArray written[2];
@@ -343,17 +345,21 @@ private Q_SLOTS:
             store::OpenResult opened = store::Database::open(location);
             QVERIFY2(opened.ok(), qPrintable(opened.error));
             QSqlDatabase db = opened.database->connection();
+            // PostgreSQL's export reads libpq's results, not QSqlQuery's (postgrespages.h).
+            QCOMPARE(hasPostgresHandle(db), engines[e] == QLatin1String(TestStores::postgresql));
             QVERIFY(db.transaction());
             for (int i = 0; i < 20'000; ++i)
-                insertEvent(db, StoredEvent{1'700'000'000'000 + (i / 3) * 10, i % 3,
-                                            QStringLiteral("failover"),
-                                            i % 2 ? QStringLiteral("sol") : QStringLiteral("evm"),
-                                            QStringLiteral("n%1").arg(i % 4), QStringLiteral("m"),
-                                            QStringLiteral("tx%1").arg(i % 10),
-                                            i % 5 ? std::optional<qint64>(i - 100) : std::nullopt,
-                                            QStringLiteral("Message %1, \"x\" \u00e9 = http://h/%2")
-                                                .arg(i)
-                                                .arg(pathKey)});
+                insertEvent(db,
+                            StoredEvent{1'700'000'000'000 + (i / 3) * 10, i % 3,
+                                        QStringLiteral("failover"),
+                                        i % 2 ? QStringLiteral("sol") : QStringLiteral("evm"),
+                                        QStringLiteral("n%1").arg(i % 4), QStringLiteral("m"),
+                                        QStringLiteral("tx%1").arg(i % 10),
+                                        i % 5 ? std::optional<qint64>(i - 100) : std::nullopt,
+                                        QStringLiteral("Message %1, \"x\" \u00e9 = it's\ta\nb\\c "
+                                                       "http://h/%2")
+                                            .arg(i)
+                                            .arg(pathKey)});
             QVERIFY(db.commit());
             TimelineFilter filter;
             filter.network = QStringLiteral("sol");
@@ -368,6 +374,14 @@ private Q_SLOTS:
             QVERIFY2(all.ok(), qPrintable(all.error));
             QCOMPARE(all.rows, 20'000);
             everything[e] = readAll(out);
+            // Quotes, a backslash and a "?" in the filter are text, never SQL.
+            TimelineFilter quoting;
+            quoting.text = QStringLiteral("it's\ta\nb\\c");
+            QCOMPARE(exportTimelineCsv(db, quoting, out).rows, 20'000);
+            quoting.text = QStringLiteral("it's ?'); DROP TABLE events; --");
+            const CsvExportResult none = exportTimelineCsv(db, quoting, out);
+            QVERIFY2(none.ok(), qPrintable(none.error));
+            QCOMPARE(none.rows, 0);
         }
         QVERIFY(rows[0] > 100);
         QCOMPARE(rows[1], rows[0]);

@@ -278,17 +278,19 @@ private Q_SLOTS:
 private:
     QSqlDatabase m_db;
 
-    // libpq numbers its parameters; a "?" in a quoted literal or identifier is not one.
-    void placeholdersAreNumberedForLibpq()
+    // COPY takes no parameters: the values go in where the placeholders are, and a "?" in a
+    // quoted literal or identifier is not one.
+    void placeholdersAreReplacedByLiterals()
     {
-        QCOMPARE(numberedPlaceholders(QStringLiteral("a = ? AND (b, c) > (?, ?)")),
-                 QByteArray("a = $1 AND (b, c) > ($2, $3)"));
-        QCOMPARE(numberedPlaceholders(QStringLiteral("m LIKE ? ESCAPE '?' AND \"q?\" = ?"), 4),
-                 QByteArray("m LIKE $4 ESCAPE '?' AND \"q?\" = $5"));
-        QCOMPARE(numberedPlaceholders(QStringLiteral("m = 'it''s ?' OR n = ?")),
-                 QByteArray("m = 'it''s ?' OR n = $1"));
-        QCOMPARE(numberedPlaceholders(QStringLiteral("x = 'é' AND y = ?")),
-                 QByteArray("x = 'é' AND y = $1"));
+        const QList<QByteArray> values{"'x'", "42", "'it''s'"};
+        QCOMPARE(placeholdersReplaced(QStringLiteral("a = ? AND (b, c) > (?, ?)"), values),
+                 QByteArray("a = 'x' AND (b, c) > (42, 'it''s')"));
+        QCOMPARE(placeholdersReplaced(QStringLiteral("m LIKE ? ESCAPE '?' AND \"q?\" = ?"), values),
+                 QByteArray("m LIKE 'x' ESCAPE '?' AND \"q?\" = 42"));
+        QCOMPARE(placeholdersReplaced(QStringLiteral("m = 'it''s ?' OR n = ?"), values),
+                 QByteArray("m = 'it''s ?' OR n = 'x'"));
+        QCOMPARE(placeholdersReplaced(QStringLiteral("x = 'é' AND y = ?"), values),
+                 QByteArray("x = 'é' AND y = 'x'"));
     }
 };
 
