@@ -382,6 +382,13 @@ private Q_SLOTS:
             const CsvExportResult none = exportTimelineCsv(db, quoting, out);
             QVERIFY2(none.ok(), qPrintable(none.error));
             QCOMPARE(none.rows, 0);
+            // A cancelled export stops the server's COPY; the connection serves the next one.
+            std::atomic_bool cancel = false;
+            const CsvExportResult cancelled = exportTimelineCsv(
+                db, {}, out, [&](qint64, int) { cancel = true; }, &cancel);
+            QVERIFY(cancelled.cancelled);
+            QVERIFY(cancelled.rows < 20'000);
+            QCOMPARE(exportTimelineCsv(db, {}, out).rows, 20'000);
         }
         QVERIFY(rows[0] > 100);
         QCOMPARE(rows[1], rows[0]);
