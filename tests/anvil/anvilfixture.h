@@ -24,18 +24,25 @@ struct SignedTransfer
     quint64 nonce = 0;
 };
 
+// The EVM network "anvil" every anvil test configures, without its nodes.
+inline NetworkConfig anvilNetwork()
+{
+    NetworkConfig network;
+    network.name = QStringLiteral("anvil");
+    network.family = ChainFamily::Evm;
+    network.chainId = kAnvilChainId;
+    network.warnLag = 3;
+    network.maxLag = 12;
+    return network;
+}
+
 // A node, a pool that points at it, and a way to ask it what the lookup would show.
 struct AnvilFixture
 {
     AnvilFixture()
         : manager(&clock)
-    {
-        network.name = QStringLiteral("anvil");
-        network.family = ChainFamily::Evm;
-        network.chainId = kAnvilChainId;
-        network.warnLag = 3;
-        network.maxLag = 12;
-    }
+        , network(anvilNetwork())
+    {}
 
     // Starts anvil as the network's one node (every role), applies the configuration and
     // probes it once. Empty when it serves.

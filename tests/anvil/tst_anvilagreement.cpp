@@ -2,7 +2,7 @@
 // genesis timestamp, base fee 0) that mine the same empty blocks at the same timestamps serve the
 // same hashes. One of them given another block 11 (evm_revert, then a block at another
 // timestamp) serves another history; given back the common one it agrees again.
-#include "anvilnode.h"
+#include "anvilfixture.h"
 #include "incidentspy.h"
 #include "pool/networkpool.h"
 #include "pool/poolcheck.h"
@@ -54,12 +54,8 @@ struct AgreeingAnvils
 {
     explicit AgreeingAnvils(const QStringList& names)
         : manager(&clock)
+        , network(anvilNetwork())
     {
-        network.name = QStringLiteral("anvil");
-        network.family = ChainFamily::Evm;
-        network.chainId = kAnvilChainId;
-        network.warnLag = 3;
-        network.maxLag = 12;
         for (const QString& name : names) {
             nodes.push_back(std::make_unique<AnvilNode>());
             NodeConfig nodeConfig;
