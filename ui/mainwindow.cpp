@@ -27,6 +27,7 @@
 #include "pool/networkpool.h"
 #include "pool/poolmanager.h"
 #include "poolview.h"
+#include "recording/collectorfollower.h"
 #include "recording/storesession.h"
 #include "shortcuts.h"
 #include "store/database.h"
@@ -38,6 +39,7 @@
 #include "util/settings.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QCoreApplication>
@@ -90,6 +92,14 @@ MainWindow::MainWindow(PoolManager* pools, ConfigSource source, Settings* settin
     statusBar()->addWidget(m_readOnlyLabel);
     statusBar()->addWidget(m_sourceLabel, 1);
     statusBar()->addPermanentWidget(m_probingLabel);
+    m_probeFromThisDesk = new QCheckBox(tr("Probe from this desk too"), this);
+    m_probeFromThisDesk->setObjectName(QStringLiteral("probeFromThisDesk"));
+    m_probeFromThisDesk->setToolTip(
+        tr("The store has a collector: this desk shows its probe states and probes no node "
+           "itself. On, this desk probes every node as well (probeFromThisDesk in the "
+           "configuration file, --probe-from-this-desk)."));
+    m_probeFromThisDesk->hide();
+    statusBar()->addPermanentWidget(m_probeFromThisDesk);
     statusBar()->setFont(withPointSize(statusBar()->font(), headerPointSize - 1));
 
     connect(m_pools, &PoolManager::poolsReplaced, this, &MainWindow::poolsReplaced);
@@ -168,6 +178,19 @@ void MainWindow::buildToolbar()
                        "border-radius: 6px; }"));
     m_pausedBar->addWidget(m_pausedBanner);
     m_pausedBar->hide();
+
+    m_collectorBar = addToolBar(tr("Collector"));
+    m_collectorBar->setObjectName(QStringLiteral("collectorToolbar"));
+    m_collectorBar->setMovable(false);
+    m_collectorBar->setStyleSheet(QStringLiteral("QToolBar { padding: 0px 6px 6px 6px; }"));
+    m_collectorBanner = new QLabel(m_collectorBar);
+    m_collectorBanner->setObjectName(QStringLiteral("collectorBanner"));
+    m_collectorBanner->setFont(withPointSize(font(), headerPointSize, true));
+    m_collectorBanner->setStyleSheet(
+        QStringLiteral("#collectorBanner { background: #8a5a00; color: white; padding: 6px 12px; "
+                       "border-radius: 6px; }"));
+    m_collectorBar->addWidget(m_collectorBanner);
+    m_collectorBar->hide();
 
     m_pause = toolbar->addAction(themeIcon(QStringLiteral("pause")), tr("Pause probing"));
     m_pause->setObjectName(QStringLiteral("pause"));
@@ -687,6 +710,58 @@ void MainWindow::quitSwitchyard()
     question->open();
 }
 
+void MainWindow::setCollectorFollower(CollectorFollower* follower)
+{
+    m_follower = follower;
+    connect(m_follower, &CollectorFollower::changed, this, &MainWindow::updateCollector);
+    connect(m_probeFromThisDesk, &QCheckBox::toggled, m_follower,
+            &CollectorFollower::setProbeFromThisDesk);
+    updateCollector();
+}
+
+bool MainWindow::followsCollector() const
+{
+    return m_follower && m_follower->isFollowing();
+}
+
+bool MainWindow::isCollectorBannerShown() const
+{
+    return !m_collectorBar->isHidden();
+}
+
+QString MainWindow::collectorBannerText() const
+{
+    return m_collectorBanner->text();
+}
+
+void MainWindow::updateCollector()
+{
+    const bool hasCollector = !m_follower->collector().isEmpty();
+    m_probeFromThisDesk->setVisible(hasCollector);
+    {
+        const QSignalBlocker quiet(m_probeFromThisDesk);
+        m_probeFromThisDesk->setChecked(m_follower->probesFromThisDesk());
+    }
+    const std::optional<qint64> seenAgo = m_follower->lastSeenAgeMs();
+    if (m_follower->isLate() && seenAgo) {
+        m_collectorBanner->setText(
+            followsCollector() ? tr("Collector %1 last seen %2: the node states shown are as old")
+                                     .arg(m_follower->collector(), display::age(*seenAgo))
+                               : tr("Collector %1 last seen %2")
+                                     .arg(m_follower->collector(), display::age(*seenAgo)));
+        m_collectorBanner->setToolTip(
+            tr("No lease renewal and no probe state from the store's collector for more than "
+               "%1 s. Turn on \"Probe from this desk too\" to see live values here.")
+                .arg(m_follower->lateAfterMs() / 1000.0));
+    }
+    m_collectorBar->setVisible(m_follower->isLate() && seenAgo);
+    // Following, the pools are stopped by the follower: that is no pause.
+    m_pause->setEnabled(!followsCollector());
+    if (followsCollector() && m_pause->isChecked())
+        setPaused(false);
+    updateProbingLabel();
+}
+
 QString MainWindow::probingText() const
 {
     return m_probingLabel->text();
@@ -703,7 +778,10 @@ void MainWindow::updateProbingLabel()
     }
     const QString switchedOff =
         disabled > 0 ? tr(" (%1 disabled, not probed)").arg(display::count(disabled)) : QString();
-    if (m_pause->isChecked())
+    if (followsCollector())
+        m_probingLabel->setText(tr("Showing the probes of collector %1: this desk probes none")
+                                    .arg(m_follower->collector()));
+    else if (m_pause->isChecked())
         m_probingLabel->setText(tr("Paused: no probes are sent"));
     else if (nodes == 0)
         m_probingLabel->setText(QString());
@@ -724,7 +802,7 @@ void MainWindow::setPaused(bool paused)
     }
     if (paused)
         m_pools->stop();
-    else if (!m_pools->isRunning())
+    else if (!m_pools->isRunning() && !followsCollector())
         m_pools->start();
     m_pause->setIcon(themeIcon(paused ? QStringLiteral("resume") : QStringLiteral("pause")));
     m_pause->setText(paused ? tr("Resume probing") : tr("Pause probing"));
@@ -754,7 +832,7 @@ NetworksEditorDialog* MainWindow::openEditor()
 void MainWindow::applyEdited(const Config& config)
 {
     m_pools->applyConfig(config);
-    if (!m_pause->isChecked() && !m_pools->isRunning())
+    if (!m_pause->isChecked() && !m_pools->isRunning() && !followsCollector())
         m_pools->start();
     updateStatus();
 }
