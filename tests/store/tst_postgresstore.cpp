@@ -217,8 +217,9 @@ private Q_SLOTS:
                                          "table_schema = 'public' ORDER BY table_name")),
                  (QStringList{QStringLiteral("collector_lease"), QStringLiteral("events"),
                               QStringLiteral("failover_counts"), QStringLiteral("node_quarantines"),
-                              QStringLiteral("probe_samples"), QStringLiteral("schema_version"),
-                              QStringLiteral("send_attempts"), QStringLiteral("transactions")}));
+                              QStringLiteral("node_states"), QStringLiteral("probe_samples"),
+                              QStringLiteral("schema_version"), QStringLiteral("send_attempts"),
+                              QStringLiteral("transactions")}));
         // The schema's ${ROW_ID} and ${BYTES} in the server's words.
         QCOMPARE(rows(db, QStringLiteral("SELECT data_type, is_identity FROM "
                                          "information_schema.columns WHERE table_name = 'events' "
