@@ -31,6 +31,7 @@
 #include "recording/storesession.h"
 #include "shortcuts.h"
 #include "store/database.h"
+#include "store/storewriter.h"
 #include "timeline/eventtext.h"
 #include "timelineview.h"
 #include "tracking/transactiontracker.h"
@@ -92,14 +93,6 @@ MainWindow::MainWindow(PoolManager* pools, ConfigSource source, Settings* settin
     statusBar()->addWidget(m_readOnlyLabel);
     statusBar()->addWidget(m_sourceLabel, 1);
     statusBar()->addPermanentWidget(m_probingLabel);
-    m_probeFromThisDesk = new QCheckBox(tr("Probe from this desk too"), this);
-    m_probeFromThisDesk->setObjectName(QStringLiteral("probeFromThisDesk"));
-    m_probeFromThisDesk->setToolTip(
-        tr("The store has a collector: this desk shows its probe states and probes no node "
-           "itself. On, this desk probes every node as well (probeFromThisDesk in the "
-           "configuration file, --probe-from-this-desk)."));
-    m_probeFromThisDesk->hide();
-    statusBar()->addPermanentWidget(m_probeFromThisDesk);
     statusBar()->setFont(withPointSize(statusBar()->font(), headerPointSize - 1));
 
     connect(m_pools, &PoolManager::poolsReplaced, this, &MainWindow::poolsReplaced);
@@ -191,6 +184,19 @@ void MainWindow::buildToolbar()
                        "border-radius: 6px; }"));
     m_collectorBar->addWidget(m_collectorBanner);
     m_collectorBar->hide();
+
+    m_storeBar = addToolBar(tr("Store"));
+    m_storeBar->setObjectName(QStringLiteral("storeToolbar"));
+    m_storeBar->setMovable(false);
+    m_storeBar->setStyleSheet(QStringLiteral("QToolBar { padding: 0px 6px 6px 6px; }"));
+    m_storeBanner = new QLabel(m_storeBar);
+    m_storeBanner->setObjectName(QStringLiteral("storeBanner"));
+    m_storeBanner->setFont(withPointSize(font(), headerPointSize, true));
+    m_storeBanner->setStyleSheet(
+        QStringLiteral("#storeBanner { background: #b71c1c; color: white; padding: 6px 12px; "
+                       "border-radius: 6px; }"));
+    m_storeBar->addWidget(m_storeBanner);
+    m_storeBar->hide();
 
     m_pause = toolbar->addAction(themeIcon(QStringLiteral("pause")), tr("Pause probing"));
     m_pause->setObjectName(QStringLiteral("pause"));
@@ -328,6 +334,20 @@ void MainWindow::setStore(StoreSession* store)
                                    tr(". The board shows what the collector and the operator "
                                       "desks store."));
 
+    connect(&store->writer(), &store::StoreWriter::retrying, this,
+            [this](qsizetype writes, const QString& error) {
+                // The driver's words can run to a paragraph: the line keeps their start, the
+                // tooltip all of them.
+                constexpr int shownChars = 120;
+                const QString reason =
+                    error.size() > shownChars ? error.left(shownChars) + u'…' : error;
+                m_storeBanner->setText(
+                    tr("Store unavailable: %1 kept and retried (%2)")
+                        .arg(display::counted(writes, tr("write"), tr("writes")), reason));
+                m_storeBanner->setToolTip(error);
+                m_storeBar->show();
+            });
+    connect(&store->writer(), &store::StoreWriter::committed, m_storeBar, &QToolBar::hide);
     m_overviewModel->setTracker(store->tracker());
     m_unseenCritical->watch(store->tracker());
     m_unseenCritical->setLooking(m_views->currentIndex() == TimelineTab);
@@ -713,6 +733,15 @@ void MainWindow::quitSwitchyard()
 void MainWindow::setCollectorFollower(CollectorFollower* follower)
 {
     m_follower = follower;
+    // Made only here: the status bar is as tall as its tallest widget, shown or not, and a
+    // desk without a store keeps the height the laptop screen leaves it.
+    m_probeFromThisDesk = new QCheckBox(tr("Probe from this desk too"), this);
+    m_probeFromThisDesk->setObjectName(QStringLiteral("probeFromThisDesk"));
+    m_probeFromThisDesk->setToolTip(
+        tr("The store has a collector: this desk shows its probe states and probes no node "
+           "itself. On, this desk probes every node as well (probeFromThisDesk in the "
+           "configuration file, --probe-from-this-desk)."));
+    statusBar()->addPermanentWidget(m_probeFromThisDesk);
     connect(m_follower, &CollectorFollower::changed, this, &MainWindow::updateCollector);
     connect(m_probeFromThisDesk, &QCheckBox::toggled, m_follower,
             &CollectorFollower::setProbeFromThisDesk);
@@ -722,6 +751,16 @@ void MainWindow::setCollectorFollower(CollectorFollower* follower)
 bool MainWindow::followsCollector() const
 {
     return m_follower && m_follower->isFollowing();
+}
+
+bool MainWindow::isStoreBannerShown() const
+{
+    return !m_storeBar->isHidden();
+}
+
+QString MainWindow::storeBannerText() const
+{
+    return m_storeBanner->text();
 }
 
 bool MainWindow::isCollectorBannerShown() const

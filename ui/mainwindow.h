@@ -110,8 +110,14 @@ public:
     // probes the node table shows and offers "Probe from this desk too", and a banner says when
     // the collector is late.
     void setCollectorFollower(CollectorFollower* follower);
-    QCheckBox* probeFromThisDeskBox() const { return m_probeFromThisDesk; }
+    QCheckBox* probeFromThisDeskBox() const
+    {
+        return m_probeFromThisDesk;
+    } // null before setCollectorFollower()
     bool isCollectorBannerShown() const;
+    // While the store fails (the server away, the disk full): one line, until a commit works.
+    bool isStoreBannerShown() const;
+    QString storeBannerText() const;
     QString collectorBannerText() const;
     // The store's role may not track, send or quarantine (store::StoreAccess): none of those is
     // offered, the title and the status bar say "read only", and this says why; else empty.
@@ -184,6 +190,8 @@ private:
     QLabel* m_collectorBanner = nullptr;
     QToolBar* m_collectorBar = nullptr; // the banner's row, shown while the collector is late
     QCheckBox* m_probeFromThisDesk = nullptr;
+    QLabel* m_storeBanner = nullptr;
+    QToolBar* m_storeBar = nullptr; // the banner's row, shown while the store fails
     QTabWidget* m_views = nullptr;
     QStackedWidget* m_nodesPage = nullptr;
     EmptyState* m_welcome = nullptr;

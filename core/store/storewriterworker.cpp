@@ -255,7 +255,10 @@ void StoreWriterWorker::retryLater(const QString& error)
                              .arg(QDir::toNativeSeparators(m_path))
                              .arg(delay)
                              .arg(error);
-    post([text](StoreWriter* owner) { Q_EMIT owner->writeFailed(text); });
+    post([text, writes = qsizetype(m_batch.size()), error](StoreWriter* owner) {
+        Q_EMIT owner->writeFailed(text);
+        Q_EMIT owner->retrying(writes, error);
+    });
     if (m_retryTimer)
         m_retryTimer->start(delay);
 }
