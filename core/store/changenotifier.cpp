@@ -54,8 +54,11 @@ PostgresChangeNotifier::PostgresChangeNotifier(QSqlDatabase connection, int poll
         // connect timeout while the server cannot be reached.
         if (listen()) {
             m_pollTimer->stop();
-            poll(); // what was committed while nobody listened
+            // First: a server that restarted ended the connection the readers use too, and
+            // they open it again (recording/storesession.h). Then they look at what was
+            // committed while nobody listened, which a poll on that connection could not tell.
             Q_EMIT listeningChanged(true);
+            Q_EMIT changed();
         }
     });
     m_pollTimer->setInterval(pollIntervalMs);

@@ -75,7 +75,8 @@ public:
     bool isListening() const { return m_listening; }
 
 Q_SIGNALS:
-    // The listener was lost (the slow poll runs), or listens again.
+    // The listener was lost (the slow poll runs), or listens again; then changed() follows at
+    // once, for whatever was committed while nobody listened.
     void listeningChanged(bool listening);
 
 private:
