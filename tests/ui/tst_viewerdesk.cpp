@@ -208,8 +208,6 @@ private Q_SLOTS:
         QVERIFY(!window.isCollectorBannerShown());
         QVERIFY(!window.pauseAction()->isEnabled());
         QVERIFY(!window.isPausedBannerShown());
-        if (const QString out = qEnvironmentVariable("SWITCHYARD_RENDER_DIR"); !out.isEmpty())
-            window.grab().save(out + QStringLiteral("/viewer-desk-%1.png").arg(engine));
 
         // Not one probe from the desk, while the collector's states keep coming.
         const qint64 before = storedRow(db, QStringLiteral("a")).height;
@@ -219,6 +217,8 @@ private Q_SLOTS:
                                      storedRow(db, QStringLiteral("a")).height,
                                  kServeWaitMs);
         QCOMPARE(requestsTo(deskNodes), 0);
+        if (const QString out = qEnvironmentVariable("SWITCHYARD_RENDER_DIR"); !out.isEmpty())
+            window.grab().save(out + QStringLiteral("/viewer-desk-%1.png").arg(engine));
 
         // A live lookup still asks the nodes: the desk's own, the ones the collector's states
         // let serve.
