@@ -6,6 +6,7 @@
 #include "mainwindow.h"
 #include "pool/poolmanager.h"
 #include "recording/collector.h"
+#include "recording/collectorfollower.h"
 #include "recording/storesession.h"
 #include "sim/demoscenario.h"
 #include "store/database.h"
@@ -65,9 +66,14 @@ int runWindow(int argc, char* argv[])
         QStringLiteral("Watch a built-in simulated cluster on 127.0.0.1 instead of a config."));
     const cli::StoreOption dbOption(QStringLiteral("The event and transaction store (SQLite)."),
                                     QStringLiteral("(the demo: %1)").arg(demoDatabasePath()));
+    const QCommandLineOption probeTooOption(
+        QStringLiteral("probe-from-this-desk"),
+        QStringLiteral("On a store with a collector (switchyard serve), probe the nodes from this "
+                       "desk too instead of only showing the collector's probe states."));
     parser.addOption(configOption);
     parser.addOption(demoOption);
     parser.addOption(dbOption);
+    parser.addOption(probeTooOption);
     parser.addPositionalArgument(QStringLiteral("COMMAND"),
                                  QStringLiteral("Optional command, see the list below."),
                                  QStringLiteral("[COMMAND]"));
@@ -133,11 +139,6 @@ int runWindow(int argc, char* argv[])
         config = demo->config();
     }
     Collector collector(Clock::system());
-    collector.start(config);
-    if (demo)
-        demo->startTraffic(&collector.pools());
-    if (!source.path.isEmpty())
-        collector.watchConfig(source.path, configContents);
 
     // A store given by name must work; the default one may not (a read-only home): then the
     // dashboard still watches the pool and the Timeline tab says why nothing is kept.
@@ -153,6 +154,12 @@ int runWindow(int argc, char* argv[])
     if (!storeOpen && dbOption.named(parser, config))
         return cli::fail(cli::ExitConfigError, storeError);
     StoreSession* store = collector.store();
+    // Opened first: on a store whose collector probes already, this desk sends no probe at all.
+    collector.startAsDesk(config, config.probeFromThisDesk || parser.isSet(probeTooOption));
+    if (demo)
+        demo->startTraffic(&collector.pools());
+    if (!source.path.isEmpty())
+        collector.watchConfig(source.path, configContents);
     // The demo's own application hands its transactions to the tracker, which keeps them in
     // the demo's store: without a store there is nothing to track them in.
     if (demo && store)
@@ -165,6 +172,8 @@ int runWindow(int argc, char* argv[])
         window.setStore(store);
     else
         window.showStoreProblem(storeError);
+    if (CollectorFollower* follower = collector.follower())
+        window.setCollectorFollower(follower);
     window.show();
     return QApplication::exec();
 }

@@ -27,9 +27,11 @@
 #include "pool/networkpool.h"
 #include "pool/poolmanager.h"
 #include "poolview.h"
+#include "recording/collectorfollower.h"
 #include "recording/storesession.h"
 #include "shortcuts.h"
 #include "store/database.h"
+#include "store/storewriter.h"
 #include "timeline/eventtext.h"
 #include "timelineview.h"
 #include "tracking/transactiontracker.h"
@@ -38,6 +40,7 @@
 #include "util/settings.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QCoreApplication>
@@ -168,6 +171,32 @@ void MainWindow::buildToolbar()
                        "border-radius: 6px; }"));
     m_pausedBar->addWidget(m_pausedBanner);
     m_pausedBar->hide();
+
+    m_collectorBar = addToolBar(tr("Collector"));
+    m_collectorBar->setObjectName(QStringLiteral("collectorToolbar"));
+    m_collectorBar->setMovable(false);
+    m_collectorBar->setStyleSheet(QStringLiteral("QToolBar { padding: 0px 6px 6px 6px; }"));
+    m_collectorBanner = new QLabel(m_collectorBar);
+    m_collectorBanner->setObjectName(QStringLiteral("collectorBanner"));
+    m_collectorBanner->setFont(withPointSize(font(), headerPointSize, true));
+    m_collectorBanner->setStyleSheet(
+        QStringLiteral("#collectorBanner { background: #8a5a00; color: white; padding: 6px 12px; "
+                       "border-radius: 6px; }"));
+    m_collectorBar->addWidget(m_collectorBanner);
+    m_collectorBar->hide();
+
+    m_storeBar = addToolBar(tr("Store"));
+    m_storeBar->setObjectName(QStringLiteral("storeToolbar"));
+    m_storeBar->setMovable(false);
+    m_storeBar->setStyleSheet(QStringLiteral("QToolBar { padding: 0px 6px 6px 6px; }"));
+    m_storeBanner = new QLabel(m_storeBar);
+    m_storeBanner->setObjectName(QStringLiteral("storeBanner"));
+    m_storeBanner->setFont(withPointSize(font(), headerPointSize, true));
+    m_storeBanner->setStyleSheet(
+        QStringLiteral("#storeBanner { background: #b71c1c; color: white; padding: 6px 12px; "
+                       "border-radius: 6px; }"));
+    m_storeBar->addWidget(m_storeBanner);
+    m_storeBar->hide();
 
     m_pause = toolbar->addAction(themeIcon(QStringLiteral("pause")), tr("Pause probing"));
     m_pause->setObjectName(QStringLiteral("pause"));
@@ -305,6 +334,20 @@ void MainWindow::setStore(StoreSession* store)
                                    tr(". The board shows what the collector and the operator "
                                       "desks store."));
 
+    connect(&store->writer(), &store::StoreWriter::retrying, this,
+            [this](qsizetype writes, const QString& error) {
+                // The driver's words can run to a paragraph: the line keeps their start, the
+                // tooltip all of them.
+                constexpr int shownChars = 120;
+                const QString reason =
+                    error.size() > shownChars ? error.left(shownChars) + u'…' : error;
+                m_storeBanner->setText(
+                    tr("Store unavailable: %1 kept and retried (%2)")
+                        .arg(display::counted(writes, tr("write"), tr("writes")), reason));
+                m_storeBanner->setToolTip(error);
+                m_storeBar->show();
+            });
+    connect(&store->writer(), &store::StoreWriter::committed, m_storeBar, &QToolBar::hide);
     m_overviewModel->setTracker(store->tracker());
     m_unseenCritical->watch(store->tracker());
     m_unseenCritical->setLooking(m_views->currentIndex() == TimelineTab);
@@ -687,6 +730,77 @@ void MainWindow::quitSwitchyard()
     question->open();
 }
 
+void MainWindow::setCollectorFollower(CollectorFollower* follower)
+{
+    m_follower = follower;
+    // Made only here: the status bar is as tall as its tallest widget, shown or not, and a
+    // desk without a store keeps the height the laptop screen leaves it.
+    m_probeFromThisDesk = new QCheckBox(tr("Probe from this desk too"), this);
+    m_probeFromThisDesk->setObjectName(QStringLiteral("probeFromThisDesk"));
+    m_probeFromThisDesk->setToolTip(
+        tr("The store has a collector: this desk shows its probe states and probes no node "
+           "itself. On, this desk probes every node as well (probeFromThisDesk in the "
+           "configuration file, --probe-from-this-desk)."));
+    statusBar()->addPermanentWidget(m_probeFromThisDesk);
+    connect(m_follower, &CollectorFollower::changed, this, &MainWindow::updateCollector);
+    connect(m_probeFromThisDesk, &QCheckBox::toggled, m_follower,
+            &CollectorFollower::setProbeFromThisDesk);
+    updateCollector();
+}
+
+bool MainWindow::followsCollector() const
+{
+    return m_follower && m_follower->isFollowing();
+}
+
+bool MainWindow::isStoreBannerShown() const
+{
+    return !m_storeBar->isHidden();
+}
+
+QString MainWindow::storeBannerText() const
+{
+    return m_storeBanner->text();
+}
+
+bool MainWindow::isCollectorBannerShown() const
+{
+    return !m_collectorBar->isHidden();
+}
+
+QString MainWindow::collectorBannerText() const
+{
+    return m_collectorBanner->text();
+}
+
+void MainWindow::updateCollector()
+{
+    const bool hasCollector = !m_follower->collector().isEmpty();
+    m_probeFromThisDesk->setVisible(hasCollector);
+    {
+        const QSignalBlocker quiet(m_probeFromThisDesk);
+        m_probeFromThisDesk->setChecked(m_follower->probesFromThisDesk());
+    }
+    const std::optional<qint64> seenAgo = m_follower->lastSeenAgeMs();
+    if (m_follower->isLate() && seenAgo) {
+        m_collectorBanner->setText(
+            followsCollector() ? tr("Collector %1 last seen %2: the node states shown are as old")
+                                     .arg(m_follower->collector(), display::age(*seenAgo))
+                               : tr("Collector %1 last seen %2")
+                                     .arg(m_follower->collector(), display::age(*seenAgo)));
+        m_collectorBanner->setToolTip(
+            tr("No lease renewal and no probe state from the store's collector for more than "
+               "%1 s. Turn on \"Probe from this desk too\" to see live values here.")
+                .arg(m_follower->lateAfterMs() / 1000.0));
+    }
+    m_collectorBar->setVisible(m_follower->isLate() && seenAgo);
+    // Following, the pools are stopped by the follower: that is no pause.
+    m_pause->setEnabled(!followsCollector());
+    if (followsCollector() && m_pause->isChecked())
+        setPaused(false);
+    updateProbingLabel();
+}
+
 QString MainWindow::probingText() const
 {
     return m_probingLabel->text();
@@ -703,7 +817,10 @@ void MainWindow::updateProbingLabel()
     }
     const QString switchedOff =
         disabled > 0 ? tr(" (%1 disabled, not probed)").arg(display::count(disabled)) : QString();
-    if (m_pause->isChecked())
+    if (followsCollector())
+        m_probingLabel->setText(tr("Showing the probes of collector %1: this desk probes none")
+                                    .arg(m_follower->collector()));
+    else if (m_pause->isChecked())
         m_probingLabel->setText(tr("Paused: no probes are sent"));
     else if (nodes == 0)
         m_probingLabel->setText(QString());
@@ -724,7 +841,7 @@ void MainWindow::setPaused(bool paused)
     }
     if (paused)
         m_pools->stop();
-    else if (!m_pools->isRunning())
+    else if (!m_pools->isRunning() && !followsCollector())
         m_pools->start();
     m_pause->setIcon(themeIcon(paused ? QStringLiteral("resume") : QStringLiteral("pause")));
     m_pause->setText(paused ? tr("Resume probing") : tr("Pause probing"));
@@ -754,7 +871,7 @@ NetworksEditorDialog* MainWindow::openEditor()
 void MainWindow::applyEdited(const Config& config)
 {
     m_pools->applyConfig(config);
-    if (!m_pause->isChecked() && !m_pools->isRunning())
+    if (!m_pause->isChecked() && !m_pools->isRunning() && !followsCollector())
         m_pools->start();
     updateStatus();
 }

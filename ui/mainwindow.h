@@ -9,6 +9,7 @@
 #include <memory>
 
 class QAction;
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -17,6 +18,7 @@ class QTabWidget;
 class QToolBar;
 
 namespace switchyard {
+class CollectorFollower;
 class FailoverTableModel;
 class LagRecorder;
 class NetworkOverviewModel;
@@ -104,6 +106,19 @@ public:
     void setStore(StoreSession* store);
     // The store could not be opened: the Timeline tab says what is wrong with which file.
     void showStoreProblem(const QString& error);
+    // The store's collector, followed or not (owned by the caller): the status bar says whose
+    // probes the node table shows and offers "Probe from this desk too", and a banner says when
+    // the collector is late.
+    void setCollectorFollower(CollectorFollower* follower);
+    QCheckBox* probeFromThisDeskBox() const
+    {
+        return m_probeFromThisDesk;
+    } // null before setCollectorFollower()
+    bool isCollectorBannerShown() const;
+    // While the store fails (the server away, the disk full): one line, until a commit works.
+    bool isStoreBannerShown() const;
+    QString storeBannerText() const;
+    QString collectorBannerText() const;
     // The store's role may not track, send or quarantine (store::StoreAccess): none of those is
     // offered, the title and the status bar say "read only", and this says why; else empty.
     QString readOnlyReason() const { return m_readOnlyReason; }
@@ -144,6 +159,8 @@ private:
     void updateStatus();
     void lookupMayBeTracked(const QStringList& ids); // ids the Track dialog just tracked
     void updateProbingLabel();                       // how many nodes are probed, in the status bar
+    void updateCollector();
+    bool followsCollector() const;
     void watchNodeStates();
     void openNetwork(const QString& network);
     void updateTabCounts();
@@ -169,6 +186,12 @@ private:
     LookupDialog* m_lookup = nullptr;
     QLabel* m_pausedBanner = nullptr;
     QToolBar* m_pausedBar = nullptr; // the banner's row, shown while paused
+    CollectorFollower* m_follower = nullptr;
+    QLabel* m_collectorBanner = nullptr;
+    QToolBar* m_collectorBar = nullptr; // the banner's row, shown while the collector is late
+    QCheckBox* m_probeFromThisDesk = nullptr;
+    QLabel* m_storeBanner = nullptr;
+    QToolBar* m_storeBar = nullptr; // the banner's row, shown while the store fails
     QTabWidget* m_views = nullptr;
     QStackedWidget* m_nodesPage = nullptr;
     EmptyState* m_welcome = nullptr;

@@ -112,6 +112,9 @@ struct Config
     // The store (an SQLite file's absolute path or a postgresql:// URL without a password);
     // empty: the default. `--db` overrides it.
     QString db;
+    // A desk on a store with a collector (`switchyard serve`) shows the collector's probe states
+    // and probes nothing itself, unless this is on (recording/collectorfollower.h).
+    bool probeFromThisDesk = false;
     // Environment variables that ${NAME} references expanded to when the file was loaded
     // (name -> value). Never saved; the values are secrets that SecretScrubber hides.
     QMap<QString, QString> usedVariables;

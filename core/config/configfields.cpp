@@ -64,6 +64,10 @@ QList<ConfigField> allFields()
          QStringLiteral("An SQLite file, or postgresql://user@host:port/dbname for a team's "
                         "store (the password from PGPASSWORD or ~/.pgpass); empty: the default; "
                         "--db overrides it")},
+        {QStringLiteral("probeFromThisDesk"), QStringLiteral("Probe from this desk too"),
+         QStringLiteral("On a store with a collector (switchyard serve), this desk probes the "
+                        "nodes itself as well instead of only showing the collector's probe "
+                        "states; --probe-from-this-desk turns it on")},
         {QStringLiteral("networks[].name"), QStringLiteral("Name"),
          QStringLiteral("Unique ignoring case; shown in the network selector")},
         {QStringLiteral("networks[].family"), QStringLiteral("Family"),
@@ -208,6 +212,8 @@ int* integerSetting(Config& config, const QString& key)
 
 bool* switchSetting(Config& config, const QString& key)
 {
+    if (key == QLatin1String("probeFromThisDesk"))
+        return &config.probeFromThisDesk;
     const QStringList parts = key.split(u'.');
     if (parts.size() != 3 || parts[0] != QLatin1String("alerts") ||
         parts[2] != QLatin1String("enabled"))

@@ -27,8 +27,9 @@ const ConfigField* configField(const QString& key);
 QString configFieldKey(const QString& jsonPath);
 
 struct Config;
-// The member a key outside `networks` ("probe.timeoutMs", "alerts.nearExpiry.enabled") edits
-// in `config`: an integer or a switch; null when the key is not one of that kind.
+// The member a key outside `networks` ("probe.timeoutMs", "alerts.nearExpiry.enabled",
+// "probeFromThisDesk") edits in `config`: an integer or a switch; null when the key is not one
+// of that kind.
 int* integerSetting(Config& config, const QString& key);
 bool* switchSetting(Config& config, const QString& key);
 

@@ -28,9 +28,9 @@ namespace {
 constexpr qint64 maxExactInteger = (qint64(1) << 53) - 1;
 constexpr qint64 maxInt = std::numeric_limits<int>::max();
 
-const QStringList rootKeys = {QStringLiteral("networks"), QStringLiteral("probe"),
-                              QStringLiteral("reconfigureGraceMs"), QStringLiteral("alerts"),
-                              QStringLiteral("db")};
+const QStringList rootKeys = {
+    QStringLiteral("networks"), QStringLiteral("probe"), QStringLiteral("reconfigureGraceMs"),
+    QStringLiteral("alerts"),   QStringLiteral("db"),    QStringLiteral("probeFromThisDesk")};
 const QStringList networkKeys = {
     QStringLiteral("name"),    QStringLiteral("family"),     QStringLiteral("genesisHash"),
     QStringLiteral("chainId"), QStringLiteral("commitment"), QStringLiteral("checkSyncing"),
@@ -469,6 +469,9 @@ Config Validator::root(const QJsonObject& object)
         else
             config.db = *db;
     }
+
+    if (const auto probeToo = boolean(object, QStringLiteral("probeFromThisDesk"), QString()))
+        config.probeFromThisDesk = *probeToo;
 
     config.usedVariables = m_usedVariables;
     return config;

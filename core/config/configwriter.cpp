@@ -202,6 +202,8 @@ QByteArray configToJson(const Config& config)
         writeAlerts(json, config.alerts);
     if (!config.db.isEmpty())
         json.member(QStringLiteral("db"), config.db);
+    if (config.probeFromThisDesk)
+        json.member(QStringLiteral("probeFromThisDesk"), true);
     json.endObject();
     return json.text();
 }

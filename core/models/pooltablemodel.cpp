@@ -234,6 +234,7 @@ PoolTableModel::Row PoolTableModel::snapshot(const NetworkPool& pool, int poolIn
     if (row.push == PushState::Down)
         row.pushError = pool.scrubber().scrub(node.push->lastError());
     row.lastProbeMs = health.lastProbeMs();
+    row.probedBy = node.reportedBy;
     row.cooldownUntilMs = node.cooldownUntilMs;
     row.warnLag = pool.config().warnLag;
     row.maxLag = pool.config().maxLag;
@@ -290,7 +291,8 @@ quint64 PoolTableModel::changedColumns(const Row& before, const Row& after)
                 before.cooldownUntilMs != after.cooldownUntilMs ||
                 before.probedState != after.probedState || before.state != after.state,
             LastError);
-    compare(before.lastProbeMs != after.lastProbeMs, SinceLastProbe);
+    compare(before.lastProbeMs != after.lastProbeMs || before.probedBy != after.probedBy,
+            SinceLastProbe);
     return columns;
 }
 
@@ -498,6 +500,14 @@ QVariant PoolTableModel::sortValue(const Row& row, int column) const
     }
 }
 
+QString PoolTableModel::lastProbeText(const Row& row) const
+{
+    const QString age = display(row, SinceLastProbe).toString();
+    return row.probedBy.isEmpty() ? QStringLiteral("Last probe: %1").arg(age)
+                                  : QStringLiteral("Last probe: %1, by the store's collector %2")
+                                        .arg(age, row.probedBy);
+}
+
 QVariant PoolTableModel::toolTip(const Row& row, int column) const
 {
     switch (column) {
@@ -566,9 +576,9 @@ QVariant PoolTableModel::toolTip(const Row& row, int column) const
             return QStringLiteral("Disabled: not probed. Its height at the last probe (%1) was "
                                   "%2.")
                 .arg(display(row, SinceLastProbe).toString(), display::count(*row.height));
-        return QStringLiteral("Last probe: %1").arg(display(row, SinceLastProbe).toString());
+        return lastProbeText(row);
     case SinceLastProbe:
-        return QStringLiteral("Last probe: %1").arg(display(row, SinceLastProbe).toString());
+        return lastProbeText(row);
     case Protocol:
         if (row.state == NodeState::Disabled)
             return row.push == PushState::Off

@@ -104,6 +104,7 @@ private:
         PushState push = PushState::Off;
         QString pushError; // redacted
         std::optional<qint64> lastProbeMs;
+        QString probedBy; // the collector whose probe this is; empty: this process's own
         qint64 cooldownUntilMs = 0;
         qint64 warnLag = 0;
         qint64 maxLag = 0;
@@ -125,6 +126,8 @@ private:
     QVariant display(const Row& row, int column) const;
     QVariant sortValue(const Row& row, int column) const;
     QVariant toolTip(const Row& row, int column) const;
+    // "Last probe: 3 s ago", and whose probe it was when not this process's.
+    QString lastProbeText(const Row& row) const;
 
     PoolManager* m_manager;
     QList<std::shared_ptr<NetworkPool>> m_pools;

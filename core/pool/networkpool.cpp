@@ -194,6 +194,7 @@ void NetworkPool::recordProbe(int index, const ProbeObservation& probe)
     if (probe.notAsked)
         return; // our own queue held it past its deadline: nothing was learnt of the node
     PoolNode& node = *m_nodes[index];
+    node.reportedBy.clear();
     const NodeState before = node.health.state();
     const LagBand bandBefore = node.health.lagBand();
     if (probe.kind == ProbeObservation::Kind::WrongIdentity && before != NodeState::WrongNetwork)
@@ -343,10 +344,48 @@ void NetworkPool::settleReading(int index, NodeState before, LagBand bandBefore)
     Q_EMIT nodeChanged(index);
 }
 
+NodeReport NetworkPool::report(int index) const
+{
+    const PoolNode& node = *m_nodes[index];
+    const NodeHealth& health = node.health;
+    NodeReport report;
+    report.health.state = health.probedState();
+    report.health.height = health.height();
+    report.health.lag = health.lag();
+    report.health.lagBand = health.lagBand();
+    report.health.latencyP50Ms = health.latencyPercentileMs(50);
+    report.health.latencyP95Ms = health.latencyPercentileMs(95);
+    report.health.errorRate = health.errorRate();
+    report.health.consecutiveFailures = health.consecutiveFailures();
+    report.health.lastFailureCause = health.lastFailureCause();
+    report.health.lastError = health.lastError();
+    report.protocol = node.protocol;
+    report.push = node.pushState();
+    report.tlsProblem = node.tlsProblem;
+    report.disagreement = node.disagreement;
+    report.disagreesWith = node.disagreesWith;
+    return report;
+}
+
+void NetworkPool::adoptReport(int index, const NodeReport& report, const QString& reportedBy,
+                              qint64 probedAtMs)
+{
+    PoolNode& node = *m_nodes[index];
+    node.health.adoptReport(report.health, probedAtMs);
+    node.protocol = report.protocol;
+    node.reportedPush = report.push;
+    node.reportedBy = reportedBy;
+    node.tlsProblem = report.tlsProblem;
+    node.disagreement = report.disagreement;
+    node.disagreesWith = report.disagreesWith;
+    Q_EMIT nodeChanged(index);
+}
+
 void NetworkPool::startPush()
 {
     m_pushWanted = true;
     for (const auto& node : m_nodes) {
+        node->reportedPush.reset();
         if (!node->push)
             continue;
         m_pushTicker.start();

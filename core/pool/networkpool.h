@@ -45,7 +45,17 @@ struct PoolNode
     // counted, polling carries its head, until a push is believable again.
     bool pushesRunAhead = false;
 
-    PushState pushState() const { return push ? push->state() : PushState::Off; }
+    // The collector's word while this process follows it rather than pushing and probing.
+    std::optional<PushState> reportedPush;
+    // Who probed the node, when its health is another process's report (empty: this one).
+    QString reportedBy;
+
+    PushState pushState() const
+    {
+        if (reportedPush)
+            return *reportedPush;
+        return push ? push->state() : PushState::Off;
+    }
     QString protocol; // "h2" or "http/1.1": how its last answer came; empty before one
     std::optional<TlsProblem> tlsProblem; // the last probe or call failed its TLS handshake
     // The last agreement check of two nodes found this one serving another block than the other
@@ -55,6 +65,18 @@ struct PoolNode
     QString disagreesWith; // the other node's name, with `disagreement`
     // The operator's quarantine while it holds (health.state() is Quarantined then).
     std::optional<NodeQuarantine> quarantine;
+};
+
+// A node as one process's probes found it, for another process to show: what the store's
+// collector keeps of each node (store/nodestates.h) and a desk that follows it adopts.
+struct NodeReport
+{
+    ReportedHealth health;
+    QString protocol;
+    PushState push = PushState::Off;
+    std::optional<TlsProblem> tlsProblem;
+    QString disagreement;
+    QString disagreesWith;
 };
 
 // The nodes of one network: their health, which of them may serve each role, and the
@@ -100,6 +122,13 @@ public:
     void recordCallAttempt(int index, const RpcReply& reply, const RoutingVerdict& verdict);
     void recordFailover(int fromIndex, const QString& method, FailureCause cause);
     void recordRoutedCall(const QString& method);
+
+    // Node `index` as this process sees it now.
+    NodeReport report(int index) const;
+    // Shows `report`, which `reportedBy` probed at `probedAtMs` (this process's monotonic ms),
+    // as node `index`'s health and transport, in place of this process's own probes and pushes.
+    void adoptReport(int index, const NodeReport& report, const QString& reportedBy,
+                     qint64 probedAtMs);
 
     void setDisabled(int index, bool disabled);
     // The store's quarantine of node `index`, or none: it serves no role while one holds, and is

@@ -231,8 +231,29 @@ bool NodeHealth::setDisabled(bool disabled)
     return setState(m_diverged ? NodeState::Diverged : NodeState::NotProbed);
 }
 
+void NodeHealth::adoptReport(const ReportedHealth& report, qint64 probedAtMs)
+{
+    if (!m_disabled)
+        m_state = report.state == NodeState::Quarantined ? NodeState::NotProbed : report.state;
+    m_diverged = report.state == NodeState::Diverged;
+    m_lastProbeAnswered = isServing(report.state) || report.state == NodeState::Probation;
+    m_height = report.height;
+    m_lag = report.lag;
+    m_lagBand = report.lagBand;
+    m_consecutiveFailures = report.consecutiveFailures;
+    m_lastFailureCause = report.lastFailureCause;
+    m_lastError = report.lastError;
+    m_lastProbeMs = probedAtMs;
+    if (m_lastProbeAnswered)
+        m_lastAnswerMs = probedAtMs;
+    m_samples.clear();
+    m_report = report;
+}
+
 double NodeHealth::errorRate() const
 {
+    if (m_report)
+        return m_report->errorRate;
     if (m_samples.isEmpty())
         return 0.0;
     const auto failures = std::count_if(m_samples.cbegin(), m_samples.cend(),
@@ -242,6 +263,13 @@ double NodeHealth::errorRate() const
 
 std::optional<qint64> NodeHealth::latencyPercentileMs(int percentile) const
 {
+    if (m_report) {
+        if (percentile == 50)
+            return m_report->latencyP50Ms;
+        if (percentile == 95)
+            return m_report->latencyP95Ms;
+        return std::nullopt;
+    }
     QList<qint64> latencies;
     for (const Sample& sample : m_samples)
         if (!sample.failed)
@@ -274,6 +302,7 @@ std::optional<qint64> NodeHealth::referenceCandidate() const
 
 void NodeHealth::addSample(bool failed, qint64 latencyMs)
 {
+    m_report.reset();
     m_samples.append({failed, latencyMs});
     while (m_samples.size() > m_policy.window)
         m_samples.removeFirst();

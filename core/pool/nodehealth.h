@@ -56,6 +56,24 @@ struct ProbeObservation
     bool notAsked = false;
 };
 
+// What another process's probes found of a node: the store's collector's, which a desk that
+// follows it shows (and routes its lookups by) instead of judging the node from probes of its
+// own (recording/collectorfollower.h).
+struct ReportedHealth
+{
+    NodeState state = NodeState::NotProbed; // what its probes say: never Quarantined
+    std::optional<qint64> height;
+    std::optional<qint64> lag;
+    LagBand lagBand = LagBand::Within;
+    // The two percentiles every view shows, of the collector's window of samples.
+    std::optional<qint64> latencyP50Ms;
+    std::optional<qint64> latencyP95Ms;
+    double errorRate = 0;
+    int consecutiveFailures = 0;
+    std::optional<FailureCause> lastFailureCause;
+    QString lastError;
+};
+
 // The health of one node, decided from what its probes and calls saw. Pure logic: no I/O and
 // no clock of its own, so every rule is tested by feeding it observations.
 class NodeHealth
@@ -84,6 +102,10 @@ public:
     void forgetPushedHead() { m_pushMovedHead = false; }
     // The node's push socket went silent while open: one failure, like a failed call.
     bool observePushSilence(const QString& detail);
+    // Takes what another process's probe at `probedAtMs` (this process's monotonic ms) found as
+    // this node's health, in place of its own samples; the operator's disable and quarantine of
+    // this process stay. Its own next probe or call judges on from there.
+    void adoptReport(const ReportedHealth& report, qint64 probedAtMs);
     // After every probe of any node of the network: its reference height and lag thresholds.
     // The lag band is judged only at the node's own fresh heights (answered probes, pushes).
     bool applyReference(std::optional<qint64> referenceHeight, qint64 warnLag, qint64 maxLag);
@@ -158,6 +180,8 @@ private:
     std::optional<FailureCause> m_lastFailureCause;
     QString m_lastError;
     std::optional<qint64> m_lastProbeMs;
+    // An adopted report's error rate and latencies, until a sample of this process's own.
+    std::optional<ReportedHealth> m_report;
     std::optional<qint64> m_lastAnswerMs;
 };
 

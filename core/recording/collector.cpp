@@ -2,7 +2,9 @@
 
 #include "config/configwatcher.h"
 #include "pool/poolmanager.h"
+#include "recording/collectorfollower.h"
 #include "recording/collectorlease.h"
+#include "recording/nodestaterecorder.h"
 #include "recording/storesession.h"
 #include "store/database.h"
 #include "store/storewriter.h"
@@ -22,6 +24,10 @@ Collector::Collector(Clock* clock, QObject* parent)
 Collector::~Collector()
 {
     // The lease is the store's; the store session records the pool: they go first.
+    delete m_follower;
+    m_follower = nullptr;
+    delete m_nodeStates;
+    m_nodeStates = nullptr;
     delete m_lease;
     m_lease = nullptr;
     m_store.reset();
@@ -44,12 +50,31 @@ void Collector::startAsTheStoresCollector(const Config& config)
         if (m_collecting)
             return;
         start(m_config);
+        m_nodeStates = new NodeStateRecorder(m_pools.get(), &m_store->writer(), m_clock, this);
         Q_EMIT collecting(previous);
     });
     connect(m_lease, &CollectorLease::heldElsewhere, this, &Collector::standby);
+    // The one that took it keeps the probe states now.
+    connect(m_lease, &CollectorLease::lost, this, [this] {
+        delete m_nodeStates;
+        m_nodeStates = nullptr;
+    });
     connect(m_lease, &CollectorLease::lost, this, &Collector::leaseLost);
     connect(m_lease, &CollectorLease::storeFailed, this, &Collector::leaseFailed);
     m_lease->start();
+}
+
+void Collector::startAsDesk(const Config& config, bool probeFromThisDesk)
+{
+    if (!m_store) {
+        start(config);
+        return;
+    }
+    m_config = config;
+    m_pools->applyConfig(config);
+    m_collecting = true;
+    m_follower = new CollectorFollower(m_pools.get(), m_store.get(), m_clock, this);
+    m_follower->start(probeFromThisDesk);
 }
 
 void Collector::watchConfig(const QString& path, const QByteArray& loadedContents)

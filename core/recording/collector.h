@@ -9,7 +9,9 @@
 namespace switchyard {
 
 class Clock;
+class CollectorFollower;
 class CollectorLease;
+class NodeStateRecorder;
 class ConfigWatcher;
 class PoolManager;
 class StoreSession;
@@ -36,6 +38,13 @@ public:
     void startAsTheStoresCollector(const Config& config);
     // Null before startAsTheStoresCollector().
     CollectorLease* lease() const { return m_lease; }
+    // The window's start. On a store that has a collector (a `serve` holding the lease) the desk
+    // shows that collector's probe states and probes nothing itself, unless
+    // `probeFromThisDesk` (recording/collectorfollower.h); without one it probes as start()
+    // does, and without a store it is start(). Reloaded configurations are applied either way.
+    void startAsDesk(const Config& config, bool probeFromThisDesk);
+    // Null before startAsDesk() on a store.
+    CollectorFollower* follower() const { return m_follower; }
     // Probing and recording: start() ran, or the lease was taken.
     bool isCollecting() const { return m_collecting; }
     // From now on a change of `path` is loaded and applied; one that does not load is reported
@@ -71,6 +80,9 @@ private:
     std::unique_ptr<StoreSession> m_store;
     Clock* m_clock;
     CollectorLease* m_lease = nullptr;
+    CollectorFollower* m_follower = nullptr;
+    // While this process is the store's collector: its probe states, for the desks.
+    NodeStateRecorder* m_nodeStates = nullptr;
     bool m_collecting = false;
     Config m_config; // the newest one loaded
     qint64 m_refusedWrites = 0;

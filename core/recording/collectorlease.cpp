@@ -47,6 +47,30 @@ QString writeLeaseRow(const QSqlDatabase& connection, bool renewing, const QStri
 
 } // namespace
 
+store::ReadResult<StoresCollector> readStoresCollector(const QSqlDatabase& db)
+{
+    store::ReadResult<StoresCollector> result;
+    QSqlQuery query(db);
+    query.prepare(
+        QStringLiteral("SELECT holder, host, renewed_ms FROM collector_lease WHERE name = ?"));
+    query.addBindValue(leaseName);
+    if (!query.exec()) {
+        result.error = QStringLiteral("cannot read who the store's collector is: ") +
+                       query.lastError().text().simplified();
+        return result;
+    }
+    if (!query.next())
+        return result;
+    const QString holderHost = query.value(1).toString();
+    QString& name = result.value.name;
+    name = tracking::describeHolder(query.value(0).toString());
+    // A session's holder names its host already when it is not this one.
+    if (holderHost != QSysInfo::machineHostName() && !name.contains(holderHost))
+        name += QStringLiteral(" on %1").arg(holderHost);
+    result.value.renewedMs = query.value(2).toLongLong();
+    return result;
+}
+
 CollectorLease::CollectorLease(QSqlDatabase connection, Clock* clock, QObject* parent)
     : CollectorLease(std::move(connection), clock, Timing{}, parent)
 {}
@@ -80,19 +104,28 @@ void CollectorLease::release()
     if (!m_held)
         return;
     m_held = false;
-    QSqlQuery query(m_connection);
-    query.prepare(QStringLiteral("DELETE FROM collector_lease WHERE name = ? AND holder = ?"));
-    query.addBindValue(leaseName);
-    query.addBindValue(m_sessionHolder.isEmpty() ? tracking::thisProcessAsHolder()
-                                                 : m_sessionHolder);
+    // A write transaction: on PostgreSQL its commit tells every desk following this collector
+    // (recording/collectorfollower.h) that it is gone.
+    store::WriteTransaction transaction(m_connection);
+    store::WriteError error = transaction.begin();
+    if (!error.isError()) {
+        QSqlQuery query(m_connection);
+        query.prepare(QStringLiteral("DELETE FROM collector_lease WHERE name = ? AND holder = ?"));
+        query.addBindValue(leaseName);
+        query.addBindValue(m_sessionHolder.isEmpty() ? tracking::thisProcessAsHolder()
+                                                     : m_sessionHolder);
+        error = query.exec() ? transaction.commit()
+                             : store::WriteError::fromSql(
+                                   QStringLiteral("cannot give the lease back"), query.lastError());
+    }
     // Not given back, the lease ends with this process all the same (its pid is gone, or on
     // PostgreSQL its session).
-    if (!query.exec())
-        Q_EMIT storeFailed(query.lastError().text());
+    if (error.isError())
+        Q_EMIT storeFailed(error.text);
     if (store::hasSessionLocks(m_connection)) {
-        if (const store::WriteError error = store::releaseSessionLock(m_connection, sessionKey);
-            error.isError())
-            Q_EMIT storeFailed(error.text);
+        if (const store::WriteError released = store::releaseSessionLock(m_connection, sessionKey);
+            released.isError())
+            Q_EMIT storeFailed(released.text);
     }
 }
 

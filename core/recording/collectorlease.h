@@ -1,5 +1,7 @@
 #pragma once
 
+#include "store/records.h"
+
 #include <QObject>
 #include <QSqlDatabase>
 #include <QString>
@@ -76,5 +78,15 @@ private:
     QString m_sessionHolder;  // PostgreSQL: this session, as the row names it
     qint64 m_confirmedMs = 0; // PostgreSQL: when the lock was last known held
 };
+
+// The store's collector lease as a process that does not hold it reads the row.
+struct StoresCollector
+{
+    QString name;         // for people: "process 1234 on host"; empty: nobody holds the lease
+    qint64 renewedMs = 0; // UTC: when its holder last renewed it
+};
+// Empty when nobody holds it (never taken, or given back). A holder that ended without giving
+// it back is still named: the row says no more, its renewal's age tells.
+store::ReadResult<StoresCollector> readStoresCollector(const QSqlDatabase& db);
 
 } // namespace switchyard

@@ -98,6 +98,16 @@ StoreSession::StoreSession(std::unique_ptr<store::Database> database, const QStr
     m_quarantines->reload();
     m_changes = store::ChangeNotifier::create(m_database->connection(), this);
     connect(m_changes, &store::ChangeNotifier::changed, this, &StoreSession::catchUpWithOthers);
+    // Listening again after the server was away (a restart): the connection every read of this
+    // process goes through went with it, and is opened again before the changed() that follows
+    // has what was committed meanwhile read.
+    if (auto* listener = qobject_cast<store::PostgresChangeNotifier*>(m_changes)) {
+        connect(listener, &store::PostgresChangeNotifier::listeningChanged, this,
+                [this](bool listening) {
+                    if (listening && !m_database->reconnectIfLost())
+                        qWarning("store: %s cannot be read again yet", qPrintable(path()));
+                });
+    }
 }
 
 void StoreSession::catchUpWithOthers()

@@ -54,8 +54,11 @@ PostgresChangeNotifier::PostgresChangeNotifier(QSqlDatabase connection, int poll
         // connect timeout while the server cannot be reached.
         if (listen()) {
             m_pollTimer->stop();
-            poll(); // what was committed while nobody listened
+            // First: a server that restarted ended the connection the readers use too, and
+            // they open it again (recording/storesession.h). Then they look at what was
+            // committed while nobody listened, which a poll on that connection could not tell.
             Q_EMIT listeningChanged(true);
+            Q_EMIT changed();
         }
     });
     m_pollTimer->setInterval(pollIntervalMs);
@@ -116,12 +119,15 @@ void PostgresChangeNotifier::check()
 void PostgresChangeNotifier::poll()
 {
     QSqlQuery query(m_connection);
-    // A failed ask tells nothing: the next one asks again.
-    if (!query.exec(QStringLiteral("SELECT COALESCE(MAX(id), 0) FROM events")) || !query.next())
+    // A failed ask tells nothing: the next one asks again. The collector's probe states change
+    // without an event.
+    if (!query.exec(QStringLiteral("SELECT (SELECT COALESCE(MAX(id), 0) FROM events), "
+                                   "(SELECT COALESCE(MAX(probed_ms), 0) FROM node_states)")) ||
+        !query.next())
         return;
-    const qint64 newest = query.value(0).toLongLong();
-    const bool changedSinceLastAsk = m_lastEventId >= 0 && newest != m_lastEventId;
-    m_lastEventId = newest;
+    const std::pair newest{query.value(0).toLongLong(), query.value(1).toLongLong()};
+    const bool changedSinceLastAsk = m_lastSeen && newest != *m_lastSeen;
+    m_lastSeen = newest;
     if (changedSinceLastAsk)
         Q_EMIT changed();
 }

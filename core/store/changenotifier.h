@@ -2,6 +2,8 @@
 
 #include <QObject>
 #include <QSqlDatabase>
+#include <optional>
+#include <utility>
 
 class QTimer;
 
@@ -53,7 +55,8 @@ private:
 // machine: told as soon as the server delivers it. It listens on a connection of its own (a
 // clone of `connection`, named "switchyard listener" in pg_stat_activity) and asks it `SELECT 1`
 // every second, so a listener the server ended or lost is noticed within a second. While it is
-// down, the newest event id is polled on `connection` every `pollIntervalMs` and the listener
+// down, the newest event id and probe state time are polled on `connection` every
+// `pollIntervalMs` and the listener
 // is opened again at each poll; once it listens again, one more poll tells what came meanwhile
 // and the polling stops.
 class PostgresChangeNotifier : public ChangeNotifier
@@ -72,7 +75,8 @@ public:
     bool isListening() const { return m_listening; }
 
 Q_SIGNALS:
-    // The listener was lost (the slow poll runs), or listens again.
+    // The listener was lost (the slow poll runs), or listens again; then changed() follows at
+    // once, for whatever was committed while nobody listened.
     void listeningChanged(bool listening);
 
 private:
@@ -86,7 +90,7 @@ private:
     QTimer* m_pollTimer = nullptr;
     bool m_listening = false;
     bool m_toldByDriver = false;
-    qint64 m_lastEventId = -1;
+    std::optional<std::pair<qint64, qint64>> m_lastSeen; // newest event id, probe state time
 };
 
 } // namespace switchyard::store

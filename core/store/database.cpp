@@ -402,24 +402,11 @@ OpenResult Database::openPostgres(const StoreLocation& location, const OpenOptio
                                .arg(location.path, postgresConnectionProblem(db.lastError()));
             return result;
         }
-        QSqlQuery query(db);
-        // A writer waits this long for another one's transaction, as SQLite's busy timeout.
-        if (!query.exec(QStringLiteral("SET lock_timeout = %1").arg(options.busyTimeoutMs))) {
-            result.error = QStringLiteral("cannot prepare the store %1: %2")
-                               .arg(location.path, query.lastError().text().simplified());
+        if (const QString error = preparePostgresSession(db, options.busyTimeoutMs);
+            !error.isEmpty()) {
+            result.error =
+                QStringLiteral("cannot prepare the store %1: %2").arg(location.path, error);
             return result;
-        }
-        // A session cut off by the network keeps its send claims and the collector lease
-        // (store/sessionlock.h) until the server notices it is gone: these settings make the
-        // server notice within about 15 s, not TCP's two hours. Over a unix socket they do
-        // nothing.
-        for (const char* setting : {"tcp_keepalives_idle = 5", "tcp_keepalives_interval = 2",
-                                    "tcp_keepalives_count = 3", "tcp_user_timeout = 15000"}) {
-            if (!query.exec(QStringLiteral("SET ") + QLatin1String(setting))) {
-                result.error = QStringLiteral("cannot prepare the store %1: %2")
-                                   .arg(location.path, query.lastError().text().simplified());
-                return result;
-            }
         }
     }
     if (QString error = database->preparePostgres(); !error.isEmpty()) {
@@ -486,6 +473,38 @@ Database::~Database()
             db.close();
     }
     QSqlDatabase::removeDatabase(m_connectionName);
+}
+
+QString Database::preparePostgresSession(QSqlDatabase& db, int busyTimeoutMs)
+{
+    QSqlQuery query(db);
+    // A writer waits this long for another one's transaction, as SQLite's busy timeout.
+    if (!query.exec(QStringLiteral("SET lock_timeout = %1").arg(busyTimeoutMs)))
+        return query.lastError().text().simplified();
+    // A session cut off by the network keeps its send claims and the collector lease
+    // (store/sessionlock.h) until the server notices it is gone: these settings make the
+    // server notice within about 15 s, not TCP's two hours. Over a unix socket they do
+    // nothing.
+    for (const char* setting : {"tcp_keepalives_idle = 5", "tcp_keepalives_interval = 2",
+                                "tcp_keepalives_count = 3", "tcp_user_timeout = 15000"}) {
+        if (!query.exec(QStringLiteral("SET ") + QLatin1String(setting)))
+            return query.lastError().text().simplified();
+    }
+    return {};
+}
+
+bool Database::reconnectIfLost()
+{
+    if (m_dialect != Dialect::Postgres)
+        return true;
+    QSqlDatabase db = connection();
+    {
+        QSqlQuery ping(db);
+        if (ping.exec(QStringLiteral("SELECT 1")))
+            return true;
+    }
+    db.close();
+    return db.open() && preparePostgresSession(db, m_options.busyTimeoutMs).isEmpty();
 }
 
 OpenResult Database::reopen() const

@@ -57,6 +57,10 @@ public:
 
     // A new connection to the same file for the calling thread.
     OpenResult reopen() const;
+    // PostgreSQL: a server that restarted or was cut off leaves this connection failing every
+    // statement for good. If it does not answer, it is opened again, with its session settings,
+    // under the same name (every copy of connection() follows). False while that fails.
+    bool reconnectIfLost();
 
     // The file, or the PostgreSQL URL (which has no password).
     QString path() const { return m_path; }
@@ -86,6 +90,8 @@ private:
     Database(QString path, QString connectionName, OpenOptions options);
 
     static OpenResult openPostgres(const StoreLocation& location, const OpenOptions& options);
+    // lock_timeout and the keepalives, on a connection just opened; empty, or the error.
+    static QString preparePostgresSession(QSqlDatabase& db, int busyTimeoutMs);
 
     QString prepare(QStringList* notices);
     QString preparePostgres();

@@ -193,6 +193,38 @@ QList<Migration> buildMigrations()
         },
     });
 
+    list.append(Migration{
+        10,
+        QStringLiteral("the collector's latest probe state of each node"),
+        {
+            // One row per configured node, upserted at each of its probes by the process that
+            // holds the collector lease (recording/nodestaterecorder.h); a desk on the store
+            // shows these instead of probing (recording/collectorfollower.h). Enums are stored
+            // as their key words; probed_ms is UTC.
+            QStringLiteral("CREATE TABLE node_states ("
+                           "network TEXT NOT NULL, "
+                           "node TEXT NOT NULL, "
+                           "state TEXT NOT NULL, "
+                           "height BIGINT, "
+                           "lag BIGINT, "
+                           "lag_band TEXT NOT NULL, "
+                           "latency_p50_ms BIGINT, "
+                           "latency_p95_ms BIGINT, "
+                           "error_rate DOUBLE PRECISION NOT NULL, "
+                           "consecutive_failures INTEGER NOT NULL, "
+                           "last_cause TEXT, "
+                           "last_error TEXT NOT NULL DEFAULT '', "
+                           "tls_problem TEXT, "
+                           "disagreement TEXT NOT NULL DEFAULT '', "
+                           "disagrees_with TEXT NOT NULL DEFAULT '', "
+                           "protocol TEXT NOT NULL DEFAULT '', "
+                           "push_state TEXT NOT NULL, "
+                           "probed_ms BIGINT NOT NULL, "
+                           "collector TEXT NOT NULL, "
+                           "PRIMARY KEY (network, node))"),
+        },
+    });
+
     return list;
 }
 

@@ -79,6 +79,9 @@ const QList<TableGrant>& storeTableGrants()
         {QStringLiteral("failover_counts"), SIU, SIU, S},
         {QStringLiteral("collector_lease"), SIUD, S, S},
         {QStringLiteral("node_quarantines"), S, SID, S},
+        // Only the lease holder keeps them (a desk follows them), and drops those of nodes
+        // gone from its configuration.
+        {QStringLiteral("node_states"), SIUD, S, S},
     };
     return grants;
 }

@@ -93,6 +93,9 @@ Q_SIGNALS:
     void committed(quint64 lastTicket);
     void rejected(quint64 ticket, const QString& error);
     void writeFailed(const QString& error);
+    // The store failed (locked, full, the server away): the `writes` of the batch are kept and
+    // tried again; `error` is the store's, in one line. committed() says it works again.
+    void retrying(qsizetype writes, const QString& error);
     // With committed(): how long each write it settled waited since it was queued, in seconds.
     void writesSettled(const QList<double>& secondsQueued);
 

@@ -57,7 +57,10 @@ void StoreWriterWorker::drain()
     if (m_batch.empty())
         return;
     if (WriteError error = runBatch(); error.isError()) {
-        batchFailed(m_database ? withSpaceCause(m_database->connection(), error.text) : error.text);
+        const QString text =
+            m_database ? withSpaceCause(m_database->connection(), error.text) : error.text;
+        dropLostConnection();
+        batchFailed(text);
         return;
     }
     m_retryDelayMs = m_options.retryInitialMs;
@@ -81,6 +84,7 @@ void StoreWriterWorker::shutdown(QThread* home)
         if (!error.isError())
             break;
         lastError = error.text;
+        dropLostConnection();
         QThread::msleep(static_cast<unsigned long>(std::min(m_retryDelayMs, 500)));
     }
     if (!m_batch.empty())
@@ -130,6 +134,22 @@ WriteError StoreWriterWorker::openConnection()
     return {};
 }
 
+bool StoreWriterWorker::connectionLost()
+{
+    if (!m_database || m_database->dialect() != Dialect::Postgres)
+        return false;
+    QSqlQuery ping(m_database->connection());
+    return !ping.exec(QStringLiteral("SELECT 1"));
+}
+
+void StoreWriterWorker::dropLostConnection()
+{
+    if (!connectionLost())
+        return;
+    m_eventInserter.reset(); // its statement belongs to the connection closed next
+    m_database.reset();
+}
+
 WriteError StoreWriterWorker::runBatch()
 {
     if (WriteError error = openConnection(); error.isError())
@@ -155,6 +175,13 @@ WriteError StoreWriterWorker::runBatch()
             transaction.rollback();
             if (failure.transient)
                 return failure;
+            // The job is not to blame when the server went away under it: kept, retried.
+            if (connectionLost()) {
+                WriteError lost(QStringLiteral("lost the connection to the store: ") +
+                                failure.text);
+                lost.transient = true;
+                return lost;
+            }
             // This job fails by itself: drop it, report it, and commit the others without it.
             const quint64 ticket = failed->ticket;
             m_batch.erase(failed);
@@ -228,7 +255,10 @@ void StoreWriterWorker::retryLater(const QString& error)
                              .arg(QDir::toNativeSeparators(m_path))
                              .arg(delay)
                              .arg(error);
-    post([text](StoreWriter* owner) { Q_EMIT owner->writeFailed(text); });
+    post([text, writes = qsizetype(m_batch.size()), error](StoreWriter* owner) {
+        Q_EMIT owner->writeFailed(text);
+        Q_EMIT owner->retrying(writes, error);
+    });
     if (m_retryTimer)
         m_retryTimer->start(delay);
 }

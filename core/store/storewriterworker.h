@@ -40,6 +40,11 @@ private:
 
     void takeQueued();
     WriteError openConnection();
+    // PostgreSQL: the connection no longer answers (the server restarted, or it was cut off).
+    // Such a connection fails every statement for good, the statement's fault or not.
+    bool connectionLost();
+    // After a failed try, outside it: a lost connection is closed, the next try opens another.
+    void dropLostConnection();
     WriteError runBatch();
     // A failed try of the batch: retried later, or rejected once maxTries are used up.
     void batchFailed(const QString& error);

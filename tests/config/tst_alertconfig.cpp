@@ -181,8 +181,9 @@ private Q_SLOTS:
                 QCOMPARE(*switchSetting(back, field.key), *toggle);
             QCOMPARE(back, config);
         }
-        // probe (6), reconfigureGraceMs, muteMinutes and the rules' 2 + 2 + 3 + 3 + 3 + 2.
-        QCOMPARE(settings, 23);
+        // probe (6), reconfigureGraceMs, probeFromThisDesk, muteMinutes and the rules' 2 + 2 +
+        // 3 + 3 + 3 + 2.
+        QCOMPARE(settings, 24);
         QCOMPARE(members.size(), settings);
     }
 };

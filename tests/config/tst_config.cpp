@@ -338,7 +338,7 @@ void TestConfig::semanticErrors_data()
     QTest::newRow("unknown root key")
         << QByteArray(R"({"networks": [], "probes": {}})") << "probes"
         << "unknown key (did you mean \"probe\"?); expected one of: networks, probe, "
-           "reconfigureGraceMs, alerts, db";
+           "reconfigureGraceMs, alerts, db, probeFromThisDesk";
     QTest::newRow("db relative") << QByteArray(R"({"networks": [], "db": "store.db"})") << "db"
                                  << "expected an SQLite file's absolute path or a postgresql:// "
                                     "URL, got \"store.db\"";

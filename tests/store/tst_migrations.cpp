@@ -72,6 +72,15 @@ void fillVersions(QSqlDatabase db, int after, int upTo)
                                         "cause, count) VALUES ('mainnet', 'getSlot', 60000, "
                                         "'timeout', 4)")));
     }
+    if (adds(10)) {
+        QVERIFY(exec(db, QStringLiteral("INSERT INTO node_states (network, node, state, height, "
+                                        "lag, lag_band, latency_p50_ms, latency_p95_ms, "
+                                        "error_rate, consecutive_failures, last_cause, "
+                                        "last_error, push_state, probed_ms, collector) VALUES "
+                                        "('mainnet', 'alpha', 'unhealthy', 250000000, NULL, "
+                                        "'within', 40, 90, 0.25, 3, 'timeout', 'no answer', "
+                                        "'off', 1700000000000, 'process 7')")));
+    }
 }
 
 void checkVersion(QSqlDatabase db, int version)
@@ -91,6 +100,11 @@ void checkVersion(QSqlDatabase db, int version)
     }
     if (version >= 3) {
         QCOMPARE(scalar(db, QStringLiteral("SELECT count FROM failover_counts")).toLongLong(), 4);
+    }
+    if (version >= 10) {
+        QCOMPARE(scalar(db, QStringLiteral("SELECT error_rate FROM node_states")).toDouble(), 0.25);
+        QCOMPARE(scalar(db, QStringLiteral("SELECT last_error FROM node_states")).toString(),
+                 QStringLiteral("no answer"));
     }
 }
 

@@ -1,12 +1,16 @@
 // A store on a real PostgreSQL server: how --db names it, the schema the migrations make there,
 // a newer store refused untouched, writers taking turns, and every way opening can fail said
 // in one line without a password.
+#include "pool/poolmanager.h"
 #include "postgresserver.h"
+#include "recording/storesession.h"
 #include "store/changenotifier.h"
 #include "store/database.h"
 #include "store/storelocation.h"
+#include "store/storewriter.h"
 #include "store/writetransaction.h"
 #include "testca.h"
+#include "util/clock.h"
 
 #include <QSignalSpy>
 #include <QSqlError>
@@ -217,8 +221,9 @@ private Q_SLOTS:
                                          "table_schema = 'public' ORDER BY table_name")),
                  (QStringList{QStringLiteral("collector_lease"), QStringLiteral("events"),
                               QStringLiteral("failover_counts"), QStringLiteral("node_quarantines"),
-                              QStringLiteral("probe_samples"), QStringLiteral("schema_version"),
-                              QStringLiteral("send_attempts"), QStringLiteral("transactions")}));
+                              QStringLiteral("node_states"), QStringLiteral("probe_samples"),
+                              QStringLiteral("schema_version"), QStringLiteral("send_attempts"),
+                              QStringLiteral("transactions")}));
         // The schema's ${ROW_ID} and ${BYTES} in the server's words.
         QCOMPARE(rows(db, QStringLiteral("SELECT data_type, is_identity FROM "
                                          "information_schema.columns WHERE table_name = 'events' "
@@ -555,6 +560,55 @@ private Q_SLOTS:
         QVERIFY(!insertEvent(db, event).isError());
         QVERIFY(!transaction.commit().isError());
         QVERIFY(changed.wait(30000));
+    }
+
+    // The server restarted under a desk (pg_ctl stop, then start): once its listener is back,
+    // the connection its reads go through is open again, and what another process committed
+    // meanwhile is read; its writer stores again.
+    void aRestartedServerIsReadAndWrittenAgain()
+    {
+        const QString url = freshDatabase();
+        PoolManager pools(Clock::system());
+        QString error;
+        std::unique_ptr<StoreSession> desk =
+            StoreSession::open(url, &pools, Clock::system(), &error);
+        QVERIFY2(desk, qPrintable(error));
+        auto* listener = qobject_cast<PostgresChangeNotifier*>(desk->changes());
+        QVERIFY(listener && listener->isListening());
+        QSignalSpy changed(listener, &ChangeNotifier::changed);
+
+        QCOMPARE(m_server.stop(), QString());
+        QTRY_VERIFY_WITH_TIMEOUT(!listener->isListening(), 30000);
+        QVERIFY(!desk->database().eventsAfter(0).ok());
+        QCOMPARE(m_server.startAgain(), QString());
+        OpenResult other = Database::open(url);
+        QVERIFY2(other.ok(), qPrintable(other.error));
+        {
+            QSqlDatabase db = other.database->connection();
+            WriteTransaction transaction(db);
+            QVERIFY(!transaction.begin().isError());
+            IncidentEvent event;
+            event.time = QDateTime::currentDateTimeUtc();
+            event.message = QStringLiteral("committed while the desk did not listen");
+            QVERIFY(!insertEvent(db, event).isError());
+            QVERIFY(!transaction.commit().isError());
+        }
+        changed.clear();
+        QTRY_VERIFY_WITH_TIMEOUT(listener->isListening(), 30000);
+        QVERIFY(!changed.isEmpty());
+        const ReadResult<EventsAfter> read = desk->database().eventsAfter(0);
+        QVERIFY2(read.ok(), qPrintable(read.error));
+        QVERIFY(read.value.lastId > 0);
+
+        IncidentEvent mine;
+        mine.time = QDateTime::currentDateTimeUtc();
+        mine.message = QStringLiteral("stored by the desk after the restart");
+        desk->writer().appendEvent(mine);
+        QTRY_COMPARE_WITH_TIMEOUT(desk->writer().acknowledgedTicket(), desk->writer().lastTicket(),
+                                  30000);
+        QSqlQuery count(other.database->connection());
+        QVERIFY(count.exec(QStringLiteral("SELECT count(*) FROM events")) && count.next());
+        QCOMPARE(count.value(0).toInt(), 2);
     }
 
     void aSecondThreadReopensItsOwnConnection()

@@ -271,6 +271,53 @@ private Q_SLOTS:
         QCOMPARE(column(*m_db, QStringLiteral("SELECT message FROM events ORDER BY id")), expected);
     }
 
+    // The PostgreSQL server restarted mid-run (pg_ctl stop, then start): what was acknowledged
+    // before is there, what was queued while it was away is stored after it, in order, once the
+    // writer has connected again; nothing is rejected, and each failure is said in one line.
+    void aRestartedServerGetsEveryQueuedWriteInOrder()
+    {
+        if (m_db->dialect() != Dialect::Postgres)
+            QSKIP("a server restart is PostgreSQL's; SQLite's failing store is "
+                  "aStoreFailureKeepsEveryWriteAndRetries");
+        WriterOptions options;
+        options.retryInitialMs = 50;
+        options.retryMaxMs = 400;
+        StoreWriter writer(*m_db, options);
+        QSignalSpy failed(&writer, &StoreWriter::writeFailed);
+        QSignalSpy rejected(&writer, &StoreWriter::rejected);
+        for (int i = 0; i < 10; ++i)
+            writer.appendEvent(incident(QString::number(i)));
+        QCoro::waitFor(writer.flush());
+        QCOMPARE(writer.acknowledgedTicket(), quint64(10));
+
+        testing::PostgresServer* server = m_stores.server();
+        QCOMPARE(server->stop(), QString());
+        for (int i = 10; i < 20; ++i)
+            writer.appendEvent(incident(QString::number(i)));
+        QTRY_VERIFY_WITH_TIMEOUT(failed.size() >= 3, 30000); // tried, and tried again
+        for (int i = 20; i < 30; ++i)
+            writer.appendEvent(incident(QString::number(i)));
+        QCOMPARE(writer.acknowledgedTicket(), quint64(10));
+        QCOMPARE(server->startAgain(), QString());
+
+        // Bounded: a writer that never connects again would leave a flush() waiting for ever.
+        QTRY_COMPARE_WITH_TIMEOUT(writer.acknowledgedTicket(), quint64(30), 30000);
+        QCOMPARE(rejected.size(), 0);
+        for (const QList<QVariant>& failure : std::as_const(failed)) {
+            const QString text = failure.first().toString();
+            QVERIFY2(text.contains(u"retrying") && !text.contains(u'\n'), qPrintable(text));
+        }
+        // The test's own connection went with the server: a new one reads.
+        OpenResult reopened = Database::open(m_db->path());
+        QVERIFY2(reopened.ok(), qPrintable(reopened.error));
+        QStringList expected;
+        for (int i = 0; i < 30; ++i)
+            expected << QString::number(i);
+        QCOMPARE(
+            column(*reopened.database, QStringLiteral("SELECT message FROM events ORDER BY id")),
+            expected);
+    }
+
     // A command cannot wait for a disk to be freed: with maxTries, a store that keeps failing
     // rejects the batch's writes with its error, and every waiter learns it.
     void aStoreThatKeepsFailingRejectsTheBatchAfterMaxTries()

@@ -219,18 +219,13 @@ QString PostgresServer::start()
     QString startError;
     for (int attempt = 0; attempt < 5; ++attempt) {
         m_port = freeLoopbackPort();
-        const QString options =
+        m_options =
             QStringLiteral("-c listen_addresses=127.0.0.1 -p %1 -c unix_socket_directories=%2 "
                            "-c fsync=off -c max_connections=100")
                 .arg(m_port)
                 .arg(m_dir->path()) +
             tlsOptions;
-        startError = runAsServerUser(
-            {m_binDir + QStringLiteral("/pg_ctl"), QStringLiteral("start"), QStringLiteral("-D"),
-             dataFolder(), QStringLiteral("-w"), QStringLiteral("-t"), QStringLiteral("120"),
-             QStringLiteral("-l"), m_dir->filePath(QStringLiteral("server.log")),
-             QStringLiteral("-o"), options},
-            150000);
+        startError = pgCtlStart();
         if (startError.isEmpty())
             break;
         if (!logTail().contains(QLatin1String("could not bind")))
@@ -241,6 +236,27 @@ QString PostgresServer::start()
         return QStringLiteral("pg_ctl start failed: %1").arg(startError);
     m_running = true;
     return createDatabase(QLatin1String(defaultDatabase));
+}
+
+QString PostgresServer::pgCtlStart()
+{
+    return runAsServerUser({m_binDir + QStringLiteral("/pg_ctl"), QStringLiteral("start"),
+                            QStringLiteral("-D"), dataFolder(), QStringLiteral("-w"),
+                            QStringLiteral("-t"), QStringLiteral("120"), QStringLiteral("-l"),
+                            m_dir->filePath(QStringLiteral("server.log")), QStringLiteral("-o"),
+                            m_options},
+                           150000);
+}
+
+QString PostgresServer::startAgain()
+{
+    if (m_running || m_options.isEmpty())
+        return QStringLiteral("startAgain() is for a server that was started and stopped");
+    if (QString error = pgCtlStart(); !error.isEmpty())
+        return QStringLiteral("pg_ctl start failed: %1; the server's log ends: %2")
+            .arg(error, logTail());
+    m_running = true;
+    return {};
 }
 
 QString PostgresServer::stop()

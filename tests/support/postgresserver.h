@@ -46,6 +46,9 @@ public:
     QString start();
     // Stops it (fast shutdown) and waits; empty when it stopped.
     QString stop();
+    // After stop(): starts the same cluster again, on the same port and socket folder, as a
+    // server restarted under its clients; empty when it runs.
+    QString startAgain();
     bool isRunning() const;
 
     // The postmaster's process id while it runs, else 0.
@@ -71,6 +74,8 @@ public:
 
 private:
     QString runAsServerUser(const QStringList& command, int timeoutMs) const;
+    // pg_ctl start of the cluster with m_options; empty, or what failed.
+    QString pgCtlStart();
     QString startWatchdog();
     QString logTail() const;
     QString dataFolder() const;
@@ -81,6 +86,7 @@ private:
     QString m_tlsKey;
     QString m_password;
     int m_port = 0;
+    QString m_options; // the server's command line options (port, socket, TLS)
     bool m_running = false;
     int m_watchdogPipe = -1; // the write end; the watchdog acts when it closes
     qint64 m_watchdogPid = 0;

@@ -30,6 +30,8 @@
 #include "sim/simulatednode.h"
 #include "store/database.h"
 #include "store/storeroles.h"
+#include "store/storewriter.h"
+#include "store/writetransaction.h"
 #include "teststores.h"
 #include "timeline/timelinemodel.h"
 #include "timelineview.h"
@@ -1080,6 +1082,40 @@ private Q_SLOTS:
 
         // Nothing is recorded from this desk: its writes would be refused.
         QVERIFY(!desk.store->poller());
+    }
+
+    // A store that fails (here another connection holds its write lock past the busy timeout;
+    // tst_storewriter restarts a PostgreSQL server under the writer) is one line over the
+    // views while the writes wait, gone once they are stored.
+    void aFailingStoreIsOneLineUntilItWorksAgain()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("away.db"));
+        DemoWindow desk(path, settingsFile());
+        QVERIFY2(desk.store, qPrintable(desk.storeError));
+        desk.window.resize(1366, 768);
+        desk.window.show();
+        QVERIFY(!desk.window.isStoreBannerShown());
+
+        store::OpenResult other = store::Database::open(path);
+        QVERIFY2(other.ok(), qPrintable(other.error));
+        QSqlDatabase connection = other.database->connection();
+        store::WriteTransaction lock(connection);
+        QVERIFY(!lock.begin().isError());
+        IncidentEvent event;
+        event.time = QDateTime::currentDateTimeUtc();
+        event.kind = IncidentEvent::Kind::Store;
+        event.message = QStringLiteral("written while the store is locked");
+        desk.store->writer().appendEvent(event);
+        QTRY_VERIFY_WITH_TIMEOUT(desk.window.isStoreBannerShown(), 30'000);
+        const QString text = desk.window.storeBannerText();
+        QVERIFY2(text.startsWith(u"Store unavailable: ") && text.contains(u"kept and retried") &&
+                     !text.contains(u'\n'),
+                 qPrintable(text));
+        if (const QString out = qEnvironmentVariable("SWITCHYARD_RENDER_DIR"); !out.isEmpty())
+            desk.window.grab().save(out + QStringLiteral("/store-unavailable.png"));
+
+        QVERIFY(!lock.commit().isError());
+        QTRY_VERIFY_WITH_TIMEOUT(!desk.window.isStoreBannerShown(), 30'000);
     }
 };
 

@@ -112,6 +112,15 @@ SettingsForm::SettingsForm(QWidget* parent)
             }
             continue;
         }
+        if (switchSetting(scratch, field.key)) {
+            auto* box = new QCheckBox(storeBox);
+            box->setObjectName(field.key);
+            markField(box, field.key);
+            m_toggles.insert(field.key, box);
+            connect(box, &QCheckBox::toggled, this, &SettingsForm::changed);
+            m_errors.insert(field.key, addField(storeForm, field.key, box));
+            continue;
+        }
         if (field.key == QLatin1String("db")) {
             m_store = new QLineEdit(storeBox);
             m_store->setObjectName(field.key);
