@@ -1,5 +1,6 @@
 #include "nodestates.h"
 
+#include "rpc/rpcreply.h"
 #include "store/sqlvalues.h"
 
 #include <QSqlError>
@@ -18,21 +19,6 @@ QString lagBandKey(LagBand band)
         return QStringLiteral("past-warn");
     case LagBand::PastMax:
         return QStringLiteral("past-max");
-    }
-    Q_UNREACHABLE();
-}
-
-QString tlsProblemKey(TlsProblem problem)
-{
-    switch (problem) {
-    case TlsProblem::UnknownAuthority:
-        return QStringLiteral("unknown-authority");
-    case TlsProblem::WrongHost:
-        return QStringLiteral("wrong-host");
-    case TlsProblem::Expired:
-        return QStringLiteral("expired");
-    case TlsProblem::Other:
-        return QStringLiteral("other");
     }
     Q_UNREACHABLE();
 }
@@ -96,7 +82,7 @@ WriteError storeNodeState(QSqlDatabase& db, const StoredNodeState& state)
                                       : std::nullopt));
     query.addBindValue(textOrEmpty(health.lastError));
     query.addBindValue(textOrNull(
-        report.tlsProblem ? std::optional(tlsProblemKey(*report.tlsProblem)) : std::nullopt));
+        report.tlsProblem ? std::optional(tlsProblemName(*report.tlsProblem)) : std::nullopt));
     query.addBindValue(textOrEmpty(report.disagreement));
     query.addBindValue(textOrEmpty(report.disagreesWith));
     query.addBindValue(textOrEmpty(report.protocol));
@@ -177,7 +163,7 @@ ReadResult<NodeStateRows> readNodeStates(const QSqlDatabase& db)
             health.lastFailureCause = word(10, FailureCause::Diverged, &failureCauseKey, "cause");
         health.lastError = query.value(11).toString();
         if (!query.value(12).isNull())
-            report.tlsProblem = word(12, TlsProblem::Other, &tlsProblemKey, "TLS problem");
+            report.tlsProblem = word(12, TlsProblem::Other, &tlsProblemName, "TLS problem");
         report.disagreement = query.value(13).toString();
         report.disagreesWith = query.value(14).toString();
         report.protocol = query.value(15).toString();
