@@ -5,6 +5,7 @@
 #include "recording/storesession.h"
 #include "store/changenotifier.h"
 #include "store/database.h"
+#include "tracking/trackingpoller.h"
 #include "util/clock.h"
 
 #include <QHash>
@@ -120,12 +121,19 @@ void CollectorFollower::follow(bool following)
     if (following == m_following)
         return;
     m_following = following;
+    // The collector polls every tracked transaction of the store, this desk's among them: the
+    // desk reads their states as the collector stores them (StoreSession::catchUpWithOthers).
+    tracking::TrackingPoller* poller = m_store->poller();
     if (following) {
         // Before start() the desk was about to probe: it does once the collector is gone.
         m_resumeProbingAfter = !m_started || m_pools->isRunning();
         m_pools->stop();
+        if (poller)
+            poller->stop();
     } else if (m_started && m_resumeProbingAfter) {
         m_pools->start();
+        if (poller)
+            poller->start();
     }
 }
 

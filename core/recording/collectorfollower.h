@@ -23,7 +23,8 @@ qint64 collectorLateAfterMs(const ProbeConfig& probe);
 // itself: ten desks on one store then ask the providers no more than the collector alone. The
 // collector's latest probe state of each node (store/nodestates.h) is adopted into this
 // process's pools (NetworkPool::adoptReport), so the node table, the tiles, the verdict and the
-// routing of live lookups all read it; the pools are stopped meanwhile (no probe, no push).
+// routing of live lookups all read it; the pools are stopped meanwhile (no probe, no push), and
+// so is the polling of tracked transactions, which the collector does for every desk.
 // Unless "probe from this desk too" is on: then the desk probes as without a collector.
 //
 // Read at start and whenever another process committed (store::ChangeNotifier: LISTEN/NOTIFY on

@@ -17,6 +17,8 @@
 #include "servefixture.h"
 #include "store/database.h"
 #include "teststores.h"
+#include "tracking/transactionimport.h"
+#include "tracking/transactiontracker.h"
 #include "util/clock.h"
 #include "util/settings.h"
 
@@ -215,6 +217,22 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(storedRow(db, QStringLiteral("a")).height > before, kServeWaitMs);
         QTRY_VERIFY_WITH_TIMEOUT(shownHeight(table, QStringLiteral("a")) ==
                                      storedRow(db, QStringLiteral("a")).height,
+                                 kServeWaitMs);
+        QCOMPARE(requestsTo(deskNodes), 0);
+
+        // A transaction tracked at the desk is polled by the collector, not by the desk.
+        const QString watched = chain::base58Encode(QByteArray(64, '\x05'));
+        const tracking::ImportResult imported = tracking::importTransactions(
+            QStringLiteral(R"({"network":"local","signature":"%1"})").arg(watched),
+            deskConfig(deskNodes).networks, {}, QDateTime::currentMSecsSinceEpoch());
+        QVERIFY(imported.ok());
+        const int statusCallsBefore = collectorNodes.node(QStringLiteral("a"))
+                                          ->methodCount(QStringLiteral("getSignatureStatuses"));
+        QVERIFY(QCoro::waitFor(store->tracker()->track({imported.transactions[0].record}))
+                    .error.isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(collectorNodes.node(QStringLiteral("a"))
+                                         ->methodCount(QStringLiteral("getSignatureStatuses")) >
+                                     statusCallsBefore,
                                  kServeWaitMs);
         QCOMPARE(requestsTo(deskNodes), 0);
         if (const QString out = qEnvironmentVariable("SWITCHYARD_RENDER_DIR"); !out.isEmpty())
