@@ -6,6 +6,8 @@
 //   subscriptions (its wsUrl); with --one-host, one simulated node serves all N, each at a path
 //   of its own on the same host and port, as a provider serves its endpoints; with --delay, every
 //   answer leaves MS milliseconds after its request came (bench/pool/sharedhost.sh).
+// Each line read on stdin is answered with the HTTP requests the nodes have served so far and the
+// getSignatureStatuses calls among them: "requests N getSignatureStatuses M" (bench_team).
 #include "sim/simulatedcluster.h"
 #include "sim/simulatednode.h"
 #include "util/clock.h"
@@ -94,8 +96,22 @@ int main(int argc, char* argv[])
     QSocketNotifier stdinClosed(STDIN_FILENO, QSocketNotifier::Read);
     QObject::connect(&stdinClosed, &QSocketNotifier::activated, &app, [&] {
         char buffer[64];
-        if (::read(STDIN_FILENO, buffer, sizeof buffer) <= 0)
+        const ssize_t got = ::read(STDIN_FILENO, buffer, sizeof buffer);
+        if (got <= 0) {
             QCoreApplication::quit();
+            return;
+        }
+        int requests = 0;
+        int statusCalls = 0;
+        for (const sim::SimulatedNode* served : cluster.nodes()) {
+            requests += served->requestCount();
+            statusCalls += served->methodCount(QStringLiteral("getSignatureStatuses"));
+        }
+        for (ssize_t i = 0; i < got; ++i) {
+            if (buffer[i] == '\n')
+                std::printf("requests %d getSignatureStatuses %d\n", requests, statusCalls);
+        }
+        std::fflush(stdout);
     });
     return QCoreApplication::exec();
 }

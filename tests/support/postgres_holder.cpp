@@ -1,5 +1,6 @@
-// Starts a PostgreSQL server, prints "<postmaster pid> <folder>" and holds it until stdin
-// closes. tst_postgresserver kills it with -9 and expects the watchdog to clean up.
+// Starts a PostgreSQL server, prints "<postmaster pid> <folder> <superuser's url>" and holds it
+// until stdin closes. tst_postgresserver kills it with -9 and expects the watchdog to clean up;
+// tests/ui/team-walk.sh runs a team's store on it.
 
 #include "postgresserver.h"
 
@@ -14,8 +15,8 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "%s\n", qPrintable(error));
         return 1;
     }
-    std::printf("%lld %s\n", static_cast<long long>(server.serverPid()),
-                qPrintable(server.folder()));
+    std::printf("%lld %s %s\n", static_cast<long long>(server.serverPid()),
+                qPrintable(server.folder()), qPrintable(server.url()));
     std::fflush(stdout);
     while (std::fgetc(stdin) != EOF) {
     }

@@ -127,7 +127,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(holder.canReadLine() || holder.state() != QProcess::Running,
                                  180000);
         const QList<QByteArray> line = holder.readLine().trimmed().split(' ');
-        QVERIFY2(line.size() == 2, holder.readAllStandardError().constData());
+        QVERIFY2(line.size() == 3, holder.readAllStandardError().constData());
         const qint64 pid = line[0].toLongLong();
         const QString folder = QString::fromLocal8Bit(line[1]);
         QVERIFY(pid > 0);
