@@ -64,8 +64,10 @@ int runWindow(int argc, char* argv[])
     const QCommandLineOption demoOption(
         QStringLiteral("demo"),
         QStringLiteral("Watch a built-in simulated cluster on 127.0.0.1 instead of a config."));
-    const cli::StoreOption dbOption(QStringLiteral("The event and transaction store (SQLite)."),
-                                    QStringLiteral("(the demo: %1)").arg(demoDatabasePath()));
+    const cli::StoreOption dbOption(
+        QStringLiteral("The event and transaction store: an SQLite file, or a PostgreSQL "
+                       "database as postgresql://user@host:port/dbname."),
+        QStringLiteral("(the demo: %1)").arg(demoDatabasePath()));
     const QCommandLineOption probeTooOption(
         QStringLiteral("probe-from-this-desk"),
         QStringLiteral("On a store with a collector (switchyard serve), probe the nodes from this "

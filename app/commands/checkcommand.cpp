@@ -56,21 +56,14 @@ int runCheck(const QStringList& arguments)
                                            QStringLiteral("NAME"));
     const QCommandLineOption jsonOption(QStringLiteral("json"),
                                         QStringLiteral("Print one JSON object instead."));
-    const QCommandLineOption dbOption(
-        QStringLiteral("db"),
-        QStringLiteral("The store whose quarantined nodes are reported as such (they serve no "
-                       "role). Default: %1, when it exists")
-            .arg(store::defaultDatabasePath()),
-        QStringLiteral("FILE"));
+    const StoreOption dbOption(QStringLiteral("The store whose quarantined nodes are reported as "
+                                              "such (they serve no role)."),
+                               QStringLiteral("when it exists"));
     const QCommandLineOption timeoutOption = commandTimeoutOption();
     parser.addOptions({configOption, networkOption, jsonOption, dbOption, timeoutOption});
     const int unknown = int(CheckStatus::Unknown);
-    if (!parser.parse(arguments))
-        return fail(unknown, parser.errorText() + QStringLiteral(" (see switchyard check --help)"));
-    if (parser.isSet(QStringLiteral("help"))) {
-        std::printf("%s", qPrintable(parser.helpText()));
-        return ExitOk;
-    }
+    if (const std::optional<int> exit = parseCommandLine(parser, arguments, unknown))
+        return *exit;
     if (!parser.positionalArguments().isEmpty())
         return fail(unknown, QStringLiteral("unexpected argument '%1'")
                                  .arg(parser.positionalArguments().constFirst()));
@@ -97,11 +90,9 @@ int runCheck(const QStringList& arguments)
     // yet at the default place: nobody quarantined anything. A store that is there and cannot
     // be read would make the report a guess.
     QList<NodeQuarantine> quarantines;
-    const QString dbPath = parser.isSet(dbOption) ? parser.value(dbOption)
-                           : !config.db.isEmpty() ? config.db
-                                                  : store::defaultDatabasePath();
-    if (parser.isSet(dbOption) || !config.db.isEmpty() || QFileInfo::exists(dbPath)) {
-        store::OpenResult opened = store::Database::open(dbPath);
+    const QString dbPath = dbOption.path(parser, config);
+    if (dbOption.named(parser, config) || QFileInfo::exists(dbPath)) {
+        store::OpenResult opened = openStoreWithNotices(dbPath);
         if (!opened.ok())
             return fail(unknown, opened.error);
         const store::ReadResult<QList<NodeQuarantine>> read =

@@ -21,6 +21,17 @@ QString helpLine(const QString& what, const QString& defaultPath, const QString&
     return line;
 }
 
+// The parser names the executable by its path; the user typed "switchyard NAME".
+QString commandHelpText(const QCommandLineParser& parser, const QString& program)
+{
+    QString help = parser.helpText();
+    const QString executable = QCoreApplication::arguments().value(0);
+    const qsizetype at = executable.isEmpty() ? -1 : help.indexOf(executable);
+    if (at >= 0)
+        help.replace(at, executable.size(), program);
+    return help;
+}
+
 } // namespace
 
 ConfigOption::ConfigOption(const QString& what, const QString& afterDefault)
@@ -102,27 +113,17 @@ QString openStoreForRole(const QString& path, store::StoreRole role, const QStri
 }
 
 std::optional<int> parseCommandLine(QCommandLineParser& parser, const QStringList& arguments,
-                                    int usageExit, const QString& help)
+                                    int usageExit)
 {
     if (!parser.parse(arguments))
         return fail(
             usageExit,
             QStringLiteral("%1 (see %2 --help)").arg(parser.errorText(), arguments.constFirst()));
     if (parser.isSet(QStringLiteral("help"))) {
-        std::printf("%s", qPrintable(help));
+        std::printf("%s", qPrintable(commandHelpText(parser, arguments.constFirst())));
         return ExitOk;
     }
     return std::nullopt;
-}
-
-QString commandHelpText(const QCommandLineParser& parser, const QString& program)
-{
-    QString help = parser.helpText();
-    const QString executable = QCoreApplication::arguments().value(0);
-    const qsizetype at = executable.isEmpty() ? -1 : help.indexOf(executable);
-    if (at >= 0)
-        help.replace(at, executable.size(), program);
-    return help;
 }
 
 } // namespace switchyard::cli

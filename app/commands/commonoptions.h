@@ -57,14 +57,11 @@ store::OpenResult openStoreWithNotices(const QString& path);
 QString openStoreForRole(const QString& path, store::StoreRole role, const QString& what,
                          store::OpenResult* opened);
 
-// Parses the command line of one command, whose arguments[0] is "switchyard NAME". An exit code
-// when the command ends there: `usageExit` for an option it does not know, ExitOk once --help
-// printed `help`.
+// Parses the command line of one command, whose arguments[0] is "switchyard NAME" and whose
+// parser has its help option. An exit code when the command ends there: `usageExit` for an
+// option it does not know, ExitOk once --help printed the help, the program named as the user
+// ran it ("switchyard track"), not as the executable's path.
 std::optional<int> parseCommandLine(QCommandLineParser& parser, const QStringList& arguments,
-                                    int usageExit, const QString& help);
-
-// The parser's help with the program named as the user ran it ("switchyard track"), not as the
-// executable's path.
-QString commandHelpText(const QCommandLineParser& parser, const QString& program);
+                                    int usageExit);
 
 } // namespace switchyard::cli

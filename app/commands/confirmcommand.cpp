@@ -188,8 +188,7 @@ std::optional<int> readConfirmRequest(const QStringList& arguments, ConfirmReque
     const ConfirmOptions options;
     parser.addOptions(
         {options.rebroadcast, options.yes, options.json, options.wait, options.config, options.db});
-    if (const std::optional<int> exit =
-            parseCommandLine(parser, arguments, ConfirmError, parser.helpText()))
+    if (const std::optional<int> exit = parseCommandLine(parser, arguments, ConfirmError))
         return exit;
     if (const std::optional<int> exit = readIdAndWait(parser, options, request))
         return exit;

@@ -53,7 +53,7 @@ int runDb(const QStringList& arguments)
         "an upgrade migrated the store; then give each login its role (GRANT switchyard_support "
         "TO alice).\n"
         "Exit: 0 granted, 2 bad usage, 3 store error."));
-    const QCommandLineOption helpOption = parser.addHelpOption();
+    parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("ACTION"), QStringLiteral("grant"));
     const StoreOption dbOption(QStringLiteral("The PostgreSQL store (postgresql://…)."));
     const ConfigOption configOption(
@@ -74,12 +74,8 @@ int runDb(const QStringList& arguments)
         QStringLiteral("NAME"), defaults.support);
     parser.addOptions({dbOption, configOption, collectorOption, operatorOption, supportOption});
 
-    if (!parser.parse(arguments))
-        return fail(ExitUsage, parser.errorText() + QStringLiteral(" (see switchyard db --help)"));
-    if (parser.isSet(helpOption)) {
-        std::printf("%s", qPrintable(commandHelpText(parser, QStringLiteral("switchyard db"))));
-        return ExitOk;
-    }
+    if (const std::optional<int> exit = parseCommandLine(parser, arguments, ExitUsage))
+        return *exit;
     const QStringList positional = parser.positionalArguments();
     if (positional.value(0) != QLatin1String("grant"))
         return fail(ExitUsage,

@@ -49,7 +49,7 @@ int runExport(const QStringList& arguments)
                        "times), oldest event first. Secrets are redacted and cells a "
                        "spreadsheet would run as a formula are neutralised.\n"
                        "Exit: 0 written, 2 bad usage, 3 the store or the file failed."));
-    const QCommandLineOption helpOption = parser.addHelpOption();
+    parser.addHelpOption();
     const QCommandLineOption outOption(QStringLiteral("out"),
                                        QStringLiteral("The CSV file to write (replaced whole, "
                                                       "only once every row is written; a device "
@@ -77,13 +77,8 @@ int runExport(const QStringList& arguments)
     parser.addOptions(
         {outOption, sinceOption, untilOption, networkOption, dbOption, configOption, bomOption});
 
-    if (!parser.parse(arguments))
-        return fail(ExitUsage,
-                    parser.errorText() + QStringLiteral(" (see switchyard export --help)"));
-    if (parser.isSet(helpOption)) {
-        std::printf("%s", qPrintable(commandHelpText(parser, arguments.constFirst())));
-        return ExitOk;
-    }
+    if (const std::optional<int> exit = parseCommandLine(parser, arguments, ExitUsage))
+        return *exit;
     if (!parser.positionalArguments().isEmpty())
         return fail(ExitUsage, QStringLiteral("unexpected argument '%1'")
                                    .arg(parser.positionalArguments().constFirst()));

@@ -3,11 +3,11 @@
 #include "chain/family.h"
 #include "chain/solana/solanatransaction.h"
 #include "chain/transactiontext.h"
+#include "commonoptions.h"
 #include "subcommand.h"
 #include "util/readtoend.h"
 
 #include <QCommandLineParser>
-#include <QCoreApplication>
 #include <QFile>
 #include <cstdio>
 #include <optional>
@@ -288,22 +288,10 @@ int runInspect(const QStringList& arguments)
         QStringLiteral("family"));
     const QCommandLineOption textOption(QStringLiteral("text"),
                                         QStringLiteral("Print for a person instead of JSON."));
-    const QCommandLineOption helpOption = parser.addHelpOption();
-    parser.addOption(familyOption);
-    parser.addOption(textOption);
-
-    if (!parser.parse(arguments))
-        return fail(ExitUsage, parser.errorText());
-    if (parser.isSet(helpOption)) {
-        // The parser names the executable; the user typed "switchyard inspect".
-        QString help = parser.helpText().trimmed();
-        const qsizetype programAt = help.indexOf(QCoreApplication::arguments().constFirst());
-        if (programAt >= 0)
-            help.replace(programAt, QCoreApplication::arguments().constFirst().size(),
-                         arguments.constFirst());
-        printLine(help.toUtf8());
-        return ExitOk;
-    }
+    parser.addHelpOption();
+    parser.addOptions({familyOption, textOption});
+    if (const std::optional<int> exit = parseCommandLine(parser, arguments, ExitUsage))
+        return *exit;
     const QStringList positional = parser.positionalArguments();
     if (positional.size() != 1) {
         return fail(ExitUsage,

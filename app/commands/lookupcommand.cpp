@@ -64,13 +64,8 @@ int runLookup(const QStringList& arguments)
         QStringLiteral("json"), QStringLiteral("Print one JSON object per line and node instead."));
     const QCommandLineOption timeoutOption = commandTimeoutOption();
     parser.addOptions({configOption, networkOption, jsonOption, timeoutOption});
-    if (!parser.parse(arguments))
-        return fail(LookupUsage,
-                    parser.errorText() + QStringLiteral(" (see switchyard lookup --help)"));
-    if (parser.isSet(QStringLiteral("help"))) {
-        std::printf("%s", qPrintable(parser.helpText()));
-        return ExitOk;
-    }
+    if (const std::optional<int> exit = parseCommandLine(parser, arguments, LookupUsage))
+        return *exit;
     const QStringList positional = parser.positionalArguments();
     if (positional.size() != 1)
         return fail(

@@ -1,4 +1,5 @@
-#include "config/configloader.h"
+#include "commonoptions.h"
+#include "config/config.h"
 #include "pool/networkpool.h"
 #include "pool/poolmanager.h"
 #include "recording/quarantinekeeper.h"
@@ -8,7 +9,6 @@
 #include "util/clock.h"
 
 #include <QCommandLineParser>
-#include <QCoreApplication>
 #include <cstdio>
 #include <qcorotask.h>
 
@@ -67,7 +67,7 @@ int runNode(const QStringList& arguments)
         "event on the timeline naming your OS user, and the reason.\n"
         "Exit: 0 done, 1 already quarantined / not quarantined, 2 bad usage or no such node, "
         "3 configuration or store error."));
-    const QCommandLineOption helpOption = parser.addHelpOption();
+    parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("ACTION"), QStringLiteral("quarantine or release"));
     parser.addPositionalArgument(QStringLiteral("NAME"), QStringLiteral("The node's name."));
     const QCommandLineOption reasonOption(
@@ -77,24 +77,11 @@ int runNode(const QStringList& arguments)
         QStringLiteral("network"),
         QStringLiteral("The node's network, when nodes of several networks have that name."),
         QStringLiteral("NAME"));
-    const QCommandLineOption configOption(
-        QStringLiteral("config"),
-        QStringLiteral("Node configuration (JSON). Default: %1").arg(defaultConfigPath()),
-        QStringLiteral("FILE"));
-    const QCommandLineOption dbOption(
-        QStringLiteral("db"),
-        QStringLiteral("The store the quarantine is kept in. Default: %1")
-            .arg(store::defaultDatabasePath()),
-        QStringLiteral("FILE"));
+    const ConfigOption configOption;
+    const StoreOption dbOption(QStringLiteral("The store the quarantine is kept in."));
     parser.addOptions({reasonOption, networkOption, configOption, dbOption});
-
-    if (!parser.parse(arguments))
-        return fail(ExitUsage,
-                    parser.errorText() + QStringLiteral(" (see switchyard node --help)"));
-    if (parser.isSet(helpOption)) {
-        std::printf("%s", qPrintable(parser.helpText()));
-        return ExitOk;
-    }
+    if (const std::optional<int> exit = parseCommandLine(parser, arguments, ExitUsage))
+        return *exit;
     const QStringList positional = parser.positionalArguments();
     const QString action = positional.value(0);
     if (action != QLatin1String("quarantine") && action != QLatin1String("release"))
@@ -124,30 +111,23 @@ int runNode(const QStringList& arguments)
         return fail(ExitUsage, QStringLiteral("node release takes no --reason (the reason of the "
                                               "quarantine stays on the timeline)"));
 
-    const QString configPath =
-        parser.isSet(configOption) ? parser.value(configOption) : defaultConfigPath();
-    const ConfigResult loaded = loadConfigFile(configPath);
+    const ConfigResult loaded = configOption.load(parser);
     if (!loaded.ok())
         return fail(ExitConfigError, loaded.errorText());
     QString nameError;
-    const QString network =
-        networkOf(loaded.config(), name, parser.value(networkOption), configPath, &nameError);
+    const QString network = networkOf(loaded.config(), name, parser.value(networkOption),
+                                      configOption.path(parser), &nameError);
     if (network.isEmpty())
         return fail(ExitUsage, nameError);
 
-    const QString dbPath = parser.isSet(dbOption)          ? parser.value(dbOption)
-                           : !loaded.config().db.isEmpty() ? loaded.config().db
-                                                           : store::defaultDatabasePath();
-    store::OpenResult opened = store::Database::open(dbPath);
-    if (!opened.ok())
-        return fail(ExitConfigError, opened.error);
-    if (const QString refused = opened.database->access().refusal(
-            store::StoreRole::Operator,
-            quarantine ? QStringLiteral("quarantine nodes") : QStringLiteral("release nodes"));
-        !refused.isEmpty())
-        return fail(ExitConfigError, QStringLiteral("%1: %2").arg(dbPath, refused));
-    for (const QString& notice : std::as_const(opened.notices))
-        std::fprintf(stderr, "switchyard: note: %s\n", qPrintable(notice));
+    const QString dbPath = dbOption.path(parser, loaded.config());
+    store::OpenResult opened;
+    if (const QString notOpened = openStoreForRole(dbPath, store::StoreRole::Operator,
+                                                   quarantine ? QStringLiteral("quarantine nodes")
+                                                              : QStringLiteral("release nodes"),
+                                                   &opened);
+        !notOpened.isEmpty())
+        return fail(ExitConfigError, notOpened);
 
     QuarantineOutcome outcome;
     {

@@ -153,7 +153,9 @@ struct ServeRequest
 struct ServeOptions
 {
     const ConfigOption config;
-    const StoreOption db{QStringLiteral("The event and transaction store (SQLite).")};
+    const StoreOption db{
+        QStringLiteral("The event and transaction store: an SQLite file, or a PostgreSQL "
+                       "database as postgresql://user@host:port/dbname.")};
     const QCommandLineOption listen{
         QStringLiteral("listen"),
         QStringLiteral("Address and port of the HTTP endpoints. Default: 127.0.0.1:%1")
@@ -221,8 +223,7 @@ std::optional<int> readServeRequest(const QStringList& arguments, ServeRequest* 
     const ServeOptions options;
     parser.addOptions(
         {options.config, options.db, options.listen, options.idleTimeout, options.stopTimeout});
-    if (const std::optional<int> exit =
-            parseCommandLine(parser, arguments, ExitUsage, parser.helpText()))
+    if (const std::optional<int> exit = parseCommandLine(parser, arguments, ExitUsage))
         return exit;
     if (!parser.positionalArguments().isEmpty())
         return fail(ExitUsage, QStringLiteral("unexpected argument '%1'")

@@ -202,8 +202,7 @@ std::optional<int> readTrackRequest(const QStringList& arguments, TrackRequest* 
     const TrackOptions options;
     parser.addOptions(
         {options.network, options.intent, options.lastValid, options.config, options.db});
-    if (const std::optional<int> exit = parseCommandLine(
-            parser, arguments, ExitUsage, commandHelpText(parser, arguments.constFirst())))
+    if (const std::optional<int> exit = parseCommandLine(parser, arguments, ExitUsage))
         return exit;
     request->inputs = parser.positionalArguments();
     if (request->inputs.isEmpty())

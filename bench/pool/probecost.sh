@@ -18,16 +18,8 @@ seconds=${1:-20}
 rounds=${2:-3}
 nodes=${3:-200}
 transports=${4:-http https h2 ws}
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-build=${SWITCHYARD_BENCH_BUILD_DIR:-}
-if [[ -z $build ]]; then
-    build=$root/build-bench
-    mkdir -p "$build"
-    cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSWITCHYARD_BENCH=ON \
-        >"$build/configure.log" 2>&1 || { cat "$build/configure.log" >&2; exit 1; }
-    cmake --build "$build" -j"${BENCH_JOBS:-1}" --target bench_probing simnodes \
-        >"$build/build.log" 2>&1 || { tail -n 40 "$build/build.log" >&2; exit 1; }
-fi
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+build=$(benchBuildDir bench_probing simnodes)
 bench=$build/bench/bench_probing
 log=${PROBECOST_LOG:-/tmp/probecost.log}
 : >"$log"

@@ -16,16 +16,8 @@ switchyard=${1:?usage: sharedhost.sh SWITCHYARD [NODES] [DELAY_MS] [http|https]}
 nodes=${2:-18}
 delay=${3:-80}
 scheme=${4:-http}
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-build=${SWITCHYARD_BENCH_BUILD_DIR:-}
-if [[ -z $build ]]; then
-    build=$root/build-bench
-    mkdir -p "$build"
-    cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSWITCHYARD_BENCH=ON \
-        >"$build/configure.log" 2>&1 || { cat "$build/configure.log" >&2; exit 1; }
-    cmake --build "$build" -j"${BENCH_JOBS:-1}" --target simnodes \
-        >"$build/build.log" 2>&1 || { tail -n 40 "$build/build.log" >&2; exit 1; }
-fi
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+build=$(benchBuildDir simnodes)
 simnodes=$build/bench/simnodes
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -21,43 +21,66 @@ const QString b = QStringLiteral("b");
 const QString c = QStringLiteral("c");
 constexpr int tooManyRequestsSet =
     FailoverTableModel::TooManyRequests - FailoverTableModel::firstCauseColumn;
-} // namespace
 
-class TestCharts : public QObject
+// Probed first, so that both nodes serve; then `a` answers every call with HTTP 429.
+bool probeThenRateLimitA(PoolFixture& fixture)
 {
-    Q_OBJECT
+    fixture.apply();
+    fixture.probeAll();
+    return fixture.simNode(a)->setFault(faultOf(FaultKind::TooManyRequests));
+}
 
-private:
-    void failOverOnce(PoolFixture& fixture, const QString& method)
+// Nodes `a` and `b`, every call to `a` failing over to `b`, and the failover table's model of
+// them.
+struct RateLimitedPool
+{
+    PoolFixture fixture{ChainFamily::Solana, {a, b}};
+    const bool aRateLimited = probeThenRateLimitA(fixture);
+    FailoverTableModel model{&fixture.manager};
+
+    void failOverOnce(const QString& method)
     {
         fixture.clock.advance(1100); // past the Retry-After of the rate-limited node
         const RoutedCall call =
             QCoro::waitFor(routeCall(fixture.pool(), RpcRequest{method, QJsonValue::Undefined}));
         QVERIFY(call.answered());
     }
+};
+
+// A RateLimitedPool's failover chart, on screen at a size its bars and legend fit.
+struct RateLimitedChart : RateLimitedPool
+{
+    charts::FailoverChart chart{&model};
+
+    RateLimitedChart()
+    {
+        chart.resize(800, 500);
+        chart.show();
+    }
+};
+} // namespace
+
+class TestCharts : public QObject
+{
+    Q_OBJECT
 
 private Q_SLOTS:
     void failoverBarsFollowTheModel()
     {
-        PoolFixture fixture(ChainFamily::Solana, {a, b});
-        fixture.apply();
-        fixture.probeAll();
-        QVERIFY(fixture.simNode(a)->setFault(faultOf(FaultKind::TooManyRequests)));
-        FailoverTableModel model(&fixture.manager);
-        charts::FailoverChart chart(&model);
-        chart.resize(800, 500);
-        chart.show();
+        RateLimitedChart cluster;
+        QVERIFY(cluster.aRateLimited);
+        charts::FailoverChart& chart = cluster.chart;
         QVERIFY(chart.categories().isEmpty());
 
-        failOverOnce(fixture, QStringLiteral("getSlot"));
-        model.refresh();
+        cluster.failOverOnce(QStringLiteral("getSlot"));
+        cluster.model.refresh();
         QTRY_COMPARE(chart.categories(), QStringList{QStringLiteral("getSlot · localnet")});
         QCOMPARE(chart.barValue(tooManyRequestsSet, 0), 1.0);
         QCOMPARE(chart.visibleCauses(), QStringList{QStringLiteral("HTTP 429")});
 
-        failOverOnce(fixture, QStringLiteral("getSlot"));
-        failOverOnce(fixture, QStringLiteral("getBlockHeight"));
-        model.refresh();
+        cluster.failOverOnce(QStringLiteral("getSlot"));
+        cluster.failOverOnce(QStringLiteral("getBlockHeight"));
+        cluster.model.refresh();
         QTRY_COMPARE(chart.categories(), (QStringList{QStringLiteral("getBlockHeight · localnet"),
                                                       QStringLiteral("getSlot · localnet")}));
         QCOMPARE(chart.barValue(tooManyRequestsSet, 1), 2.0);
@@ -70,19 +93,14 @@ private Q_SLOTS:
     // the legend, next to the others.
     void aFailoverOffADivergedNodeHasItsOwnPart()
     {
-        PoolFixture fixture(ChainFamily::Solana, {a, b});
-        fixture.apply();
-        fixture.probeAll();
-        QVERIFY(fixture.simNode(a)->setFault(faultOf(FaultKind::TooManyRequests)));
-        FailoverTableModel model(&fixture.manager);
-        charts::FailoverChart chart(&model);
-        chart.resize(800, 500);
-        chart.show();
-        failOverOnce(fixture, QStringLiteral("getSlot"));
-        const auto pool = fixture.pool();
+        RateLimitedChart cluster;
+        QVERIFY(cluster.aRateLimited);
+        charts::FailoverChart& chart = cluster.chart;
+        cluster.failOverOnce(QStringLiteral("getSlot"));
+        const auto pool = cluster.fixture.pool();
         pool->recordFailover(pool->indexOf(b), QStringLiteral("getSlot"), FailureCause::Diverged);
         pool->recordFailover(pool->indexOf(b), QStringLiteral("getSlot"), FailureCause::Diverged);
-        model.refresh();
+        cluster.model.refresh();
         QTRY_COMPARE(chart.categories(), QStringList{QStringLiteral("getSlot · localnet")});
         QCOMPARE(chart.visibleCauses(),
                  (QStringList{QStringLiteral("HTTP 429"), QStringLiteral("Diverged")}));
@@ -94,24 +112,21 @@ private Q_SLOTS:
 
     void failoversViewSummarises()
     {
-        PoolFixture fixture(ChainFamily::Solana, {a, b});
-        fixture.apply();
-        fixture.probeAll();
-        QVERIFY(fixture.simNode(a)->setFault(faultOf(FaultKind::TooManyRequests)));
-        FailoverTableModel model(&fixture.manager);
-        FailoversView view(&model);
+        RateLimitedPool cluster;
+        QVERIFY(cluster.aRateLimited);
+        FailoversView view(&cluster.model);
         view.show();
         QCOMPARE(view.summaryText(),
                  QStringLiteral("0 failover(s) over 0 call(s) in the last 5 minutes"));
-        failOverOnce(fixture, QStringLiteral("getSlot"));
-        model.refresh();
+        cluster.failOverOnce(QStringLiteral("getSlot"));
+        cluster.model.refresh();
         QCOMPARE(view.summaryText(),
                  QStringLiteral("1 failover(s) over 1 call(s) in the last 5 minutes"));
         QCOMPARE(view.table()->model()->rowCount(), 1);
 
         QSignalSpy windowChanged(&view, &FailoversView::windowChanged);
         view.setWindowMs(FailoverTableModel::oneHourMs);
-        QCOMPARE(model.windowMs(), FailoverTableModel::oneHourMs);
+        QCOMPARE(cluster.model.windowMs(), FailoverTableModel::oneHourMs);
         QCOMPARE(windowChanged.count(), 1);
         QVERIFY(view.summaryText().endsWith(QStringLiteral("in the last hour")));
         view.setNetwork(QStringLiteral("elsewhere"));
