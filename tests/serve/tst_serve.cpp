@@ -635,6 +635,57 @@ private Q_SLOTS:
         qInfo("the desk heard: %s", qPrintable(message));
     }
 
+    // The PostgreSQL server restarted under a running collector (pg_ctl stop, then start): its
+    // session and the session lock that made it the collector went with the old server. It
+    // takes the lease again with a new session and goes on recording; it does not exit.
+    void keepsCollectingAcrossAServerRestart()
+    {
+        SWITCHYARD_FRESH_STORE_OF(m_stores, QString::fromLatin1(TestStores::postgresql), url);
+        sim::SimulatedCluster cluster(ChainFamily::Solana, QStringLiteral("local"), nullptr);
+        cluster.addNode(QStringLiteral("a"));
+        cluster.advance(100);
+        const QString config =
+            writeServeConfig(fresh(QStringLiteral("config.json")), cluster, {}, 200);
+        ServeProcess serve({QStringLiteral("--config"), config, QStringLiteral("--db"), url,
+                            QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")},
+                           m_dir.path());
+        QVERIFY2(serve.waitForPort() != 0, serve.err().constData());
+        QTRY_COMPARE_WITH_TIMEOUT(httpGet(serve.url(QStringLiteral("/readyz"))).status, 200,
+                                  kServeWaitMs);
+        const QString leaseHolder = QStringLiteral("SELECT holder FROM collector_lease");
+
+        testing::PostgresServer* server = m_stores.server();
+        QString holderBefore;
+        {
+            store::OpenResult opened = store::Database::open(url);
+            QVERIFY2(opened.ok(), qPrintable(opened.error));
+            QSqlQuery query(opened.database->connection());
+            QVERIFY(query.exec(leaseHolder) && query.next());
+            holderBefore = query.value(0).toString();
+        }
+        QCOMPARE(server->stop(), QString());
+        QTest::qWait(1000);
+        QCOMPARE(server->startAgain(), QString());
+        const qint64 restartedMs = QDateTime::currentMSecsSinceEpoch();
+
+        store::OpenResult opened = store::Database::open(url);
+        QVERIFY2(opened.ok(), qPrintable(opened.error));
+        QSqlDatabase db = opened.database->connection();
+        const auto holderNow = [&] {
+            QSqlQuery query(db);
+            return query.exec(leaseHolder) && query.next() ? query.value(0).toString() : QString();
+        };
+        QTRY_VERIFY2_WITH_TIMEOUT(!holderNow().isEmpty() && holderNow() != holderBefore,
+                                  serve.err().constData(), kServeWaitMs);
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            scalar(db, QStringLiteral("SELECT probed_ms FROM node_states WHERE node = ?"),
+                   QStringLiteral("a")) > restartedMs,
+            serve.err().constData(), kServeWaitMs);
+        QCOMPARE(serve.process().state(), QProcess::Running);
+        QVERIFY2(!serve.err().contains("stopping"), serve.err().constData());
+        QCOMPARE(httpGet(serve.url(QStringLiteral("/readyz"))).status, 200);
+    }
+
     void signalCommitsWhatTheStoreHeld_data()
     {
         QTest::addColumn<int>("signalNumber");
