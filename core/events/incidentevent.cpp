@@ -67,6 +67,8 @@ QString eventKindKey(IncidentEvent::Kind kind)
         return QStringLiteral("agreement");
     case IncidentEvent::Kind::Quarantine:
         return QStringLiteral("quarantine");
+    case IncidentEvent::Kind::Collector:
+        return QStringLiteral("collector");
     }
     Q_UNREACHABLE();
 }
@@ -78,7 +80,7 @@ QList<IncidentEvent::Kind> allEventKinds()
             Kind::IdentityMismatch, Kind::Reconfigured, Kind::ConfigRejected,
             Kind::TransactionState, Kind::Send,         Kind::Rebroadcast,
             Kind::Confirmation,     Kind::Store,        Kind::Agreement,
-            Kind::Quarantine};
+            Kind::Quarantine,       Kind::Collector};
 }
 
 } // namespace switchyard

@@ -42,6 +42,10 @@ struct IncidentEvent
         // An operator quarantined a node (who, why) or released it: kept in the store, obeyed by
         // every process on it (store/quarantines.h).
         Quarantine,
+        // A process became the store's collector (recording/collectorlease.h), said by it: the
+        // first one, one after a collector that stopped, or one that took over from a collector
+        // whose store session ended (a warning: what that one was doing when it ended is lost).
+        Collector,
     };
 
     QDateTime time; // UTC, milliseconds

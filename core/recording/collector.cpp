@@ -1,6 +1,7 @@
 #include "collector.h"
 
 #include "config/configwatcher.h"
+#include "events/incidentevent.h"
 #include "pool/poolmanager.h"
 #include "recording/collectorfollower.h"
 #include "recording/collectorlease.h"
@@ -9,6 +10,7 @@
 #include "store/database.h"
 #include "store/storewriter.h"
 #include "tracking/trackingpoller.h"
+#include "util/clock.h"
 
 #include <QTimer>
 #include <cstdio>
@@ -51,6 +53,7 @@ void Collector::startAsTheStoresCollector(const Config& config)
             return;
         start(m_config);
         m_nodeStates = new NodeStateRecorder(m_pools.get(), &m_store->writer(), m_clock, this);
+        recordTakingOver(previous);
         Q_EMIT collecting(previous);
     });
     connect(m_lease, &CollectorLease::heldElsewhere, this, &Collector::standby);
@@ -62,6 +65,24 @@ void Collector::startAsTheStoresCollector(const Config& config)
     connect(m_lease, &CollectorLease::lost, this, &Collector::leaseLost);
     connect(m_lease, &CollectorLease::storeFailed, this, &Collector::leaseFailed);
     m_lease->start();
+}
+
+void Collector::recordTakingOver(const QString& previous)
+{
+    IncidentEvent event;
+    event.time = (m_clock ? m_clock : Clock::system())->utcNow();
+    event.kind = IncidentEvent::Kind::Collector;
+    const QString me = NodeStateRecorder::thisCollector();
+    if (previous.isEmpty()) {
+        event.message = QStringLiteral("%1 is the store's collector").arg(me);
+    } else {
+        // The lease was not given back: the previous collector ended or was cut off, and what
+        // it probed and polled since its last commit is not on the timeline.
+        event.severity = IncidentEvent::Severity::Warning;
+        event.message =
+            QStringLiteral("%1 took over as the store's collector from %2").arg(me, previous);
+    }
+    m_store->writer().appendEvent(event);
 }
 
 void Collector::startAsDesk(const Config& config, bool probeFromThisDesk)

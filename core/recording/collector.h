@@ -75,6 +75,9 @@ Q_SIGNALS:
     void leaseFailed(const QString& error);
 
 private:
+    // On the timeline of every desk: who collects from now on, and after whom.
+    void recordTakingOver(const QString& previous);
+
     std::unique_ptr<PoolManager> m_pools;
     std::unique_ptr<ConfigWatcher> m_watcher;
     std::unique_ptr<StoreSession> m_store;

@@ -575,6 +575,25 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(httpGet(second.url(QStringLiteral("/readyz"))).status, 200,
                                   kServeWaitMs);
 
+        // The timeline says who collects since when, and after whom.
+        QSqlQuery said(db);
+        QVERIFY(said.exec(
+            QStringLiteral("SELECT message FROM events WHERE kind = 'collector' ORDER BY id")));
+        QStringList messages;
+        while (said.next())
+            messages << said.value(0).toString();
+        const QString secondName = QStringLiteral("process %1 on %2")
+                                       .arg(second.process().processId())
+                                       .arg(QSysInfo::machineHostName());
+        QCOMPARE(messages.size(), 2);
+        QCOMPARE(messages[0], QStringLiteral("process %1 on %2 is the store's collector")
+                                  .arg(QString::fromLatin1(firstPid), QSysInfo::machineHostName()));
+        QVERIFY2(messages[1].startsWith(secondName +
+                                        QStringLiteral(" took over as the store's collector from "
+                                                       "process ") +
+                                        QString::fromLatin1(firstPid) + u','),
+                 qPrintable(messages[1]));
+
         // Finalized by the one that took over: it records.
         cluster.advance(40);
         QTRY_COMPARE_WITH_TIMEOUT(storedState(db, signature), QStringLiteral("finalized"),
