@@ -137,7 +137,9 @@ public:
             m_error = m_file.errorString();
             return false;
         }
-        m_buffer.clear();
+        // Not clear(): that frees the buffer, and the next megabyte would grow it again by
+        // copies.
+        m_buffer.resize(0);
         return true;
     }
 
