@@ -315,9 +315,7 @@ std::optional<int> rebroadcast(const ConfirmRequest& request, const GateDecision
                                const StepPrinter& out, Rebroadcast* done)
 {
     if (!gate.maySend()) {
-        out.print(QStringLiteral("send"),
-                  QStringLiteral("not sent: the gate is %1").arg(gateKey(gate.gate)),
-                  {{QStringLiteral("sent"), false}});
+        out.print(QStringLiteral("send"), gate.refusal(), {{QStringLiteral("sent"), false}});
         done->steps =
             QStringLiteral("rebroadcast asked, not sent (gate %1)").arg(gateKey(gate.gate));
         return std::nullopt;
