@@ -51,11 +51,8 @@ int runCheck(const QStringList& arguments)
                        "2 CRITICAL, 3 UNKNOWN."));
     parser.addHelpOption();
     const ConfigOption configOption;
-    const QCommandLineOption networkOption(QStringLiteral("network"),
-                                           QStringLiteral("Check only this network."),
-                                           QStringLiteral("NAME"));
-    const QCommandLineOption jsonOption(QStringLiteral("json"),
-                                        QStringLiteral("Print one JSON object instead."));
+    const NetworkOption networkOption(QStringLiteral("Check only this network."));
+    const JsonOption jsonOption(QStringLiteral("Print one JSON object instead."));
     const StoreOption dbOption(QStringLiteral("The store whose quarantined nodes are reported as "
                                               "such (they serve no role)."),
                                QStringLiteral("when it exists"));
@@ -78,13 +75,9 @@ int runCheck(const QStringList& arguments)
     if (!loaded.ok())
         return fail(unknown, loaded.errorText());
     Config config = loaded.config();
-    if (parser.isSet(networkOption)) {
-        const NetworkConfig* chosen = config.network(parser.value(networkOption));
-        if (!chosen)
-            return fail(unknown, QStringLiteral("no network named '%1' in %2")
-                                     .arg(parser.value(networkOption), path));
-        config.networks = {*chosen};
-    }
+    if (const QString unknownNetwork = networkOption.narrow(parser, &config, path);
+        !unknownNetwork.isEmpty())
+        return fail(unknown, unknownNetwork);
 
     // The operator's quarantines hold for check as for every process on the store. No store
     // yet at the default place: nobody quarantined anything. A store that is there and cannot
@@ -143,7 +136,7 @@ int runCheck(const QStringList& arguments)
         checks.append(checkNetwork(*pool, unanswered));
     }
 
-    if (parser.isSet(jsonOption)) {
+    if (jsonOption.given(parser)) {
         std::printf("%s\n",
                     QJsonDocument(checkReport(checks)).toJson(QJsonDocument::Compact).constData());
     } else {

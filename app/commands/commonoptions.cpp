@@ -82,6 +82,41 @@ bool StoreOption::named(const QCommandLineParser& parser, const Config& config) 
     return given(parser) || !config.db.isEmpty();
 }
 
+JsonOption::JsonOption(const QString& what)
+    : QCommandLineOption(QStringLiteral("json"), what)
+{}
+
+bool JsonOption::given(const QCommandLineParser& parser) const
+{
+    return parser.isSet(*this);
+}
+
+NetworkOption::NetworkOption(const QString& what)
+    : QCommandLineOption(QStringLiteral("network"), what, QStringLiteral("NAME"))
+{}
+
+bool NetworkOption::given(const QCommandLineParser& parser) const
+{
+    return parser.isSet(*this);
+}
+
+QString NetworkOption::name(const QCommandLineParser& parser) const
+{
+    return parser.value(*this);
+}
+
+QString NetworkOption::narrow(const QCommandLineParser& parser, Config* config,
+                              const QString& configPath) const
+{
+    if (!given(parser))
+        return {};
+    const NetworkConfig* chosen = config->network(name(parser));
+    if (!chosen)
+        return QStringLiteral("no network named '%1' in %2").arg(name(parser), configPath);
+    config->networks = {*chosen};
+    return {};
+}
+
 QString absentStoreError(const QString& path, const QString& noun, const QString& hint)
 {
     QString locationError;

@@ -43,6 +43,30 @@ public:
     bool named(const QCommandLineParser& parser, const Config& config) const;
 };
 
+// `--json`, as the commands that print for scripts take it; `what` says what is printed
+// ("Print one JSON object instead.").
+class JsonOption : public QCommandLineOption
+{
+public:
+    explicit JsonOption(const QString& what);
+
+    bool given(const QCommandLineParser& parser) const;
+};
+
+// `--network NAME`, as the commands about one network take it; `what` says what it picks.
+class NetworkOption : public QCommandLineOption
+{
+public:
+    explicit NetworkOption(const QString& what);
+
+    bool given(const QCommandLineParser& parser) const;
+    QString name(const QCommandLineParser& parser) const; // empty when not given
+    // Leaves in `config` only the network named, when one is; why not when the configuration
+    // read from `configPath` has none of that name ("no network named 'x' in PATH").
+    QString narrow(const QCommandLineParser& parser, Config* config,
+                   const QString& configPath) const;
+};
+
 // Why a command that reads a store without ever creating one cannot read the one at `path`: a
 // location that does not parse, or no SQLite file there ("no NOUN at PATH (HINT; see --db)").
 // Empty when it can.

@@ -134,8 +134,7 @@ struct ConfirmOptions
         QStringLiteral("Send the stored bytes again when the gate allows it (asks first).")};
     const QCommandLineOption yes{QStringLiteral("yes"),
                                  QStringLiteral("Do not ask before sending.")};
-    const QCommandLineOption json{QStringLiteral("json"),
-                                  QStringLiteral("Print one JSON object per line and step.")};
+    const JsonOption json{QStringLiteral("Print one JSON object per line and step.")};
     const QCommandLineOption wait{
         QStringLiteral("wait"),
         QStringLiteral("After a send, watch at most this long for it to land (default 60)."),
@@ -194,7 +193,7 @@ std::optional<int> readConfirmRequest(const QStringList& arguments, ConfirmReque
         return exit;
     request->rebroadcast = parser.isSet(options.rebroadcast);
     request->yes = parser.isSet(options.yes);
-    request->json = parser.isSet(options.json);
+    request->json = options.json.given(parser);
     request->configPath = options.config.path(parser);
     const ConfigResult loaded = options.config.load(parser);
     if (!loaded.ok())
@@ -315,9 +314,7 @@ std::optional<int> rebroadcast(const ConfirmRequest& request, const GateDecision
                                const StepPrinter& out, Rebroadcast* done)
 {
     if (!gate.maySend()) {
-        out.print(QStringLiteral("send"),
-                  QStringLiteral("not sent: the gate is %1").arg(gateKey(gate.gate)),
-                  {{QStringLiteral("sent"), false}});
+        out.print(QStringLiteral("send"), gate.refusal(), {{QStringLiteral("sent"), false}});
         done->steps =
             QStringLiteral("rebroadcast asked, not sent (gate %1)").arg(gateKey(gate.gate));
         return std::nullopt;

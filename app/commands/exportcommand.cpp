@@ -63,9 +63,7 @@ int runExport(const QStringList& arguments)
         QStringLiteral("ISO"));
     const QCommandLineOption untilOption(
         QStringLiteral("until"), QStringLiteral("Events before this time."), QStringLiteral("ISO"));
-    const QCommandLineOption networkOption(QStringLiteral("network"),
-                                           QStringLiteral("Only this network's events."),
-                                           QStringLiteral("NAME"));
+    const NetworkOption networkOption(QStringLiteral("Only this network's events."));
     const StoreOption dbOption(QStringLiteral("The event store."));
     const ConfigOption configOption(
         QStringLiteral("Configuration whose keys are also scrubbed from the text."),
@@ -103,7 +101,7 @@ int runExport(const QStringList& arguments)
                                               "could match")
                                    .arg(parser.value(sinceOption), parser.value(untilOption)));
     }
-    filter.network = parser.value(networkOption);
+    filter.network = networkOption.name(parser);
 
     CsvExportOptions options;
     Config config; // its `db` names the store when --db does not

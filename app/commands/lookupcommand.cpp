@@ -57,11 +57,8 @@ int runLookup(const QStringList& arguments)
     parser.addPositionalArgument(QStringLiteral("ID"),
                                  QStringLiteral("Solana signature (base58) or EVM hash (0x...)."));
     const ConfigOption configOption;
-    const QCommandLineOption networkOption(QStringLiteral("network"),
-                                           QStringLiteral("Ask only this network's nodes."),
-                                           QStringLiteral("NAME"));
-    const QCommandLineOption jsonOption(
-        QStringLiteral("json"), QStringLiteral("Print one JSON object per line and node instead."));
+    const NetworkOption networkOption(QStringLiteral("Ask only this network's nodes."));
+    const JsonOption jsonOption(QStringLiteral("Print one JSON object per line and node instead."));
     const QCommandLineOption timeoutOption = commandTimeoutOption();
     parser.addOptions({configOption, networkOption, jsonOption, timeoutOption});
     if (const std::optional<int> exit = parseCommandLine(parser, arguments, LookupUsage))
@@ -92,13 +89,9 @@ int runLookup(const QStringList& arguments)
                     QStringLiteral("'%1' is not a Solana signature (base58 of 64 bytes) or an EVM "
                                    "transaction hash (0x and 64 hex digits)")
                         .arg(search.text));
-    if (parser.isSet(networkOption)) {
-        const NetworkConfig* chosen = config.network(parser.value(networkOption));
-        if (!chosen)
-            return fail(LookupUsage, QStringLiteral("no network named '%1' in %2")
-                                         .arg(parser.value(networkOption), path));
-        config.networks = {*chosen};
-    }
+    if (const QString unknownNetwork = networkOption.narrow(parser, &config, path);
+        !unknownNetwork.isEmpty())
+        return fail(LookupUsage, unknownNetwork);
     QList<NetworkConfig> matching;
     for (const NetworkConfig& network : std::as_const(config.networks))
         if (network.family == query->family)
@@ -124,7 +117,7 @@ int runLookup(const QStringList& arguments)
         });
     QCoro::waitFor(manager.probeAll(probeRound.timer));
 
-    const bool json = parser.isSet(jsonOption);
+    const bool json = jsonOption.given(parser);
     LiveLookup lookup;
     QObject::connect(&lookup, &LiveLookup::answered, [&](LookupAnswer answer) {
         if (answer.outcome == LookupAnswer::Outcome::NotAsked &&

@@ -73,10 +73,8 @@ int runNode(const QStringList& arguments)
     const QCommandLineOption reasonOption(
         QStringLiteral("reason"), QStringLiteral("Why it is quarantined (required to quarantine)."),
         QStringLiteral("TEXT"));
-    const QCommandLineOption networkOption(
-        QStringLiteral("network"),
-        QStringLiteral("The node's network, when nodes of several networks have that name."),
-        QStringLiteral("NAME"));
+    const NetworkOption networkOption(
+        QStringLiteral("The node's network, when nodes of several networks have that name."));
     const ConfigOption configOption;
     const StoreOption dbOption(QStringLiteral("The store the quarantine is kept in."));
     parser.addOptions({reasonOption, networkOption, configOption, dbOption});
@@ -115,7 +113,7 @@ int runNode(const QStringList& arguments)
     if (!loaded.ok())
         return fail(ExitConfigError, loaded.errorText());
     QString nameError;
-    const QString network = networkOf(loaded.config(), name, parser.value(networkOption),
+    const QString network = networkOf(loaded.config(), name, networkOption.name(parser),
                                       configOption.path(parser), &nameError);
     if (network.isEmpty())
         return fail(ExitUsage, nameError);

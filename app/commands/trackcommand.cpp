@@ -128,11 +128,9 @@ struct TrackRequest
 
 struct TrackOptions
 {
-    const QCommandLineOption network{
-        QStringLiteral("network"),
+    const NetworkOption network{
         QStringLiteral("The network they belong to (a line's own network wins). Default: the "
-                       "only configured network of the transaction's family."),
-        QStringLiteral("NAME")};
+                       "only configured network of the transaction's family.")};
     const QCommandLineOption intent{QStringLiteral("intent"),
                                     QStringLiteral("The sending system's intent id for them."),
                                     QStringLiteral("ID")};
@@ -167,9 +165,9 @@ std::optional<int> readIntentAndHeight(const QCommandLineParser& parser,
 std::optional<int> readNetwork(const QCommandLineParser& parser, const TrackOptions& options,
                                TrackRequest* request)
 {
-    if (!parser.isSet(options.network))
+    if (!options.network.given(parser))
         return std::nullopt;
-    request->defaults.network = parser.value(options.network);
+    request->defaults.network = options.network.name(parser);
     if (request->config.network(request->defaults.network))
         return std::nullopt;
     QStringList names;

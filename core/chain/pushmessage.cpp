@@ -51,8 +51,8 @@ std::optional<PushMessage> parsePushMessage(const QByteArray& frame, QString* wh
         return std::nullopt;
     }
     const QJsonObject object = document.object();
-    if (object.value(QStringLiteral("jsonrpc")) != QJsonValue(QStringLiteral("2.0"))) {
-        *why = QStringLiteral("\"jsonrpc\" is not \"2.0\"");
+    if (const std::optional<MalformedReply> fault = jsonRpcVersionFault(object)) {
+        *why = fault->detail;
         return std::nullopt;
     }
     PushMessage message;
@@ -78,13 +78,11 @@ std::optional<PushMessage> parsePushMessage(const QByteArray& frame, QString* wh
         return std::nullopt;
     }
     message.id = *id;
-    const bool hasResult = object.contains(QStringLiteral("result"));
-    const bool hasError = object.contains(QStringLiteral("error"));
-    if (hasResult == hasError) {
-        *why = QStringLiteral("an answer needs exactly one of result and error");
+    if (const std::optional<MalformedReply> fault = resultOrErrorFault(object)) {
+        *why = fault->detail;
         return std::nullopt;
     }
-    if (hasError) {
+    if (object.contains(QStringLiteral("error"))) {
         const std::optional<RpcError> error =
             readJsonRpcError(object.value(QStringLiteral("error")), why);
         if (!error)

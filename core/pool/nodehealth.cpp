@@ -1,10 +1,32 @@
 #include "nodehealth.h"
 
 #include <algorithm>
+#include <array>
 
 namespace switchyard {
 
 namespace {
+
+struct LagBandName
+{
+    LagBand band;
+    const char* key;
+};
+
+constexpr std::array<LagBandName, 3> kLagBandNames{{
+    {LagBand::Within, "within"},
+    {LagBand::PastWarn, "past-warn"},
+    {LagBand::PastMax, "past-max"},
+}};
+
+// lagBandKey() indexes the table by the enum's value: each row must sit at its value's place.
+static_assert([] {
+    for (std::size_t i = 0; i < kLagBandNames.size(); ++i) {
+        if (static_cast<std::size_t>(kLagBandNames[i].band) != i)
+            return false;
+    }
+    return true;
+}());
 
 // Nearest rank: the smallest value with at least `percentile` % of values at or below it.
 std::optional<qint64> nearestRank(QList<qint64> values, int percentile)
@@ -17,6 +39,11 @@ std::optional<qint64> nearestRank(QList<qint64> values, int percentile)
 }
 
 } // namespace
+
+QString lagBandKey(LagBand band)
+{
+    return QLatin1String(kLagBandNames[static_cast<std::size_t>(band)].key);
+}
 
 NodeHealth::NodeHealth(HealthPolicy policy)
     : m_policy(policy)

@@ -30,6 +30,8 @@ enum class LagBand
     PastMax,  // over maxLag: kept out of build and send
 };
 
+QString lagBandKey(LagBand band); // "within", "past-warn", "past-max" (the store)
+
 // One probe's answer, as the prober read it.
 struct ProbeObservation
 {

@@ -1,55 +1,54 @@
 #include "nodestate.h"
 
+#include <array>
+
 namespace switchyard {
+
+namespace {
+
+struct StateNames
+{
+    NodeState state;
+    const char* key;
+    const char* word;
+};
+
+constexpr std::array<StateNames, 9> kNames{{
+    {NodeState::NotProbed, "not-probed", "Not probed"},
+    {NodeState::Healthy, "healthy", "Healthy"},
+    {NodeState::Lagging, "lagging", "Lagging"},
+    {NodeState::Unhealthy, "unhealthy", "Unhealthy"},
+    {NodeState::Probation, "probation", "Probation"},
+    {NodeState::Disabled, "disabled", "Disabled"},
+    {NodeState::WrongNetwork, "wrong-network", "Wrong network"},
+    {NodeState::Diverged, "diverged", "Diverged"},
+    {NodeState::Quarantined, "quarantined", "Quarantined"},
+}};
+
+// namesOf() indexes the table by the enum's value: each row must sit at its value's place.
+static_assert([] {
+    for (std::size_t i = 0; i < kNames.size(); ++i) {
+        if (static_cast<std::size_t>(kNames[i].state) != i)
+            return false;
+    }
+    return true;
+}());
+
+const StateNames& namesOf(NodeState state)
+{
+    return kNames[static_cast<std::size_t>(state)];
+}
+
+} // namespace
 
 QString nodeStateWord(NodeState state)
 {
-    switch (state) {
-    case NodeState::NotProbed:
-        return QStringLiteral("Not probed");
-    case NodeState::Healthy:
-        return QStringLiteral("Healthy");
-    case NodeState::Lagging:
-        return QStringLiteral("Lagging");
-    case NodeState::Unhealthy:
-        return QStringLiteral("Unhealthy");
-    case NodeState::Probation:
-        return QStringLiteral("Probation");
-    case NodeState::Disabled:
-        return QStringLiteral("Disabled");
-    case NodeState::WrongNetwork:
-        return QStringLiteral("Wrong network");
-    case NodeState::Diverged:
-        return QStringLiteral("Diverged");
-    case NodeState::Quarantined:
-        return QStringLiteral("Quarantined");
-    }
-    Q_UNREACHABLE();
+    return QLatin1String(namesOf(state).word);
 }
 
 QString nodeStateKey(NodeState state)
 {
-    switch (state) {
-    case NodeState::NotProbed:
-        return QStringLiteral("not-probed");
-    case NodeState::Healthy:
-        return QStringLiteral("healthy");
-    case NodeState::Lagging:
-        return QStringLiteral("lagging");
-    case NodeState::Unhealthy:
-        return QStringLiteral("unhealthy");
-    case NodeState::Probation:
-        return QStringLiteral("probation");
-    case NodeState::Disabled:
-        return QStringLiteral("disabled");
-    case NodeState::WrongNetwork:
-        return QStringLiteral("wrong-network");
-    case NodeState::Diverged:
-        return QStringLiteral("diverged");
-    case NodeState::Quarantined:
-        return QStringLiteral("quarantined");
-    }
-    Q_UNREACHABLE();
+    return QLatin1String(namesOf(state).key);
 }
 
 bool isServing(NodeState state)

@@ -266,9 +266,8 @@ RpcOutcome responseOutcome(const QJsonValue& value, qint64 expectedId)
     if (!value.isObject())
         return MalformedReply{MalformedKind::NotJsonRpc2, QStringLiteral("not a JSON object")};
     const QJsonObject object = value.toObject();
-    if (object.value(QStringLiteral("jsonrpc")) != QJsonValue(QStringLiteral("2.0")))
-        return MalformedReply{MalformedKind::NotJsonRpc2,
-                              QStringLiteral("\"jsonrpc\" is not \"2.0\"")};
+    if (std::optional<MalformedReply> fault = jsonRpcVersionFault(object))
+        return *std::move(fault);
     const QJsonValue id = object.value(QStringLiteral("id"));
     if (!id.isDouble() || qint64(id.toDouble()) != expectedId)
         return MalformedReply{
@@ -278,15 +277,9 @@ RpcOutcome responseOutcome(const QJsonValue& value, qint64 expectedId)
                 .arg(QString::fromUtf8(QJsonDocument(QJsonArray{id}).toJson(QJsonDocument::Compact))
                          .mid(1)
                          .chopped(1))};
-    const bool hasResult = object.contains(QStringLiteral("result"));
-    const bool hasError = object.contains(QStringLiteral("error"));
-    if (hasResult && hasError)
-        return MalformedReply{MalformedKind::ResultAndError,
-                              QStringLiteral("both result and error")};
-    if (!hasResult && !hasError)
-        return MalformedReply{MalformedKind::NeitherResultNorError,
-                              QStringLiteral("neither result nor error")};
-    if (hasResult)
+    if (std::optional<MalformedReply> fault = resultOrErrorFault(object))
+        return *std::move(fault);
+    if (object.contains(QStringLiteral("result")))
         return RpcResult{object.value(QStringLiteral("result"))};
     QString why;
     if (std::optional<RpcError> error =
@@ -744,14 +737,19 @@ QCoro::Task<QList<RpcReply>> JsonRpcClient::callBatch(QList<RpcRequest> requests
     }
     if (!document.isArray()) {
         // A server that cannot do batches answers with one error object for the whole batch.
-        const QJsonObject error = document.object().value(QStringLiteral("error")).toObject();
-        if (!error.isEmpty() && document.object().value(QStringLiteral("id")).isNull())
-            setAll(RpcError{error.value(QStringLiteral("code")).toInteger(),
-                            error.value(QStringLiteral("message")).toString(),
-                            error.value(QStringLiteral("data"))});
-        else
+        const QJsonObject answer = document.object();
+        if (answer.contains(QStringLiteral("error")) &&
+            answer.value(QStringLiteral("id")).isNull()) {
+            QString why;
+            if (std::optional<RpcError> error =
+                    readJsonRpcError(answer.value(QStringLiteral("error")), &why))
+                setAll(*std::move(error));
+            else
+                setAll(MalformedReply{MalformedKind::BadErrorObject, why});
+        } else {
             setAll(MalformedReply{MalformedKind::NotJsonRpc2,
                                   QStringLiteral("a batch needs an array in answer")});
+        }
         co_return withNodeTextsRedacted(std::move(replies), scrubber);
     }
     const QJsonArray answers = document.array();

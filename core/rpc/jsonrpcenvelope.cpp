@@ -14,6 +14,26 @@ QJsonObject jsonRpcRequestObject(const RpcRequest& request, qint64 id)
     return object;
 }
 
+std::optional<MalformedReply> jsonRpcVersionFault(const QJsonObject& message)
+{
+    if (message.value(QStringLiteral("jsonrpc")) == QJsonValue(QStringLiteral("2.0")))
+        return std::nullopt;
+    return MalformedReply{MalformedKind::NotJsonRpc2, QStringLiteral("\"jsonrpc\" is not \"2.0\"")};
+}
+
+std::optional<MalformedReply> resultOrErrorFault(const QJsonObject& answer)
+{
+    const bool hasResult = answer.contains(QStringLiteral("result"));
+    const bool hasError = answer.contains(QStringLiteral("error"));
+    if (hasResult && hasError)
+        return MalformedReply{MalformedKind::ResultAndError,
+                              QStringLiteral("both result and error")};
+    if (!hasResult && !hasError)
+        return MalformedReply{MalformedKind::NeitherResultNorError,
+                              QStringLiteral("neither result nor error")};
+    return std::nullopt;
+}
+
 std::optional<RpcError> readJsonRpcError(const QJsonValue& error, QString* why)
 {
     const QJsonObject object = error.toObject();

@@ -10,19 +10,6 @@ namespace switchyard::store {
 
 namespace {
 
-QString lagBandKey(LagBand band)
-{
-    switch (band) {
-    case LagBand::Within:
-        return QStringLiteral("within");
-    case LagBand::PastWarn:
-        return QStringLiteral("past-warn");
-    case LagBand::PastMax:
-        return QStringLiteral("past-max");
-    }
-    Q_UNREACHABLE();
-}
-
 // The enum value whose key is `key`, among `last` + 1 values from 0.
 template <typename Enum>
 std::optional<Enum> fromKey(const QString& key, Enum last, QString (*keyOf)(Enum))

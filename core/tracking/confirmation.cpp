@@ -149,28 +149,10 @@ QString gateKey(Gate gate)
 
 ConfirmOffer confirmOffer(const TrackedTransaction& record)
 {
-    switch (record.state) {
-    case TxState::Finalized:
-        return {false, QStringLiteral("Finalized: it landed for good, nothing is left to confirm "
-                                      "or send.")};
-    case TxState::ExecutionFailed:
-        return {false, QStringLiteral("Execution failed: it landed with an error, so these "
-                                      "bytes cannot land again. Only the sending system can "
-                                      "decide what to send instead.")};
-    case TxState::Expired:
-        return {false, QStringLiteral("Expired: its blockhash is past lastValidBlockHeight, so "
-                                      "these bytes can never land. Only the sending system can "
-                                      "sign a replacement.")};
-    case TxState::Superseded:
-        return {false, QStringLiteral("Superseded: another transaction used its nonce, so these "
-                                      "bytes can never be mined. Only the sending system can "
-                                      "decide what next.")};
-    case TxState::Imported:
-    case TxState::Submitted:
-    case TxState::TransportUnknown:
-    case TxState::Confirmed:
-        break;
-    }
+    // Only a state no lookup can change closes the offer: a confirmed transaction's gate is
+    // closed as well, yet a confirmation still looks whether it was finalized or rolled back.
+    if (isTerminal(record.state))
+        return {false, decideGate(record, LookupReport{}, false).headline};
     return {true, record.isWatchOnly()
                       ? QStringLiteral("Look its status up on every status node (watched "
                                        "without its bytes: never sent)")
@@ -441,7 +423,7 @@ QCoro::Task<SendReport> ConfirmationRun::rebroadcast()
     refused.state = known->state;
     if (!m_decided || !m_decision.maySend()) {
         refused.message = m_decided
-                              ? QStringLiteral("not sent: %1").arg(m_decision.headline)
+                              ? m_decision.refusal()
                               : QStringLiteral("not sent: its status has not been looked up first");
         co_return refused;
     }

@@ -40,6 +40,8 @@ struct GateDecision
     QStringList evidence; // what it rests on: nodes, heights, nonces, each a line
 
     bool maySend() const { return gate == Gate::Open; }
+    // What a send this gate refuses says, wherever it is refused: "not sent: " and the headline.
+    QString refusal() const { return QStringLiteral("not sent: ") + headline; }
     // The gate will not open again for this transaction, whatever a later lookup finds.
     bool isClosedForGood() const;
 };
@@ -47,7 +49,8 @@ struct GateDecision
 QString gateKey(Gate gate); // "open", "landed", "seen-by-network", ...
 
 // Whether a confirmation may be started for `record`, one rule for every button that starts
-// one; `reason` says why not (or, when it may, what a confirmation does), for a tooltip.
+// one; `reason` says why not in the gate's words (or, when it may, what a confirmation does),
+// for a tooltip.
 struct ConfirmOffer
 {
     bool enabled = false;

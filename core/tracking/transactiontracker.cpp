@@ -608,7 +608,7 @@ std::optional<TransactionTracker::SendPlan> TransactionTracker::planSend(const Q
     report->state = record.state;
     if (const GateDecision settled = decideGate(record, LookupReport{}, false);
         settled.isClosedForGood()) {
-        report->message = QStringLiteral("not sent: ") + settled.headline;
+        report->message = settled.refusal();
         return std::nullopt;
     }
     const BytesCheck bytes = checkStoredBytes(record);
@@ -644,7 +644,7 @@ bool TransactionTracker::gateOpensOnLook(const QString& id, const LookupReport& 
     if (gate.maySend())
         return true;
     report->result = sendResultFor(gate.gate, look);
-    report->message = QStringLiteral("not sent: ") + gate.headline;
+    report->message = gate.refusal();
     return false;
 }
 

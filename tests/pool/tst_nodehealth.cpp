@@ -412,6 +412,49 @@ private Q_SLOTS:
         QCOMPARE(switchyard::referenceHeight(heights), std::optional(expected));
         QCOMPARE(switchyard::referenceHeight({}), std::nullopt);
     }
+
+    // The keys are stored (node_states) and read back by another process; the words are shown.
+    // Both come from one table per enum, and neither may drift.
+    void nodeStateKeysAndWords_data()
+    {
+        QTest::addColumn<int>("state");
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("word");
+        QTest::newRow("not probed") << int(NodeState::NotProbed) << "not-probed"
+                                    << "Not probed";
+        QTest::newRow("healthy") << int(NodeState::Healthy) << "healthy"
+                                 << "Healthy";
+        QTest::newRow("lagging") << int(NodeState::Lagging) << "lagging"
+                                 << "Lagging";
+        QTest::newRow("unhealthy") << int(NodeState::Unhealthy) << "unhealthy"
+                                   << "Unhealthy";
+        QTest::newRow("probation") << int(NodeState::Probation) << "probation"
+                                   << "Probation";
+        QTest::newRow("disabled") << int(NodeState::Disabled) << "disabled"
+                                  << "Disabled";
+        QTest::newRow("wrong network") << int(NodeState::WrongNetwork) << "wrong-network"
+                                       << "Wrong network";
+        QTest::newRow("diverged") << int(NodeState::Diverged) << "diverged"
+                                  << "Diverged";
+        QTest::newRow("quarantined") << int(NodeState::Quarantined) << "quarantined"
+                                     << "Quarantined";
+    }
+
+    void nodeStateKeysAndWords()
+    {
+        QFETCH(int, state);
+        QFETCH(QString, key);
+        QFETCH(QString, word);
+        QCOMPARE(nodeStateKey(NodeState(state)), key);
+        QCOMPARE(nodeStateWord(NodeState(state)), word);
+    }
+
+    void lagBandKeys()
+    {
+        QCOMPARE(lagBandKey(LagBand::Within), QStringLiteral("within"));
+        QCOMPARE(lagBandKey(LagBand::PastWarn), QStringLiteral("past-warn"));
+        QCOMPARE(lagBandKey(LagBand::PastMax), QStringLiteral("past-max"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestNodeHealth)

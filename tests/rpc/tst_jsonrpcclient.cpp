@@ -431,6 +431,50 @@ private Q_SLOTS:
                  MalformedKind::MissingBatchElement);
     }
 
+    // A node that cannot do batches answers the whole batch with one error object; that object
+    // is read by the same rule as any other answer's, so one without an integer code is a
+    // malformed answer and not an RPC error with code 0.
+    void batchAnsweredWithOneErrorObject_data()
+    {
+        QTest::addColumn<QByteArray>("body");
+        QTest::addColumn<int>("expectedClass");
+        QTest::addColumn<int>("expectedDetail"); // the error code, or the malformed kind
+        QTest::newRow("integer code")
+            << QByteArray(R"({"jsonrpc":"2.0","id":null,)"
+                          R"("error":{"code":-32600,"message":"batches not supported"}})")
+            << int(OutcomeClass::RpcError) << -32600;
+        QTest::newRow("no code") << QByteArray(R"({"jsonrpc":"2.0","id":null,)"
+                                               R"("error":{"message":"batches not supported"}})")
+                                 << int(OutcomeClass::Malformed)
+                                 << int(MalformedKind::BadErrorObject);
+        QTest::newRow("fractional code")
+            << QByteArray(R"({"jsonrpc":"2.0","id":null,)"
+                          R"("error":{"code":-32600.5,"message":"batches not supported"}})")
+            << int(OutcomeClass::Malformed) << int(MalformedKind::BadErrorObject);
+        QTest::newRow("empty error object")
+            << QByteArray(R"({"jsonrpc":"2.0","id":null,"error":{}})")
+            << int(OutcomeClass::Malformed) << int(MalformedKind::BadErrorObject);
+    }
+
+    void batchAnsweredWithOneErrorObject()
+    {
+        QFETCH(QByteArray, body);
+        QFETCH(int, expectedClass);
+        QFETCH(int, expectedDetail);
+        FixedBodyServer server(body);
+        JsonRpcClient client(QStringLiteral("no-batches"), server.url(), {});
+        const QList<RpcReply> replies = QCoro::waitFor(client.callBatch(
+            {getSlot, {QStringLiteral("getBlockHeight"), {}}}, QDeadlineTimer(kAnswerDeadlineMs)));
+        QCOMPARE(replies.size(), 2);
+        for (const RpcReply& reply : replies) {
+            QCOMPARE(int(reply.outcomeClass()), expectedClass);
+            if (reply.outcomeClass() == OutcomeClass::RpcError)
+                QCOMPARE(std::get<RpcError>(reply.outcome).code, expectedDetail);
+            else
+                QCOMPARE(int(std::get<MalformedReply>(reply.outcome).kind), expectedDetail);
+        }
+    }
+
     // A Retry-After is the node's wish, not an order: it is read without overflow and never
     // keeps a node out longer than maxRetryAfterMs.
     void retryAfterIsSaturatedAndCapped_data()

@@ -105,7 +105,8 @@ private Q_SLOTS:
         QVERIFY2(run.exitCode == 2, QByteArray(run.out + run.err).constData());
         const QString out = QString::fromUtf8(run.out);
         QVERIFY2(out.contains(QStringLiteral("sending system")), qPrintable(out));
-        QVERIFY2(out.contains(QStringLiteral("not sent: the gate is expired")), qPrintable(out));
+        QVERIFY2(out.contains(QStringLiteral("not sent: Expired: its blockhash is past")),
+                 qPrintable(out));
         QCOMPARE(f.totalSends(id), 0);
     }
 

@@ -1,14 +1,19 @@
 // The confirmation wizard against the simulator and a real store: a lost send is rebroadcast
 // once after an explicit yes and watched until it lands; an expired transaction gets the
-// explanation and no page that could send.
+// explanation and no page that could send, in the words `switchyard confirm` says for it.
+#include "commandrunner.h"
+#include "config/configwriter.h"
 #include "confirmation/confirmationpages.h"
 #include "confirmation/confirmationwizard.h"
+#include "testfiles.h"
 #include "tracking/confirmation.h"
 #include "trackingfixture.h"
 
 #include <QAbstractButton>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -227,6 +232,54 @@ private Q_SLOTS:
         QCOMPARE(showInTimeline.size(), 0);
         QVERIFY(!wizard.isVisible());
         QCOMPARE(wizard.result(), int(QDialog::Accepted));
+    }
+
+    // One decision, one wording: for the same transaction, the wizard's gate, the gate and the
+    // refused send of `switchyard confirm --rebroadcast`, and the board's disabled button all say
+    // the words of the one gate.
+    void wizardAndConfirmCommandSayOneDecision()
+    {
+        TrackingFixture f(ChainFamily::Solana, {QStringLiteral("a")});
+        QVERIFY(f.start());
+        const auto signed_ = f.signSolana(4);
+        f.solana().setScriptedOutcome(signed_.signature, sim::ScriptedOutcome::NeverLands);
+        const QString id = f.trackSolana(signed_).id;
+        const sim::SimulatedNode* a = f.pools.simNode(QStringLiteral("a"));
+        while (a->blockHeight(sim::Commitment::Confirmed) <= signed_.lastValidBlockHeight)
+            f.pools.cluster.advance(1);
+
+        ConfirmationWizard wizard(f.tracker.get(), &f.pools.manager, id);
+        wizard.show();
+        wizard.next();
+        QTRY_VERIFY_WITH_TIMEOUT(nextEnabled(wizard), kWaitMs);
+        wizard.next();
+        QCOMPARE(wizard.currentId(), int(ConfirmationWizard::GatePage));
+        QTRY_VERIFY_WITH_TIMEOUT(nextEnabled(wizard), kWaitMs);
+        const QString wizardWords = textOf(&wizard, "confirmGateHeadline");
+        QVERIFY2(wizardWords.contains(QStringLiteral("sending system")), qPrintable(wizardWords));
+
+        const QString config =
+            writeFile(f.dir, QStringLiteral("config.json"), configToJson(f.pools.config));
+        const CommandRun run = runSwitchyard(
+            {QStringLiteral("confirm"), id, QStringLiteral("--rebroadcast"),
+             QStringLiteral("--yes"), QStringLiteral("--json"), QStringLiteral("--config"), config,
+             QStringLiteral("--db"), f.storeLocation});
+        QVERIFY2(run.exitCode == 2, QByteArray(run.out + run.err).constData()); // failed
+        QString gateWords;
+        QString sendWords;
+        for (const QByteArray& line : run.lines()) {
+            const QJsonObject step = QJsonDocument::fromJson(line).object();
+            if (step.value(QStringLiteral("step")) == QStringLiteral("gate"))
+                gateWords = step.value(QStringLiteral("text")).toString();
+            if (step.value(QStringLiteral("step")) == QStringLiteral("send"))
+                sendWords = step.value(QStringLiteral("text")).toString();
+        }
+        QCOMPARE(gateWords, wizardWords);
+        QCOMPARE(sendWords, QStringLiteral("not sent: ") + wizardWords);
+        const ConfirmOffer offer = confirmOffer(*f.tracker->transaction(id));
+        QVERIFY(!offer.enabled);
+        QCOMPARE(offer.reason, wizardWords);
+        QCOMPARE(f.totalSends(id), 0);
     }
 
     void expiredOffersNothingThatSends()
