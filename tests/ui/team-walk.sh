@@ -15,7 +15,7 @@ out=${2:?usage: team-walk.sh BUILD_DIR OUT_DIR}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 switchyard=$build/app/switchyard
-psql=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)/psql
+psql=$(printf '%s\n' /usr/lib/postgresql/*/bin | sort -V | tail -n 1)/psql
 work=$(mktemp -d)
 chmod 755 "$work"
 pids=()
@@ -105,8 +105,9 @@ window_of() { # PID: its largest visible window (the tray icon is one of its win
     echo "team-walk.sh: no window of process $1" >&2
     exit 1
 }
-operator_window=$(window_of "$operator")
-support_window=$(window_of "$support")
+declare -A window
+window[operator]=$(window_of "$operator")
+window[support]=$(window_of "$support")
 
 lease() {
     "$psql" -qtA -h "$pg_folder" -p "$port" -U switchyard -d switchyard \
@@ -116,12 +117,11 @@ lease() {
 # Each desk's Nodes, Pending and Timeline tabs (Ctrl+1, Ctrl+4, Ctrl+5).
 shoot() { # STEP
     for desk in operator support; do
-        local window=${desk}_window
-        xdotool windowactivate --sync "${!window}"
+        xdotool windowactivate --sync "${window[$desk]}"
         for tab in 1:nodes 4:pending 5:timeline; do
-            xdotool key --window "${!window}" "ctrl+${tab%%:*}"
+            xdotool key --window "${window[$desk]}" "ctrl+${tab%%:*}"
             sleep 1
-            import -window "${!window}" "$out/$1-$desk-${tab#*:}.png"
+            import -window "${window[$desk]}" "$out/$1-$desk-${tab#*:}.png"
         done
     done
     import -window root "$out/$1-screen.png"
