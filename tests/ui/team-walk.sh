@@ -5,7 +5,9 @@
 # desks' Nodes, Pending and Timeline tabs, kills the active collector with -9, and screenshots
 # them again once the standby has taken over. The nodes are tracking_simnodes (bench/tracking):
 # 60 signed transfers, about half of them landing, tracked by the operator.
-#   ../shared/tools/xdesk 1920x1080 -- tests/ui/team-walk.sh BUILD_DIR OUT_DIR
+#   xdesk 1920x1080 -- tests/ui/team-walk.sh BUILD_DIR OUT_DIR
+# (xdesk: the team's Xvfb desktop with a window manager, a tray and a notification daemon; any
+# X server with a window manager will do, with xdotool and ImageMagick's import.)
 # BUILD_DIR holds switchyard, postgres_holder (tests) and tracking_simnodes (-DSWITCHYARD_BENCH=ON).
 # OUT_DIR receives the screenshots and every process's log.
 set -euo pipefail
