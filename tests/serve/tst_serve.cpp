@@ -149,6 +149,27 @@ private:
 
     QString fresh(const QString& name) { return m_dir.filePath(QString::number(++m_run) + name); }
 
+    // `switchyard serve` collecting into `store` over `cluster`, probing every 200 ms, once it
+    // answers /readyz 200; null, having said why, when it does not.
+    std::unique_ptr<ServeProcess> readyCollector(const sim::SimulatedCluster& cluster,
+                                                 const QString& store)
+    {
+        const QString config =
+            writeServeConfig(fresh(QStringLiteral("config.json")), cluster, {}, 200);
+        auto serve = std::make_unique<ServeProcess>(
+            QStringList{QStringLiteral("--config"), config, QStringLiteral("--db"), store,
+                        QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")},
+            m_dir.path());
+        if (serve->waitForPort() == 0 ||
+            !QTest::qWaitFor(
+                [&] { return httpGet(serve->url(QStringLiteral("/readyz"))).status == 200; },
+                kServeWaitMs)) {
+            qWarning("serve did not become ready: %s", serve->err().constData());
+            return nullptr;
+        }
+        return serve;
+    }
+
 private Q_SLOTS:
     void refusesBadInputBeforeStarting_data()
     {
@@ -614,14 +635,9 @@ private Q_SLOTS:
         sim::SimulatedCluster cluster(ChainFamily::Solana, QStringLiteral("local"), nullptr);
         cluster.addNode(QStringLiteral("a"));
         cluster.advance(100);
-        const QString config =
-            writeServeConfig(fresh(QStringLiteral("config.json")), cluster, {}, 200);
-        ServeProcess serve({QStringLiteral("--config"), config, QStringLiteral("--db"), url,
-                            QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")},
-                           m_dir.path());
-        QVERIFY2(serve.waitForPort() != 0, serve.err().constData());
-        QTRY_COMPARE_WITH_TIMEOUT(httpGet(serve.url(QStringLiteral("/readyz"))).status, 200,
-                                  kServeWaitMs);
+        const std::unique_ptr<ServeProcess> collector = readyCollector(cluster, url);
+        QVERIFY(collector);
+        ServeProcess& serve = *collector;
 
         store::OpenResult desk = store::Database::open(url);
         QVERIFY2(desk.ok(), qPrintable(desk.error));
@@ -663,14 +679,9 @@ private Q_SLOTS:
         sim::SimulatedCluster cluster(ChainFamily::Solana, QStringLiteral("local"), nullptr);
         cluster.addNode(QStringLiteral("a"));
         cluster.advance(100);
-        const QString config =
-            writeServeConfig(fresh(QStringLiteral("config.json")), cluster, {}, 200);
-        ServeProcess serve({QStringLiteral("--config"), config, QStringLiteral("--db"), url,
-                            QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")},
-                           m_dir.path());
-        QVERIFY2(serve.waitForPort() != 0, serve.err().constData());
-        QTRY_COMPARE_WITH_TIMEOUT(httpGet(serve.url(QStringLiteral("/readyz"))).status, 200,
-                                  kServeWaitMs);
+        const std::unique_ptr<ServeProcess> collector = readyCollector(cluster, url);
+        QVERIFY(collector);
+        ServeProcess& serve = *collector;
         const QString leaseHolder = QStringLiteral("SELECT holder FROM collector_lease");
 
         testing::PostgresServer* server = m_stores.server();

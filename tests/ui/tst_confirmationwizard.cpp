@@ -40,6 +40,31 @@ bool nextEnabled(const ConfirmationWizard& wizard)
            wizard.button(QWizard::FinishButton)->isEnabled();
 }
 
+// A Solana transfer that never lands, tracked, with the node past its lastValidBlockHeight: the
+// wizard's look finds it Expired.
+QString trackExpiredTransfer(TrackingFixture& f, quint64 lamports)
+{
+    const auto signed_ = f.signSolana(lamports);
+    f.solana().setScriptedOutcome(signed_.signature, sim::ScriptedOutcome::NeverLands);
+    const QString id = f.trackSolana(signed_).id;
+    const sim::SimulatedNode* a = f.pools.simNode(QStringLiteral("a"));
+    while (a->blockHeight(sim::Commitment::Confirmed) <= signed_.lastValidBlockHeight)
+        f.pools.cluster.advance(1);
+    return id;
+}
+
+// Shows the wizard and walks it past its look to the gate page, the gate decided.
+bool walkToTheGate(ConfirmationWizard& wizard)
+{
+    wizard.show();
+    wizard.next();
+    if (!QTest::qWaitFor([&] { return nextEnabled(wizard); }, kWaitMs))
+        return false;
+    wizard.next();
+    return wizard.currentId() == int(ConfirmationWizard::GatePage) &&
+           QTest::qWaitFor([&] { return nextEnabled(wizard); }, kWaitMs);
+}
+
 } // namespace
 
 class TestConfirmationWizard : public QObject
@@ -241,20 +266,9 @@ private Q_SLOTS:
     {
         TrackingFixture f(ChainFamily::Solana, {QStringLiteral("a")});
         QVERIFY(f.start());
-        const auto signed_ = f.signSolana(4);
-        f.solana().setScriptedOutcome(signed_.signature, sim::ScriptedOutcome::NeverLands);
-        const QString id = f.trackSolana(signed_).id;
-        const sim::SimulatedNode* a = f.pools.simNode(QStringLiteral("a"));
-        while (a->blockHeight(sim::Commitment::Confirmed) <= signed_.lastValidBlockHeight)
-            f.pools.cluster.advance(1);
-
+        const QString id = trackExpiredTransfer(f, 4);
         ConfirmationWizard wizard(f.tracker.get(), &f.pools.manager, id);
-        wizard.show();
-        wizard.next();
-        QTRY_VERIFY_WITH_TIMEOUT(nextEnabled(wizard), kWaitMs);
-        wizard.next();
-        QCOMPARE(wizard.currentId(), int(ConfirmationWizard::GatePage));
-        QTRY_VERIFY_WITH_TIMEOUT(nextEnabled(wizard), kWaitMs);
+        QVERIFY(walkToTheGate(wizard));
         const QString wizardWords = textOf(&wizard, "confirmGateHeadline");
         QVERIFY2(wizardWords.contains(QStringLiteral("sending system")), qPrintable(wizardWords));
 
@@ -286,20 +300,9 @@ private Q_SLOTS:
     {
         TrackingFixture f(ChainFamily::Solana, {QStringLiteral("a")});
         QVERIFY(f.start());
-        const auto signed_ = f.signSolana(3);
-        f.solana().setScriptedOutcome(signed_.signature, sim::ScriptedOutcome::NeverLands);
-        const QString id = f.trackSolana(signed_).id;
-        const sim::SimulatedNode* a = f.pools.simNode(QStringLiteral("a"));
-        while (a->blockHeight(sim::Commitment::Confirmed) <= signed_.lastValidBlockHeight)
-            f.pools.cluster.advance(1);
-
+        const QString id = trackExpiredTransfer(f, 3);
         ConfirmationWizard wizard(f.tracker.get(), &f.pools.manager, id);
-        wizard.show();
-        wizard.next();
-        QTRY_VERIFY_WITH_TIMEOUT(nextEnabled(wizard), kWaitMs);
-        wizard.next();
-        QCOMPARE(wizard.currentId(), int(ConfirmationWizard::GatePage));
-        QTRY_VERIFY_WITH_TIMEOUT(nextEnabled(wizard), kWaitMs);
+        QVERIFY(walkToTheGate(wizard));
         QVERIFY2(textOf(&wizard, "confirmGateHeadline").contains(QStringLiteral("sending system")),
                  qPrintable(textOf(&wizard, "confirmGateHeadline")));
         wizard.next();
