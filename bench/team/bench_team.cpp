@@ -25,7 +25,9 @@
 #include <QRegularExpression>
 #include <QThread>
 #include <algorithm>
+#include <csignal>
 #include <memory>
+#include <sys/prctl.h>
 #include <unistd.h>
 #include <vector>
 
@@ -133,6 +135,8 @@ public:
                 environment.insert(QLatin1String(folder), home + u'/' + QLatin1String(folder));
             process->setProcessEnvironment(environment);
         }
+        // A run that fails exits at once: its desks and collectors must not outlive it.
+        process->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGTERM); });
         process->start(m_binary, arguments);
         if (!process->waitForStarted())
             fail(QStringLiteral("%1 did not start: %2").arg(name, process->errorString()));
