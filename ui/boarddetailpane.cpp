@@ -5,7 +5,7 @@
 #include "chain/familyrules.h"
 #include "emptystate.h"
 #include "models/displaytext.h"
-#include "store/database.h"
+#include "store/readthread.h"
 #include "timeline/eventtext.h"
 #include "timeline/isotime.h"
 #include "tracking/confirmation.h"
@@ -20,6 +20,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPointer>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -100,11 +101,11 @@ public:
 
 } // namespace
 
-BoardDetailPane::BoardDetailPane(tracking::TransactionTracker* tracker,
-                                 const store::Database* database, Clock* clock, QWidget* parent)
+BoardDetailPane::BoardDetailPane(tracking::TransactionTracker* tracker, store::ReadThread* reads,
+                                 Clock* clock, QWidget* parent)
     : QWidget(parent)
     , m_tracker(tracker)
-    , m_database(database)
+    , m_reads(reads)
     , m_clock(clock ? clock : Clock::system())
     , m_pages(new QStackedWidget(this))
     , m_empty(new EmptyState(QString(), QString(), this))
@@ -389,17 +390,31 @@ void BoardDetailPane::fill(const TrackedTransaction& record)
     m_confirm->setToolTip(offer.reason);
 }
 
-void BoardDetailPane::readStore()
+QCoro::Task<> BoardDetailPane::readStore()
 {
-    m_attempts->setRowCount(0);
-    m_events->setRowCount(0);
-    if (!m_database) {
+    // Another transaction's rows never stand beside this one's fields while its own are read.
+    if (m_storeShownFor != m_id) {
+        m_attempts->setRowCount(0);
+        m_events->setRowCount(0);
+        m_storeShownFor.clear();
+    }
+    if (!m_reads) {
         m_storeNote->setText(tr("No store open: sends and timeline events are read from it."));
         m_storeNote->show();
-        return;
+        co_return;
     }
+    const QString id = m_id;
+    auto job = [id](store::Database& db) {
+        return std::pair(db.attempts(id), db.eventsForTransaction(id));
+    };
+    QPointer<BoardDetailPane> self(this);
+    const auto read = co_await m_reads->read(std::move(job));
+    // Another card may be shown by now: its own read fills the tables.
+    if (!self || !read || m_id != id)
+        co_return;
+    const auto& [attempts, events] = *read;
+    m_storeShownFor = id;
     QStringList errors;
-    const auto attempts = m_database->attempts(m_id);
     if (!attempts.ok())
         errors.append(attempts.error);
     m_attempts->setRowCount(int(attempts.value.size()));
@@ -412,7 +427,6 @@ void BoardDetailPane::readStore()
         detail->setToolTip(attempt.detail);
         m_attempts->setItem(row, 3, detail);
     }
-    const auto events = m_database->eventsForTransaction(m_id);
     if (!events.ok())
         errors.append(events.error);
     m_events->setRowCount(int(events.value.size()));

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QWidget>
+#include <qcorotask.h>
 #include <utility>
 
 class QFormLayout;
@@ -14,7 +15,7 @@ class QTimer;
 namespace switchyard {
 class Clock;
 namespace store {
-class Database;
+class ReadThread;
 } // namespace store
 namespace tracking {
 class TransactionTracker;
@@ -34,8 +35,9 @@ class BoardDetailPane : public QWidget
 {
     Q_OBJECT
 public:
-    BoardDetailPane(tracking::TransactionTracker* tracker, const store::Database* database,
-                    Clock* clock, QWidget* parent = nullptr);
+    // `reads` (may be null) reads the sends and the timeline slice off this thread.
+    BoardDetailPane(tracking::TransactionTracker* tracker, store::ReadThread* reads, Clock* clock,
+                    QWidget* parent = nullptr);
 
     QString transactionId() const { return m_id; }
     // Empty shows "select a card".
@@ -65,10 +67,11 @@ private:
     void setField(const QString& label, const QString& text); // collected for applyFields()
     void applyFields();
     void addRow(const QString& label, const QString& text);
-    void readStore();
+    QCoro::Task<> readStore();
 
     tracking::TransactionTracker* m_tracker;
-    const store::Database* m_database;
+    store::ReadThread* m_reads;
+    QString m_storeShownFor; // the id whose sends and events the tables show
     Clock* m_clock;
     QString m_id;
     QStackedWidget* m_pages;

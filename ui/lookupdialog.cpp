@@ -155,6 +155,10 @@ void LookupDialog::lookUp(const LookupQuery& query)
     m_id->setText(query.id);
     rebuildExplorerButtons();
     m_answers->clear();
+    // Never the last id's record under this one while the store is read.
+    LocalRecord reading;
+    reading.headline = tr("Reading what this machine's store holds about it…");
+    setLocalRecord(reading);
     m_askedAt->setText(
         tr("Asked at %1")
             .arg(QDateTime::currentDateTimeUtc().toString(QStringLiteral("HH:mm:ss 'UTC'"))));

@@ -31,6 +31,7 @@
 #include "recording/storesession.h"
 #include "shortcuts.h"
 #include "store/database.h"
+#include "store/readthread.h"
 #include "store/storewriter.h"
 #include "timeline/eventtext.h"
 #include "timelineview.h"
@@ -324,7 +325,7 @@ void MainWindow::setStore(StoreSession* store)
     m_timelineView->setNetwork(selectedNetwork());
 
     m_pendingPage =
-        new PendingPage(store->tracker(), m_pools, &store->database(), Clock::system(), m_views);
+        new PendingPage(store->tracker(), m_pools, store->reads(), Clock::system(), m_views);
     replaceTab(PendingTab, m_pendingPage, tr("Pending"));
     m_pendingPage->board()->setNetwork(selectedNetwork());
     connect(m_pendingPage, &PendingPage::showInTimelineRequested, this,
@@ -441,22 +442,36 @@ void MainWindow::search(const QString& text)
     }
 }
 
-void MainWindow::showLocalRecord(const QString& id)
+QCoro::Task<> MainWindow::showLocalRecord(QString id)
 {
     LookupDialog::LocalRecord local;
     if (!m_store) {
         local.headline = tr("No store is open: nothing is known locally.");
         m_lookup->setLocalRecord(local);
-        return;
+        co_return;
     }
-    const store::Database& db = m_store->database();
-    const auto tracked = db.transaction(id);
-    const auto events = db.eventsForTransaction(id);
+    struct Read
+    {
+        store::ReadResult<std::optional<store::StoredTransaction>> tracked;
+        store::ReadResult<QList<store::StoredEvent>> events;
+        store::ReadResult<QList<store::SendAttempt>> attempts;
+    };
+    // On the store's read thread: a server that answers slowly keeps the lookup's local part
+    // waiting, not the window.
+    auto job = [id](store::Database& db) {
+        return Read{db.transaction(id), db.eventsForTransaction(id), db.attempts(id)};
+    };
+    QPointer<MainWindow> self(this);
+    const std::optional<Read> read = co_await m_store->reads()->read(std::move(job));
+    // Another id may be looked up by now: its own read answers it.
+    if (!self || !read || !m_lookup || m_lookup->id() != id)
+        co_return;
+    const auto& [tracked, events, attempts] = *read;
     if (!tracked.ok() || !events.ok()) {
         local.headline =
             tr("The store cannot be read: %1").arg(tracked.ok() ? events.error : tracked.error);
         m_lookup->setLocalRecord(local);
-        return;
+        co_return;
     }
     local.canTrack = m_pendingPage != nullptr && !m_pendingPage->isReadOnly();
     const qint64 nowMs = QDateTime::currentMSecsSinceEpoch();
@@ -464,7 +479,6 @@ void MainWindow::showLocalRecord(const QString& id)
     if (const std::optional<store::StoredTransaction>& record = tracked.value) {
         local.tracked = true;
         local.wire = record->wire;
-        const auto attempts = db.attempts(id);
         const std::optional<tracking::TxState> state = tracking::txStateFromKey(record->state);
         headline = tr("Tracked on %1: %2 since %3, %4%5")
                        .arg(record->network, state ? tracking::txStateWord(*state) : record->state,

@@ -7,6 +7,7 @@
 #include <QPointer>
 #include <functional>
 #include <memory>
+#include <qcorotask.h>
 
 class QAction;
 class QCheckBox;
@@ -152,7 +153,7 @@ private:
     void showNode(const QString& network, const QString& node);
     void lookUpTransaction(const QString& id, ChainFamily family);
     bool storeKnowsIntent(const QString& intentId) const;
-    void showLocalRecord(const QString& id);
+    QCoro::Task<> showLocalRecord(QString id);
     void showInTimeline(const QString& id);
     void replaceTab(int index, QWidget* view, const QString& title);
     void updateNodesPage();

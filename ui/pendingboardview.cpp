@@ -49,11 +49,11 @@ QString emptyText(BoardColumn column, bool anyTracked)
 
 } // namespace
 
-PendingBoardView::PendingBoardView(tracking::TransactionTracker* tracker,
-                                   const store::Database* database, Clock* clock, QWidget* parent)
+PendingBoardView::PendingBoardView(tracking::TransactionTracker* tracker, store::ReadThread* reads,
+                                   Clock* clock, QWidget* parent)
     : QWidget(parent)
     , m_model(new PendingBoardModel(tracker, clock, this))
-    , m_detail(new BoardDetailPane(tracker, database, clock, this))
+    , m_detail(new BoardDetailPane(tracker, reads, clock, this))
     , m_splitter(new QSplitter(Qt::Horizontal, this))
 {
     auto* board = new QWidget(m_splitter);

@@ -14,7 +14,7 @@ namespace switchyard {
 class BoardColumnProxy;
 class Clock;
 namespace store {
-class Database;
+class ReadThread;
 } // namespace store
 namespace tracking {
 class TransactionTracker;
@@ -33,10 +33,9 @@ class PendingBoardView : public QWidget
 {
     Q_OBJECT
 public:
-    // `database` (may be null) gives the detail pane its sends and timeline slice; it must
-    // belong to this thread.
-    PendingBoardView(tracking::TransactionTracker* tracker, const store::Database* database,
-                     Clock* clock, QWidget* parent = nullptr);
+    // `reads` (may be null) gives the detail pane its sends and timeline slice.
+    PendingBoardView(tracking::TransactionTracker* tracker, store::ReadThread* reads, Clock* clock,
+                     QWidget* parent = nullptr);
     ~PendingBoardView() override;
 
     PendingBoardModel* model() const { return m_model; }

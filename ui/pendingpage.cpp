@@ -18,12 +18,12 @@
 namespace switchyard::ui {
 
 PendingPage::PendingPage(tracking::TransactionTracker* tracker, PoolManager* pools,
-                         const store::Database* database, Clock* clock, QWidget* parent)
+                         store::ReadThread* reads, Clock* clock, QWidget* parent)
     : QWidget(parent)
     , m_tracker(tracker)
     , m_pools(pools)
     , m_clock(clock)
-    , m_board(new PendingBoardView(tracker, database, clock, this))
+    , m_board(new PendingBoardView(tracker, reads, clock, this))
     , m_import(new QPushButton(tr("Track transactions…"), this))
     , m_confirm(new QPushButton(tr("Confirm / rebroadcast…"), this))
     , m_hint(new QLabel(this))

@@ -10,7 +10,7 @@ namespace switchyard {
 class Clock;
 class PoolManager;
 namespace store {
-class Database;
+class ReadThread;
 }
 namespace tracking {
 class TransactionTracker;
@@ -29,10 +29,10 @@ class PendingPage : public QWidget
 {
     Q_OBJECT
 public:
-    // Everything given must outlive the tab; `database` may be null (no sends or timeline
-    // slice in the detail pane).
-    PendingPage(tracking::TransactionTracker* tracker, PoolManager* pools,
-                const store::Database* database, Clock* clock, QWidget* parent = nullptr);
+    // Everything given must outlive the tab; `reads` may be null (no sends or timeline slice in
+    // the detail pane).
+    PendingPage(tracking::TransactionTracker* tracker, PoolManager* pools, store::ReadThread* reads,
+                Clock* clock, QWidget* parent = nullptr);
 
     PendingBoardView* board() const { return m_board; }
     QPushButton* importButton() const { return m_import; }

@@ -3,12 +3,13 @@
 #include "pool/networkpool.h"
 #include "pool/poolmanager.h"
 #include "recording/storesession.h"
-#include "store/changenotifier.h"
 #include "store/database.h"
+#include "store/readthread.h"
 #include "tracking/trackingpoller.h"
 #include "util/clock.h"
 
 #include <QHash>
+#include <QPointer>
 #include <algorithm>
 
 namespace switchyard {
@@ -23,6 +24,21 @@ QString nodeKey(const QString& network, const QString& node)
 }
 
 } // namespace
+
+struct CollectorFollower::Read
+{
+    store::ReadResult<StoresCollector> collector;
+    store::ReadResult<store::NodeStateRows> states;
+
+    static Read from(const QSqlDatabase& db)
+    {
+        Read read;
+        read.collector = readStoresCollector(db);
+        if (read.collector.ok())
+            read.states = store::readNodeStates(db);
+        return read;
+    }
+};
 
 qint64 collectorLateAfterMs(const ProbeConfig& probe)
 {
@@ -42,12 +58,11 @@ CollectorFollower::CollectorFollower(PoolManager* pools, StoreSession* store, Cl
 void CollectorFollower::start(bool probeFromThisDesk)
 {
     m_probeFromThisDesk = probeFromThisDesk;
-    readStore();
+    apply(Read::from(m_store->database().connection()));
     if (!m_following)
         m_pools->start();
     m_started = true;
-    connect(m_store->changes(), &store::ChangeNotifier::changed, this,
-            &CollectorFollower::readStore);
+    connect(m_store->reads(), &store::ReadThread::changed, this, &CollectorFollower::readAgain);
     // A new configuration's pools start out knowing nothing of the collector's states.
     connect(m_pools, &PoolManager::poolsReplaced, this, [this] {
         if (m_following)
@@ -80,13 +95,35 @@ qint64 CollectorFollower::lateAfterMs() const
     return collectorLateAfterMs(m_pools->config().probe);
 }
 
-void CollectorFollower::readStore()
+void CollectorFollower::readAgain()
 {
-    const QSqlDatabase db = m_store->database().connection();
-    const store::ReadResult<StoresCollector> collector = readStoresCollector(db);
-    store::ReadResult<store::NodeStateRows> states;
-    if (collector.ok())
-        states = store::readNodeStates(db);
+    m_readWanted = true;
+    if (!m_reading)
+        readOnTheReadThread();
+}
+
+QCoro::Task<> CollectorFollower::readOnTheReadThread()
+{
+    QPointer<CollectorFollower> self(this);
+    m_reading = true;
+    while (std::exchange(m_readWanted, false)) {
+        auto job = [](store::Database& database) {
+            return Read::from(database.connection());
+        };
+        const std::optional<Read> read = co_await m_store->reads()->read(std::move(job));
+        if (!self)
+            co_return;
+        if (!read)
+            break; // the store is closing
+        apply(*read);
+    }
+    m_reading = false;
+}
+
+void CollectorFollower::apply(const Read& read)
+{
+    const store::ReadResult<StoresCollector>& collector = read.collector;
+    const store::ReadResult<store::NodeStateRows>& states = read.states;
     const QString error = collector.ok() ? states.error : collector.error;
     if (!error.isEmpty()) {
         // What was read last stays shown; its age says how old it is.
@@ -105,7 +142,7 @@ void CollectorFollower::readStore()
         qWarning("store: a probe state this build cannot read is not shown: %s", qPrintable(row));
     }
     m_collector = collector.value;
-    m_states = std::move(states.value.states);
+    m_states = states.value.states;
     m_newestProbedMs = 0;
     for (const store::StoredNodeState& state : std::as_const(m_states))
         m_newestProbedMs = std::max(m_newestProbedMs, state.probedMs);
@@ -122,7 +159,8 @@ void CollectorFollower::follow(bool following)
         return;
     m_following = following;
     // The collector polls every tracked transaction of the store, this desk's among them: the
-    // desk reads their states as the collector stores them (StoreSession::catchUpWithOthers).
+    // desk reads their states as the collector stores them (StoreSession, at each look at the
+    // store).
     tracking::TrackingPoller* poller = m_store->poller();
     if (following) {
         // Before start() the desk was about to probe: it does once the collector is gone.

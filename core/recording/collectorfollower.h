@@ -6,6 +6,7 @@
 #include <QObject>
 #include <QTimer>
 #include <optional>
+#include <qcorotask.h>
 
 namespace switchyard {
 
@@ -28,9 +29,9 @@ qint64 collectorLateAfterMs(const ProbeConfig& probe);
 // Unless "probe from this desk too" is on: then the desk probes as without a collector.
 //
 // Read at start and whenever another process committed (store::ChangeNotifier: LISTEN/NOTIFY on
-// PostgreSQL, data_version on SQLite), never polled. A collector that gave its lease back (it
-// stopped) leaves the desk probing again; one that ended without giving it back is still
-// followed, and said to be late once it has not been seen for collectorLateAfterMs().
+// PostgreSQL, data_version on SQLite), on the session's read thread, never polled. A collector that
+// gave its lease back (it stopped) leaves the desk probing again; one that ended without giving it
+// back is still followed, and said to be late once it has not been seen for collectorLateAfterMs().
 class CollectorFollower : public QObject
 {
     Q_OBJECT
@@ -63,7 +64,12 @@ Q_SIGNALS:
     void changed();
 
 private:
-    void readStore();
+    struct Read;
+    // Asks for a read on the store session's read thread; one runs at a time, and those asked
+    // meanwhile become one.
+    void readAgain();
+    QCoro::Task<> readOnTheReadThread();
+    void apply(const Read& read);
     void follow(bool following);
     void adoptStates();
     void checkLateness();
@@ -82,6 +88,8 @@ private:
     qint64 m_newestProbedMs = 0;
     QString m_readError;
     QStringList m_unreadableSaid; // rows this build cannot read, each warned of once
+    bool m_reading = false;
+    bool m_readWanted = false;
 };
 
 } // namespace switchyard

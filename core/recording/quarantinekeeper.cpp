@@ -25,7 +25,11 @@ QuarantineKeeper::QuarantineKeeper(QSqlDatabase connection, store::StoreWriter* 
 
 QString QuarantineKeeper::reload()
 {
-    const store::ReadResult<QList<NodeQuarantine>> read = store::readQuarantines(m_connection);
+    return apply(store::readQuarantines(m_connection));
+}
+
+QString QuarantineKeeper::apply(const store::ReadResult<QList<NodeQuarantine>>& read)
+{
     if (!read.ok()) {
         Q_EMIT readFailed(read.error);
         return read.error;

@@ -2,6 +2,7 @@
 
 #include "events/incidentevent.h"
 #include "pool/nodequarantine.h"
+#include "store/records.h"
 
 #include <QHash>
 #include <QObject>
@@ -52,6 +53,8 @@ public:
     // Reads the store's quarantines and applies them: empty, or why they could not be read
     // (the pools keep what they had).
     QString reload();
+    // The same, for quarantines read elsewhere (StoreSession reads them on its read thread).
+    QString apply(const store::ReadResult<QList<NodeQuarantine>>& read);
 
     // Quarantines node `node` of `network` with `reason` (its whitespace collapsed, never
     // empty), named as done by the OS user: stored with its event, then applied. Resolves once

@@ -4,10 +4,12 @@
 #include "pool/poolmanager.h"
 #include "recording/poolrecorder.h"
 #include "recording/quarantinekeeper.h"
-#include "store/changenotifier.h"
 #include "store/database.h"
+#include "store/quarantines.h"
+#include "store/readthread.h"
 #include "store/storewriter.h"
 #include "timeline/timelinemodel.h"
+#include "timeline/timelinereader.h"
 #include "tracking/sqltrackingstore.h"
 #include "tracking/trackingpoller.h"
 #include "tracking/transactiontracker.h"
@@ -16,8 +18,50 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QPointer>
+#include <algorithm>
 
 namespace switchyard {
+
+namespace {
+
+// Rows read per look: a look that stops short asks for another, so many events waiting are
+// handed over in pieces instead of all at once.
+constexpr int timelineRowsPerLook = 2000;
+
+} // namespace
+
+struct StoreSession::Seen
+{
+    TimelinePage timeline; // rows after the timeline's newest, in the order they were added
+    bool others = false;   // what follows was read too
+    store::ReadResult<store::EventsAfter> events;
+    QList<tracking::TrackedTransaction> records;
+    QStringList unreadable; // "id: why" of records this build cannot read
+    store::ReadResult<QList<NodeQuarantine>> quarantines;
+    quint64 trackerWritesBefore = 0;
+
+    // Runs on the read thread.
+    void read(store::Database& database, qint64 timelineAfter, std::optional<qint64> eventsAfter)
+    {
+        timeline =
+            TimelineReader(database.connection()).addedAfter(timelineAfter, timelineRowsPerLook);
+        if (!eventsAfter)
+            return;
+        others = true;
+        events = database.eventsAfter(*eventsAfter);
+        if (events.ok()) {
+            for (const QString& id : std::as_const(events.value.txIds)) {
+                const auto read = tracking::loadTrackedTransaction(database, id);
+                if (!read.ok())
+                    unreadable.append(id + QStringLiteral(": ") + read.error);
+                else if (read.value)
+                    records.append(*read.value);
+            }
+        }
+        quarantines = store::readQuarantines(database.connection());
+    }
+};
 
 QString demoDatabasePath()
 {
@@ -44,13 +88,18 @@ std::unique_ptr<StoreSession> StoreSession::open(const QString& path, PoolManage
             *error = opened.error;
         return nullptr;
     }
-    return std::unique_ptr<StoreSession>(
-        new StoreSession(std::move(opened.database), opened.notices, pools, clock));
+    std::unique_ptr<store::ReadThread> reads = store::ReadThread::start(*opened.database, error);
+    if (!reads)
+        return nullptr;
+    return std::unique_ptr<StoreSession>(new StoreSession(
+        std::move(opened.database), std::move(reads), opened.notices, pools, clock));
 }
 
-StoreSession::StoreSession(std::unique_ptr<store::Database> database, const QStringList& notices,
+StoreSession::StoreSession(std::unique_ptr<store::Database> database,
+                           std::unique_ptr<store::ReadThread> reads, const QStringList& notices,
                            PoolManager* pools, Clock* clock)
     : m_database(std::move(database))
+    , m_reads(std::move(reads))
 {
     store::WriterOptions options;
     options.clock = clock;
@@ -72,17 +121,18 @@ StoreSession::StoreSession(std::unique_ptr<store::Database> database, const QStr
     if (records)
         m_recorder = new PoolRecorder(pools, m_writer.get(), clock, this);
     m_timeline = new TimelineModel(m_database->connection(), clock, this);
+    m_timeline->readThrough(m_reads.get());
     connect(pools, &PoolManager::incident, m_timeline, &TimelineModel::appendLive);
-    connect(m_writer.get(), &store::StoreWriter::committed, m_timeline,
-            &TimelineModel::refreshHead);
+    connect(m_writer.get(), &store::StoreWriter::committed, this,
+            [this] { lookAtStore(Look::Timeline); });
 
     m_trackingStore = new tracking::SqlTrackingStore(m_writer.get(), this);
     m_tracker = new tracking::TransactionTracker(pools, m_trackingStore, clock, {}, this);
     // Not appendLive: the tracker announces a state change only once it is stored, so the
     // refresh its commit triggered may already show it, and a live copy would show it twice.
     // The commit shows the tracker's events; an announcement reads whatever has committed.
-    connect(m_tracker, &tracking::TransactionTracker::incident, m_timeline,
-            &TimelineModel::refreshHead);
+    connect(m_tracker, &tracking::TransactionTracker::incident, this,
+            [this] { lookAtStore(Look::Timeline); });
     // Shown, not stored: the store just refused it.
     connect(m_tracker, &tracking::TransactionTracker::notStored, m_timeline,
             &TimelineModel::appendLive);
@@ -96,44 +146,69 @@ StoreSession::StoreSession(std::unique_ptr<store::Database> database, const QStr
     connect(m_quarantines, &QuarantineKeeper::readFailed, this,
             [](const QString& error) { qWarning("store: %s", qPrintable(error)); });
     m_quarantines->reload();
-    m_changes = store::ChangeNotifier::create(m_database->connection(), this);
-    connect(m_changes, &store::ChangeNotifier::changed, this, &StoreSession::catchUpWithOthers);
-    // Listening again after the server was away (a restart): the connection every read of this
-    // process goes through went with it, and is opened again before the changed() that follows
-    // has what was committed meanwhile read.
-    if (auto* listener = qobject_cast<store::PostgresChangeNotifier*>(m_changes)) {
-        connect(listener, &store::PostgresChangeNotifier::listeningChanged, this,
-                [this](bool listening) {
-                    if (listening && !m_database->reconnectIfLost())
-                        qWarning("store: %s cannot be read again yet", qPrintable(path()));
-                });
-    }
+    connect(m_reads.get(), &store::ReadThread::changed, this,
+            [this] { lookAtStore(Look::Everything); });
+    // Listening again after the server was away (a restart): the connection this thread reads
+    // through (pages, lookups) went with it, and is opened again before the look that follows.
+    connect(m_reads.get(), &store::ReadThread::listeningChanged, this, [this](bool listening) {
+        if (listening && !m_database->reconnectIfLost())
+            qWarning("store: %s cannot be read again yet", qPrintable(path()));
+    });
 }
 
-void StoreSession::catchUpWithOthers()
+void StoreSession::lookAtStore(Look look)
 {
-    m_timeline->refreshHead();
+    m_lookWanted = std::max(m_lookWanted, look);
+    if (!m_looking)
+        runLooks();
+}
+
+QCoro::Task<> StoreSession::runLooks()
+{
+    QPointer<StoreSession> self(this);
+    m_looking = true;
+    while (m_lookWanted != Look::Nothing) {
+        const bool everything = std::exchange(m_lookWanted, Look::Nothing) == Look::Everything;
+        const qint64 timelineAfter = m_timeline->lastSeenId();
+        const std::optional<qint64> eventsAfter =
+            everything ? std::optional(m_lastSeenEventId) : std::nullopt;
+        const quint64 trackerWrites = m_tracker->localWrites();
+        auto job = [timelineAfter, eventsAfter, trackerWrites](store::Database& database) {
+            Seen seen;
+            seen.trackerWritesBefore = trackerWrites;
+            seen.read(database, timelineAfter, eventsAfter);
+            return seen;
+        };
+        const std::optional<Seen> seen = co_await m_reads->read(std::move(job));
+        if (!self)
+            co_return;
+        if (!seen)
+            break; // the read thread ended: the session is closing
+        apply(*seen);
+    }
+    m_looking = false;
+}
+
+void StoreSession::apply(const Seen& seen)
+{
+    m_timeline->absorbAdded(seen.timeline);
+    if (seen.timeline.ok() && !seen.timeline.complete)
+        m_lookWanted = std::max(m_lookWanted, Look::Timeline);
+    if (!seen.others)
+        return;
     // Another desk's or a command's quarantine is obeyed here as soon as it is seen.
-    m_quarantines->reload();
-    const auto events = m_database->eventsAfter(m_lastSeenEventId);
-    if (!events.ok()) {
-        qWarning("store: what other processes stored cannot be read: %s", qPrintable(events.error));
+    m_quarantines->apply(seen.quarantines);
+    if (!seen.events.ok()) {
+        qWarning("store: what other processes stored cannot be read: %s",
+                 qPrintable(seen.events.error));
         return;
     }
-    QList<tracking::TrackedTransaction> changed;
-    for (const QString& id : events.value.txIds) {
-        const auto read = tracking::loadTrackedTransaction(*m_database, id);
-        if (!read.ok()) {
-            // Said, not retried: a row this build cannot read stays unreadable.
-            qWarning("tracking: %s stored by another process cannot be read: %s", qPrintable(id),
-                     qPrintable(read.error));
-            continue;
-        }
-        if (read.value)
-            changed.append(*read.value);
-    }
-    m_lastSeenEventId = events.value.lastId;
-    m_tracker->absorb(changed);
+    // Said, not retried: a row this build cannot read stays unreadable.
+    for (const QString& unreadable : seen.unreadable)
+        qWarning("tracking: stored by another process and cannot be read: %s",
+                 qPrintable(unreadable));
+    m_lastSeenEventId = seen.events.value.lastId;
+    m_tracker->absorb(seen.records, seen.trackerWritesBefore);
 }
 
 void StoreSession::restoreTracker(Clock* clock)
@@ -167,11 +242,11 @@ void StoreSession::restoreTracker(Clock* clock)
 
 StoreSession::~StoreSession()
 {
-    // No new poll starts, and the tracker goes before the store it writes to. The model reads
-    // through the database's connection: it goes first too. The writer commits what is queued
-    // before the connection it was opened from is closed; going, it resumes whatever still
-    // waits on the tracking store (which finds the tracker gone and stops).
-    delete m_changes;
+    // No look at the store and no new poll starts, and the tracker goes before the store it
+    // writes to. The model reads through the database's connection: it goes first too. The writer
+    // commits what is queued before the connection it was opened from is closed; going, it resumes
+    // whatever still waits on the tracking store (which finds the tracker gone and stops).
+    m_reads.reset();
     delete m_quarantines;
     delete m_poller;
     delete m_tracker;

@@ -3,6 +3,7 @@
 #include <QObject>
 #include <QStringList>
 #include <memory>
+#include <qcorotask.h>
 
 namespace switchyard {
 
@@ -13,8 +14,8 @@ class QuarantineKeeper;
 class TimelineModel;
 
 namespace store {
-class ChangeNotifier;
 class Database;
+class ReadThread;
 class StoreWriter;
 } // namespace store
 
@@ -37,6 +38,8 @@ class TransactionTracker;
 // through a store::ChangeNotifier: once one has committed, the events it added reach the
 // timeline, and the records they are about are read again and handed to the tracker (new ones
 // get polled, moved states show on the board). resources/docs/design.md, "Across processes".
+// Those reads, and the timeline's look after each of this process's own commits, run on the
+// session's store::ReadThread: a store that answers slowly holds that thread, not this one.
 class StoreSession : public QObject
 {
     Q_OBJECT
@@ -56,17 +59,32 @@ public:
     // Tracked transactions the store holds that this build could not take back ("id: why"),
     // or why none could be read. Also on the timeline, as warnings.
     QStringList restoreProblems() const { return m_restoreProblems; }
-    store::ChangeNotifier* changes() const { return m_changes; }
+    // Where the store's change notifications come from and the reads nobody asked for run.
+    store::ReadThread* reads() const { return m_reads.get(); }
     // The operator's quarantines: read at open and again whenever another process committed.
     QuarantineKeeper* quarantines() const { return m_quarantines; }
 
 private:
-    StoreSession(std::unique_ptr<store::Database> database, const QStringList& notices,
+    // What a look at the store reads: the timeline's new rows, or also what other processes
+    // committed (their events' records, the quarantines).
+    enum class Look
+    {
+        Nothing,
+        Timeline,
+        Everything,
+    };
+    struct Seen;
+
+    StoreSession(std::unique_ptr<store::Database> database,
+                 std::unique_ptr<store::ReadThread> reads, const QStringList& notices,
                  PoolManager* pools, Clock* clock);
     void restoreTracker(Clock* clock);
-    // What other processes committed since the last look: their events on the timeline, the
-    // records those are about to the tracker.
-    void catchUpWithOthers();
+    // Asks for a look; one runs at a time, and those asked meanwhile become one.
+    void lookAtStore(Look look);
+    QCoro::Task<> runLooks();
+    // What the read thread saw, applied here: events on the timeline, the records they are
+    // about to the tracker, the quarantines to the pools.
+    void apply(const Seen& seen);
 
     std::unique_ptr<store::Database> m_database;
     std::unique_ptr<store::StoreWriter> m_writer;
@@ -76,9 +94,11 @@ private:
     tracking::TransactionTracker* m_tracker;
     tracking::TrackingPoller* m_poller = nullptr;
     QStringList m_restoreProblems;
-    store::ChangeNotifier* m_changes = nullptr;
+    std::unique_ptr<store::ReadThread> m_reads;
     QuarantineKeeper* m_quarantines = nullptr;
     qint64 m_lastSeenEventId = 0; // every record an event up to it is about is read
+    Look m_lookWanted = Look::Nothing;
+    bool m_looking = false;
 };
 
 // Where `switchyard --demo` keeps its events, apart from a real store.

@@ -1,10 +1,12 @@
 #include "timelinemodel.h"
 
 #include "models/displaytext.h"
+#include "store/readthread.h"
 #include "timeline/eventtext.h"
 #include "timeline/isotime.h"
 #include "util/clock.h"
 
+#include <QPointer>
 #include <QScopedValueRollback>
 #include <algorithm>
 #include <limits>
@@ -33,11 +35,35 @@ QVariant alignment(int column)
     return QVariant::fromValue(Qt::Alignment(Qt::AlignLeft | Qt::AlignVCenter));
 }
 
+// Every row added after `afterId`, read a batch at a time.
+TimelinePage addedAfter(const TimelineReader& reader, qint64 afterId)
+{
+    TimelinePage all;
+    for (;;) {
+        TimelinePage page = reader.addedAfter(afterId, catchUpBatch);
+        if (!page.ok())
+            return page;
+        all.rows.append(page.rows);
+        if (page.complete || page.rows.isEmpty()) {
+            all.complete = true;
+            return all;
+        }
+        afterId = page.rows.constLast().id;
+    }
+}
+
 } // namespace
+
+struct TimelineModel::FirstPage
+{
+    TimelinePage added; // rows added since the last look, to recognise live rows by
+    TimelinePage page;
+};
 
 TimelineModel::TimelineModel(QSqlDatabase db, Clock* clock, QObject* parent)
     : QAbstractTableModel(parent)
     , m_reader(db)
+    , m_db(db)
     , m_dialect(sqlDialectOf(db))
     , m_clock(clock)
 {
@@ -98,12 +124,47 @@ void TimelineModel::refreshAges()
     Q_EMIT dataChanged(index(0, Time), index(rowCount() - 1, Time), {Qt::DisplayRole});
 }
 
-void TimelineModel::reload()
+template <typename Result>
+QCoro::Task<std::optional<Result>>
+TimelineModel::read(std::function<Result(const QSqlDatabase&)> job)
 {
+    if (!m_reads)
+        co_return job(m_db);
+    auto onTheReadThread = [job](store::Database& database) {
+        return job(database.connection());
+    };
+    std::optional<Result> result = co_await m_reads->read(std::move(onTheReadThread));
+    co_return result;
+}
+
+QCoro::Task<> TimelineModel::reload()
+{
+    const quint64 generation = ++m_generation;
+    const TimelineFilter filter = m_filter;
+    const int pageSize = m_pageSize;
+    const qint64 lastSeenId = m_lastSeenId;
+    std::function<FirstPage(const QSqlDatabase&)> job = [filter, pageSize,
+                                                         lastSeenId](const QSqlDatabase& db) {
+        const TimelineReader reader(db);
+        return FirstPage{addedAfter(reader, lastSeenId),
+                         reader.olderPage(filter, std::nullopt, pageSize)};
+    };
+    QPointer<TimelineModel> self(this);
+    m_reloading = true;
+    m_absorbedWhileReloading.clear();
+    const std::optional<FirstPage> read = co_await this->read(std::move(job));
+    if (!self)
+        co_return;
+    if (!read || generation != m_generation)
+        co_return; // the store is closing, or a newer reload is on its way
+    m_reloading = false;
     // Live rows the store has written since the last look are recognised first, so the fresh
     // page cannot show them twice.
-    catchUp(false);
-    const TimelinePage page = m_reader.olderPage(m_filter, std::nullopt, m_pageSize);
+    if (read->added.ok())
+        absorb(read->added.rows, false);
+    else
+        fail(read->added.error);
+    const TimelinePage& page = read->page;
     const QScopedValueRollback<bool> changing(m_changing, true);
     beginResetModel();
     m_rows.clear();
@@ -122,8 +183,17 @@ void TimelineModel::reload()
     }
     m_heldRows = std::max(m_rowWindow, int(m_rows.size()));
     endResetModel();
-    if (!page.ok())
+    if (!page.ok()) {
         fail(page.error);
+        co_return;
+    }
+    // Shown while the page was read, and maybe committed after it was.
+    for (const TimelineRow& row : std::exchange(m_absorbedWhileReloading, {})) {
+        if (m_filter.matches(row, m_dialect) && !beforeTail(row) &&
+            std::none_of(m_rows.cbegin(), m_rows.cend(),
+                         [&](const TimelineRow& shown) { return shown.id == row.id; }))
+            insertRow(row);
+    }
 }
 
 bool TimelineModel::canFetchMore(const QModelIndex& parent) const
@@ -134,20 +204,42 @@ bool TimelineModel::canFetchMore(const QModelIndex& parent) const
 void TimelineModel::fetchMore(const QModelIndex& parent)
 {
     // A view (or QAbstractItemModelTester) may ask from inside the signals of another change.
-    if (parent.isValid() || m_complete || m_changing)
+    if (parent.isValid() || m_complete || m_changing || m_fetching || m_reloading)
         return;
+    fetchPage();
+}
+
+QCoro::Task<> TimelineModel::fetchPage()
+{
+    const quint64 generation = m_generation;
+    const std::optional<TimelineCursor> tail = m_tail;
+    const TimelineFilter filter = m_filter;
+    const int pageSize = m_pageSize;
+    std::function<TimelinePage(const QSqlDatabase&)> job = [filter, tail,
+                                                            pageSize](const QSqlDatabase& db) {
+        return TimelineReader(db).olderPage(filter, tail, pageSize);
+    };
+    QPointer<TimelineModel> self(this);
+    m_fetching = true;
+    const std::optional<TimelinePage> read = co_await this->read(std::move(job));
+    if (!self)
+        co_return;
+    m_fetching = false;
+    // A reload since, or rows trimmed from the end: the page no longer follows the last row.
+    if (!read || generation != m_generation || tail != m_tail)
+        co_return;
+    const TimelinePage& page = *read;
     const QScopedValueRollback<bool> changing(m_changing, true);
-    const TimelinePage page = m_reader.olderPage(m_filter, m_tail, m_pageSize);
     if (!page.ok()) {
         // No retry loop from the view: the next reload() or filter change tries again.
         m_complete = true;
         fail(page.error);
-        return;
+        co_return;
     }
     m_lastError.clear();
     m_complete = page.complete;
     if (page.rows.isEmpty())
-        return;
+        co_return;
     const int first = rowCount();
     beginInsertRows({}, first, first + int(page.rows.size()) - 1);
     m_rows.append(page.rows);
@@ -179,30 +271,52 @@ void TimelineModel::catchUp(bool show)
             fail(page.error);
             return;
         }
-        for (const TimelineRow& stored : page.rows) {
-            m_lastSeenId = std::max(m_lastSeenId, stored.id);
-            const auto pending =
-                std::find_if(m_pending.cbegin(), m_pending.cend(),
-                             [&](const TimelineRow& live) { return live.sameContent(stored); });
-            if (pending != m_pending.cend()) {
-                // Events before it were written too (the store keeps their order), or were
-                // changed on the way: either way the store is now the one to ask.
-                m_pending.remove(0, pending - m_pending.cbegin() + 1);
-                for (int row = 0; row < m_rows.size(); ++row) {
-                    if (!m_rows[row].isStored() && m_rows[row].sameContent(stored)) {
-                        m_rows[row].id = stored.id;
-                        Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1),
-                                           {EventIdRole});
-                        break;
-                    }
-                }
-                continue;
-            }
-            if (show && m_filter.matches(stored, m_dialect) && !beforeTail(stored))
-                insertRow(stored);
-        }
+        absorb(page.rows, show);
         if (page.complete)
             return;
+    }
+}
+
+void TimelineModel::absorbAdded(const TimelinePage& page)
+{
+    if (!page.ok()) {
+        fail(page.error);
+        return;
+    }
+    if (m_reloading) {
+        for (const TimelineRow& row : page.rows) {
+            if (row.id > m_lastSeenId)
+                m_absorbedWhileReloading.append(row);
+        }
+    }
+    absorb(page.rows, true);
+}
+
+void TimelineModel::absorb(const QList<TimelineRow>& rows, bool show)
+{
+    for (const TimelineRow& stored : rows) {
+        // Read elsewhere before this model's own look reached it (a reload, a page).
+        if (stored.id <= m_lastSeenId)
+            continue;
+        m_lastSeenId = stored.id;
+        const auto pending =
+            std::find_if(m_pending.cbegin(), m_pending.cend(),
+                         [&](const TimelineRow& live) { return live.sameContent(stored); });
+        if (pending != m_pending.cend()) {
+            // Events before it were written too (the store keeps their order), or were
+            // changed on the way: either way the store is now the one to ask.
+            m_pending.remove(0, pending - m_pending.cbegin() + 1);
+            for (int row = 0; row < m_rows.size(); ++row) {
+                if (!m_rows[row].isStored() && m_rows[row].sameContent(stored)) {
+                    m_rows[row].id = stored.id;
+                    Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1), {EventIdRole});
+                    break;
+                }
+            }
+            continue;
+        }
+        if (show && m_filter.matches(stored, m_dialect) && !beforeTail(stored))
+            insertRow(stored);
     }
 }
 

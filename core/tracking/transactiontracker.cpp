@@ -229,10 +229,12 @@ void TransactionTracker::restore(const QList<TrackedTransaction>& records)
     }
 }
 
-void TransactionTracker::absorb(const QList<TrackedTransaction>& records)
+void TransactionTracker::absorb(const QList<TrackedTransaction>& records,
+                                quint64 readAfterLocalWrite)
 {
     for (const TrackedTransaction& record : records) {
-        if (m_storing.contains(record.id) || m_sending.contains(record.id))
+        if (m_storing.contains(record.id) || m_sending.contains(record.id) ||
+            m_lastLocalWrite.value(record.id) > readAfterLocalWrite)
             continue;
         const auto known = m_records.find(record.id);
         if (known == m_records.end()) {
@@ -555,8 +557,10 @@ QCoro::Task<SendReport> TransactionTracker::send(QString id)
     m_sending.insert(id);
     QPointer<TransactionTracker> self(this);
     SendReport report = co_await sendChecked(id);
-    if (self)
+    if (self) {
         m_sending.remove(id);
+        wroteLocally(id);
+    }
     co_return report;
 }
 

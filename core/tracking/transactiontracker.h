@@ -90,8 +90,11 @@ public:
     void restore(const QList<TrackedTransaction>& records);
     // Takes records as another process on the store left them (nothing is written): an id new
     // here is announced by `tracked`, a state moved elsewhere by `transitioned`. An id this
-    // tracker is storing or sending itself is passed over: what it stores is the newer word.
-    void absorb(const QList<TrackedTransaction>& records);
+    // tracker is storing or sending itself is passed over: what it stores is the newer word. So
+    // is one this tracker wrote after `readAfterLocalWrite` (localWrites() when the records were
+    // read, on another thread): the record may be older than what this tracker stored since.
+    void absorb(const QList<TrackedTransaction>& records, quint64 readAfterLocalWrite);
+    quint64 localWrites() const { return m_localWrites; }
 
     std::optional<TrackedTransaction> transaction(const QString& id) const;
     QList<TrackedTransaction> transactions() const;
@@ -220,7 +223,12 @@ private:
     {
         if (--m_storing[id] <= 0)
             m_storing.remove(id);
+        wroteLocally(id);
     }
+    // Counts the writes this tracker finished (a store, a send), and which came last per id.
+    void wroteLocally(const QString& id) { m_lastLocalWrite.insert(id, ++m_localWrites); }
+    quint64 m_localWrites = 0;
+    QHash<QString, quint64> m_lastLocalWrite;
     // Solana: the latest block height a status node gave per network, to choose history search.
     QHash<QString, qint64> m_blockHeight;
 };

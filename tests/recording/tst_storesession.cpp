@@ -249,6 +249,36 @@ private Q_SLOTS:
         QCOMPARE(shown, stored);
     }
 
+    // A look at the store reads records on the read thread while this process may store newer
+    // states of them: a record read before this tracker's last write of it is not taken over
+    // it (the board would step back, and say "stored by another process"); one read after is.
+    void aRecordReadBeforeThisTrackersWriteIsNotTakenOverIt()
+    {
+        QTemporaryDir dir;
+        PoolFixture fixture(ChainFamily::Solana, {a, b});
+        fixture.apply();
+        fixture.probeAll();
+        QString error;
+        std::unique_ptr<StoreSession> session = StoreSession::open(
+            dir.filePath(QStringLiteral("s.db")), &fixture.manager, &fixture.clock, &error);
+        QVERIFY2(session, qPrintable(error));
+        tracking::TransactionTracker* tracker = session->tracker();
+        const tracking::TrackedTransaction record = importTransfer(fixture, 2100);
+        QVERIFY(QCoro::waitFor(tracker->track({record})).error.isEmpty());
+        const tracking::TrackedTransaction readThen = *tracker->transaction(record.id);
+        const quint64 writesWhenRead = tracker->localWrites();
+        QCOMPARE(QCoro::waitFor(tracker->send(record.id)).state, tracking::TxState::Submitted);
+        QVERIFY(tracker->localWrites() > writesWhenRead);
+
+        QSignalSpy transitioned(tracker, &tracking::TransactionTracker::transitioned);
+        tracker->absorb({readThen}, writesWhenRead);
+        QCOMPARE(tracker->transaction(record.id)->state, tracking::TxState::Submitted);
+        QCOMPARE(transitioned.size(), 0);
+        tracker->absorb({readThen}, tracker->localWrites());
+        QCOMPARE(tracker->transaction(record.id)->state, readThen.state);
+        QCOMPARE(transitioned.size(), 1);
+    }
+
     // Another process on the store (a `track` run, another window or serve), as it writes:
     // its own connection, writer and tracker. What it stores reaches this session's tracker,
     // board and timeline without a restart.

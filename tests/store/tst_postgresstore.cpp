@@ -6,19 +6,25 @@
 #include "recording/storesession.h"
 #include "store/changenotifier.h"
 #include "store/database.h"
+#include "store/readthread.h"
 #include "store/storelocation.h"
 #include "store/storewriter.h"
 #include "store/writetransaction.h"
 #include "testca.h"
+#include "timeline/timelinemodel.h"
 #include "util/clock.h"
 
+#include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QSqlRecord>
 #include <QTest>
 #include <QThread>
+#include <QTimer>
 #include <QUrl>
+#include <csignal>
+#include <thread>
 
 using namespace switchyard;
 using namespace switchyard::store;
@@ -573,9 +579,9 @@ private Q_SLOTS:
         std::unique_ptr<StoreSession> desk =
             StoreSession::open(url, &pools, Clock::system(), &error);
         QVERIFY2(desk, qPrintable(error));
-        auto* listener = qobject_cast<PostgresChangeNotifier*>(desk->changes());
-        QVERIFY(listener && listener->isListening());
-        QSignalSpy changed(listener, &ChangeNotifier::changed);
+        ReadThread* listener = desk->reads();
+        QVERIFY(listener->isListening());
+        QSignalSpy changed(listener, &ReadThread::changed);
 
         QCOMPARE(m_server.stop(), QString());
         QTRY_VERIFY_WITH_TIMEOUT(!listener->isListening(), 30000);
@@ -609,6 +615,81 @@ private Q_SLOTS:
         QSqlQuery count(other.database->connection());
         QVERIFY(count.exec(QStringLiteral("SELECT count(*) FROM events")) && count.next());
         QCOMPARE(count.value(0).toInt(), 2);
+    }
+
+    // Every session of the desk's server process stops answering mid-run (SIGSTOP of its
+    // backends: a server that hangs, or a network that drops packets without a reset). The
+    // notifier's liveness check, the looks it starts and a timeline page the operator asks for
+    // wait on the session's read thread: the desk's own thread keeps turning (here: a 20 ms
+    // timer never waits a second), and once the backends go on, the filtered page is read and
+    // what another process committed reaches the timeline.
+    void aStalledServerHoldsTheReadThreadNotTheDesk()
+    {
+        const QString url = freshDatabase();
+        PoolManager pools(Clock::system());
+        QString error;
+        std::unique_ptr<StoreSession> desk =
+            StoreSession::open(url, &pools, Clock::system(), &error);
+        QVERIFY2(desk, qPrintable(error));
+        const OpenResult other = Database::open(url);
+        QVERIFY2(other.ok(), qPrintable(other.error));
+        QSqlDatabase db = other.database->connection();
+        QList<pid_t> backends;
+        {
+            QSqlQuery query(db);
+            QVERIFY(query.exec(QStringLiteral(
+                "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
+                "AND pid <> pg_backend_pid()")));
+            while (query.next())
+                backends.append(pid_t(query.value(0).toLongLong()));
+        }
+        QVERIFY2(backends.size() >= 3, "the desk's reads, its listener and its writer");
+
+        static constexpr int stallMs = 4000;
+        for (const pid_t backend : std::as_const(backends))
+            QCOMPARE(::kill(backend, SIGSTOP), 0);
+        // From a thread of its own: a desk frozen on the server could not wake them itself.
+        std::thread resume([backends] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(stallMs));
+            for (const pid_t backend : backends)
+                ::kill(backend, SIGCONT);
+        });
+        QElapsedTimer sinceTick;
+        qint64 longestGapMs = 0;
+        QTimer ticker;
+        QObject::connect(&ticker, &QTimer::timeout,
+                         [&] { longestGapMs = std::max(longestGapMs, sinceTick.restart()); });
+        sinceTick.start();
+        ticker.start(20);
+        // An operator filters the timeline meanwhile: its first page is read once the server
+        // answers.
+        TimelineModel* timeline = desk->timeline();
+        TimelineFilter filter;
+        filter.text = QStringLiteral("answered again");
+        timeline->setFilter(filter);
+        // Past the stall's end: a wait that began inside a frozen turn ends after it.
+        QTest::qWait(stallMs + 500);
+        ticker.stop();
+        longestGapMs = std::max(longestGapMs, sinceTick.elapsed());
+        resume.join();
+        QVERIFY2(longestGapMs < 1000,
+                 qPrintable(QStringLiteral("the desk's thread stood still for %1 ms while the "
+                                           "server did not answer")
+                                .arg(longestGapMs)));
+
+        {
+            WriteTransaction transaction(db);
+            QVERIFY(!transaction.begin().isError());
+            IncidentEvent event;
+            event.time = QDateTime::currentDateTimeUtc();
+            event.message = QStringLiteral("committed once the server answered again");
+            QVERIFY(!insertEvent(db, event).isError());
+            QVERIFY(!transaction.commit().isError());
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(timeline->rowCount() > 0 &&
+                                     timeline->rowAt(0).message ==
+                                         QStringLiteral("committed once the server answered again"),
+                                 30000);
     }
 
     void aSecondThreadReopensItsOwnConnection()

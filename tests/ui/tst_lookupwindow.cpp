@@ -76,10 +76,14 @@ private Q_SLOTS:
         window.search(withBytes(ChainFamily::Evm));
         LookupDialog* lookup = window.lookupDialog();
         QVERIFY(lookup);
+        // The stored bytes come with the local record, read off the window's thread.
+        QTRY_VERIFY_WITH_TIMEOUT(!labelText(lookup, "lookupDecoded").isEmpty(), kWaitMs);
         QString decoded = labelText(lookup, "lookupDecoded");
         for (const char* word : {"From", "To", "Amount", "Fee"})
             QVERIFY2(decoded.contains(QLatin1String(word)), qPrintable(decoded));
         window.search(withBytes(ChainFamily::Solana));
+        QVERIFY2(labelText(lookup, "lookupDecoded").isEmpty(), "the EVM bytes under a new id");
+        QTRY_VERIFY_WITH_TIMEOUT(!labelText(lookup, "lookupDecoded").isEmpty(), kWaitMs);
         decoded = labelText(lookup, "lookupDecoded");
         for (const char* word : {"Signer", "Amount", "lamports", "Fee"})
             QVERIFY2(decoded.contains(QLatin1String(word)), qPrintable(decoded));
@@ -101,7 +105,7 @@ private Q_SLOTS:
         QVERIFY(labelText(lookup, "lookupDecoded").isEmpty());
         auto* track = lookup->findChild<QPushButton*>(QStringLiteral("lookupTrack"));
         QVERIFY(track);
-        QVERIFY(!track->isHidden());
+        QTRY_VERIFY_WITH_TIMEOUT(!track->isHidden(), kWaitMs);
         track->click();
         auto* dialog = window.pendingPage()->findChild<ImportDialog*>();
         QVERIFY(dialog && dialog->isVisible());

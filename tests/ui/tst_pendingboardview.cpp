@@ -11,6 +11,7 @@
 #include "models/boardcolumnproxy.h"
 #include "pendingboardview.h"
 #include "pendingpage.h"
+#include "store/readthread.h"
 #include "tracking/confirmation.h"
 #include "trackingfixture.h"
 
@@ -295,7 +296,11 @@ private Q_SLOTS:
         TrackingFixture f(ChainFamily::Solana, {QStringLiteral("a")});
         QVERIFY(f.start());
         f.trackSolana(f.signSolana(11)); // another card, selected first
-        PendingPage page(f.tracker.get(), &f.pools.manager, f.database.get(), &f.pools.clock);
+        QString error;
+        const std::unique_ptr<store::ReadThread> reads =
+            store::ReadThread::start(*f.database, &error);
+        QVERIFY2(reads, qPrintable(error));
+        PendingPage page(f.tracker.get(), &f.pools.manager, reads.get(), &f.pools.clock);
         page.show();
         QTRY_COMPARE(page.board()->headerText(BoardColumn::Pending), QStringLiteral("Pending 1"));
         const auto signed_ = f.signSolana(12);
@@ -371,7 +376,11 @@ private Q_SLOTS:
             other = f.trackSolana(stuck, false).id;
             QCOMPARE(f.send(other).state, TxState::Submitted);
         }
-        PendingBoardView view(f.tracker.get(), f.database.get(), &f.pools.clock);
+        QString error;
+        const std::unique_ptr<store::ReadThread> reads =
+            store::ReadThread::start(*f.database, &error);
+        QVERIFY2(reads, qPrintable(error));
+        PendingBoardView view(f.tracker.get(), reads.get(), &f.pools.clock);
         view.model()->setAgeRefreshInterval(0);
         view.resize(1920, 1080);
         view.show();
@@ -434,7 +443,11 @@ private Q_SLOTS:
     {
         TrackingFixture f(ChainFamily::Solana, {QStringLiteral("a"), QStringLiteral("b")});
         QVERIFY(f.start());
-        PendingBoardView view(f.tracker.get(), f.database.get(), &f.pools.clock);
+        QString error;
+        const std::unique_ptr<store::ReadThread> reads =
+            store::ReadThread::start(*f.database, &error);
+        QVERIFY2(reads, qPrintable(error));
+        PendingBoardView view(f.tracker.get(), reads.get(), &f.pools.clock);
         view.model()->setAgeRefreshInterval(0);
         view.resize(1920, 1080);
         view.show();

@@ -1,0 +1,105 @@
+#include "readthread.h"
+
+#include "store/changenotifier.h"
+
+#include <atomic>
+
+namespace switchyard::store {
+
+// Lives in the read thread: everything it owns is made, used and deleted there.
+class ReadThread::Worker : public QObject
+{
+public:
+    QString open(const Database& store, ReadThread* reads)
+    {
+        OpenResult opened = store.reopen();
+        if (!opened.ok())
+            return opened.error;
+        m_database = std::move(opened.database);
+        m_notifier = ChangeNotifier::create(m_database->connection(), this);
+        connect(m_notifier, &ChangeNotifier::changed, reads, &ReadThread::changed,
+                Qt::DirectConnection);
+        if (auto* listener = qobject_cast<PostgresChangeNotifier*>(m_notifier)) {
+            reads->m_listening = listener->isListening(); // the owner's thread waits meanwhile
+            connect(listener, &PostgresChangeNotifier::listeningChanged, this,
+                    [this, reads](bool listening) {
+                        // A server that restarted ended this connection too: open before the
+                        // reads that changed() starts.
+                        if (listening && !m_database->reconnectIfLost())
+                            qWarning("store: %s cannot be read again yet",
+                                     qPrintable(m_database->path()));
+                        Q_EMIT reads->listeningChanged(listening);
+                    });
+        }
+        return {};
+    }
+
+    void run(const std::function<void(Database&)>& job)
+    {
+        if (!m_closing)
+            job(*m_database);
+    }
+
+    // From the owner's thread: the reads queued behind it are not begun.
+    void stopReading() { m_closing = true; }
+
+    void close()
+    {
+        delete m_notifier;
+        m_notifier = nullptr;
+        m_database.reset();
+    }
+
+private:
+    std::unique_ptr<Database> m_database;
+    ChangeNotifier* m_notifier = nullptr;
+    std::atomic_bool m_closing = false;
+};
+
+ReadThread::ReadThread()
+    : m_worker(new Worker)
+{
+    m_thread.setObjectName(QStringLiteral("store reads"));
+    m_worker->moveToThread(&m_thread);
+    // Told in the thread, kept here: isListening() is read on this object's thread.
+    connect(
+        this, &ReadThread::listeningChanged, this,
+        [this](bool listening) { m_listening = listening; }, Qt::QueuedConnection);
+}
+
+std::unique_ptr<ReadThread> ReadThread::start(const Database& store, QString* error)
+{
+    std::unique_ptr<ReadThread> reads(new ReadThread);
+    reads->m_thread.start();
+    QString opened;
+    Worker* worker = reads->m_worker;
+    QMetaObject::invokeMethod(
+        worker, [&] { opened = worker->open(store, reads.get()); }, Qt::BlockingQueuedConnection);
+    if (!opened.isEmpty()) {
+        if (error)
+            *error = opened;
+        return nullptr;
+    }
+    return reads;
+}
+
+ReadThread::~ReadThread()
+{
+    Worker* worker = m_worker;
+    worker->stopReading();
+    QMetaObject::invokeMethod(
+        worker, [worker] { worker->close(); }, Qt::BlockingQueuedConnection);
+    m_thread.quit();
+    m_thread.wait();
+    // The jobs still queued go with it, unrun: their callers resume without a result.
+    delete m_worker;
+}
+
+void ReadThread::post(std::function<void(Database&)> job)
+{
+    Worker* worker = m_worker;
+    QMetaObject::invokeMethod(
+        worker, [worker, job = std::move(job)] { worker->run(job); }, Qt::QueuedConnection);
+}
+
+} // namespace switchyard::store
