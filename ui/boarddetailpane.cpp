@@ -9,6 +9,7 @@
 #include "timeline/eventtext.h"
 #include "timeline/isotime.h"
 #include "tracking/confirmation.h"
+#include "tracking/expiry.h"
 #include "tracking/transactiontracker.h"
 #include "util/clock.h"
 

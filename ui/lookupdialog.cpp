@@ -2,6 +2,7 @@
 
 #include "appearance.h"
 #include "chain/codec/transactionsummary.h"
+#include "chain/familyrules.h"
 #include "models/lookupanswermodel.h"
 #include "pool/poolmanager.h"
 #include "themeicondelegate.h"
@@ -150,8 +151,8 @@ void LookupDialog::lookUp(const LookupQuery& query)
     if (m_lookup)
         m_lookup->deleteLater(); // its answers stop here
     m_query = query;
-    m_kind->setText(query.family == ChainFamily::Solana ? tr("Solana signature")
-                                                        : tr("EVM transaction hash"));
+    const chain::FamilyRules& rules = chain::familyRules(query.family);
+    m_kind->setText(tr("%1 %2").arg(rules.displayName(), rules.idName()));
     m_id->setText(query.id);
     rebuildExplorerButtons();
     m_answers->clear();

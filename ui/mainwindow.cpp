@@ -411,11 +411,8 @@ void MainWindow::search(const QString& text)
         classifySearch(text, m_pools->config(),
                        [this](const QString& intent) { return storeKnowsIntent(intent); });
     switch (found.kind) {
-    case SearchKind::SolanaSignature:
-        lookUpTransaction(found.text, ChainFamily::Solana);
-        return;
-    case SearchKind::EvmHash:
-        lookUpTransaction(found.text, ChainFamily::Evm);
+    case SearchKind::TransactionId:
+        lookUpTransaction(found.text, found.family);
         return;
     case SearchKind::NodeName:
         showNode(found.network, found.node);

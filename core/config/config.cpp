@@ -1,5 +1,7 @@
 #include "config.h"
 
+#include "chain/familyrules.h"
+
 #include <algorithm>
 
 namespace switchyard {
@@ -30,20 +32,12 @@ QStringList nodeRoleNames(NodeRoles roles)
 
 LagThresholds defaultLagThresholds(ChainFamily family)
 {
-    switch (family) {
-    case ChainFamily::Solana:
-        return {8, 50};
-    case ChainFamily::Evm:
-        return {3, 12};
-    }
-    Q_UNREACHABLE();
+    return chain::familyRules(family).defaultLagThresholds();
 }
 
 int silentPushMs(int configured, ChainFamily family)
 {
-    if (configured > 0)
-        return configured;
-    return family == ChainFamily::Solana ? 10'000 : 36'000;
+    return configured > 0 ? configured : chain::familyRules(family).defaultSilentPushMs();
 }
 
 const NetworkConfig* Config::network(const QString& name) const

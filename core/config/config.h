@@ -56,11 +56,8 @@ struct NodeConfig
     bool operator==(const NodeConfig&) const = default;
 };
 
-// Lag thresholds when a network leaves warnLag/maxLag out of the file. They are in the chain's
-// own height unit. Solana: a slot is ~400 ms, so 8 slots (~3 s) is worth a label and 50 slots
-// (~20 s) means a node is serving stale blockhashes and stale reads. EVM: blocks are 2-12 s and
-// a node one block behind is ordinary propagation, so 3 blocks earns a label and 12 blocks
-// (~2.4 min on Ethereum) excludes the node.
+// Lag thresholds when a network leaves warnLag/maxLag out of the file, in the chain's own height
+// unit: the family's (chain::FamilyRules::defaultLagThresholds gives each family's reasons).
 struct LagThresholds
 {
     qint64 warnLag = 0;
@@ -69,7 +66,7 @@ struct LagThresholds
 LagThresholds defaultLagThresholds(ChainFamily family);
 
 // How long a subscribed socket may push nothing before it counts as silent: `configured`, or
-// without one 10 s for Solana (25 slots of 400 ms) and 36 s for EVM (3 Ethereum blocks of 12 s).
+// without one the family's (chain::FamilyRules::defaultSilentPushMs).
 int silentPushMs(int configured, ChainFamily family);
 
 struct NetworkConfig

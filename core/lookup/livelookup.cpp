@@ -261,10 +261,8 @@ QCoro::Task<QList<LookupAnswer>> runLookup(std::shared_ptr<RunState> state,
 
 std::optional<LookupQuery> lookupQueryFor(const SearchClassification& search)
 {
-    if (search.kind == SearchKind::SolanaSignature)
-        return LookupQuery{ChainFamily::Solana, search.text};
-    if (search.kind == SearchKind::EvmHash)
-        return LookupQuery{ChainFamily::Evm, search.text};
+    if (search.kind == SearchKind::TransactionId)
+        return LookupQuery{search.family, search.text};
     return std::nullopt;
 }
 

@@ -2,9 +2,6 @@
 
 #include "chain/familyrules.h"
 
-#include <QJsonArray>
-#include <QJsonDocument>
-
 namespace switchyard {
 
 namespace {
@@ -12,15 +9,6 @@ namespace {
 QJsonValue optionalNumber(std::optional<qint64> value)
 {
     return value ? QJsonValue(*value) : QJsonValue();
-}
-
-QString compactJson(const QJsonValue& value)
-{
-    if (value.isObject())
-        return QString::fromUtf8(QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact));
-    if (value.isArray())
-        return QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact));
-    return value.toVariant().toString();
 }
 
 } // namespace
@@ -55,19 +43,13 @@ QString LookupAnswer::verdict() const
         viewHeight ? QStringLiteral(" (%1 %2)").arg(heightUnit()).arg(*viewHeight) : QString();
     switch (outcome) {
     case Outcome::Found: {
-        QString text;
-        if (family == ChainFamily::Solana)
-            text = QStringLiteral("found, %1, slot %2")
-                       .arg(confirmationStatus)
-                       .arg(height.value_or(-1));
-        else if (pendingInPool)
-            text = QStringLiteral("found, pending in the node's pool%1").arg(view);
-        else
-            text = QStringLiteral("found, mined in block %1").arg(height.value_or(-1));
+        const chain::FamilyRules& rules = chain::familyRules(family);
+        QString text = pendingInPool
+                           ? QStringLiteral("found, pending in the node's pool%1").arg(view)
+                           : QStringLiteral("found, ") +
+                                 rules.landedWords(confirmationStatus, height.value_or(-1));
         if (executionFailed)
-            text += family == ChainFamily::Solana
-                        ? QStringLiteral(", failed: %1").arg(compactJson(executionError))
-                        : QStringLiteral(", reverted (status 0x0)");
+            text += QStringLiteral(", ") + rules.failedWords(executionError);
         else if (!pendingInPool)
             text += QStringLiteral(", succeeded");
         return text;

@@ -7,10 +7,8 @@ namespace switchyard {
 QString searchKindKey(SearchKind kind)
 {
     switch (kind) {
-    case SearchKind::SolanaSignature:
-        return QStringLiteral("solana-signature");
-    case SearchKind::EvmHash:
-        return QStringLiteral("evm-hash");
+    case SearchKind::TransactionId:
+        return QStringLiteral("transaction-id");
     case SearchKind::IntentId:
         return QStringLiteral("intent-id");
     case SearchKind::NodeName:
@@ -30,8 +28,8 @@ SearchClassification classifySearch(const QString& text, const Config& config,
     if (trimmed.isEmpty())
         return result;
     if (const std::optional<TransactionId> id = parseTransactionId(trimmed)) {
-        result.kind =
-            id->family == ChainFamily::Evm ? SearchKind::EvmHash : SearchKind::SolanaSignature;
+        result.kind = SearchKind::TransactionId;
+        result.family = id->family;
         result.text = id->text;
         return result;
     }

@@ -6,6 +6,7 @@
 #include "pool/poolmanager.h"
 #include "store/storewriter.h"
 #include "tracking/decisions.h"
+#include "tracking/expiry.h"
 #include "tracking/transactiontracker.h"
 #include "util/clock.h"
 

@@ -4,6 +4,7 @@
 #include "models/displaytext.h"
 #include "pool/networkpool.h"
 #include "pool/poolmanager.h"
+#include "tracking/expiry.h"
 #include "tracking/transactiontracker.h"
 
 namespace switchyard {

@@ -3,6 +3,7 @@
 #include "chain/familyrules.h"
 #include "models/displaytext.h"
 #include "models/rowdiff.h"
+#include "tracking/expiry.h"
 #include "tracking/transactiontracker.h"
 #include "util/clock.h"
 

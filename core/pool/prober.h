@@ -10,10 +10,8 @@ namespace switchyard {
 
 class JsonRpcClient;
 
-// One health probe of one node, as a single JSON-RPC batch:
-//   Solana: getHealth, getSlot at the network's commitment, and getGenesisHash when the
-//           identity is due for a check;
-//   EVM:    eth_chainId, eth_blockNumber, and eth_syncing when the network asks for it.
+// One health probe of one node, as a single JSON-RPC batch: the family's questions
+// (chain::FamilyRules::healthRequests, the identity among them when it is due for a check).
 // With an agreement height, the batch also asks which block the node serves there
 // (chain::agreementRequest); the answer is read like every other (an answer about another height
 // is malformed) and carried in the observation.

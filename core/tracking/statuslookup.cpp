@@ -2,6 +2,7 @@
 
 #include "chain/evm/evmrpc.h"
 #include "chain/evm/evmtransaction.h"
+#include "chain/familyrules.h"
 #include "chain/solana/solanarpc.h"
 #include "pool/networkpool.h"
 #include "pool/router.h"
@@ -119,11 +120,11 @@ struct EvmStatusBatch
 
 } // namespace
 
-// An EVM id watched without its bytes knows neither its sender nor its nonce until a node
-// shows the transaction by hash.
+// An id watched without its bytes knows neither its sender nor its nonce until a node shows the
+// transaction by hash.
 bool needsSenderAndNonce(const TrackedTransaction& record)
 {
-    return record.family == ChainFamily::Evm && isPending(record.state) &&
+    return chain::familyRules(record.family).supersededByNonce() && isPending(record.state) &&
            (record.sender.isEmpty() || !record.nonce);
 }
 

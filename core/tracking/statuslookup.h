@@ -1,6 +1,8 @@
 #pragma once
 
 #include "tracking/decisions.h"
+#include "tracking/expiry.h"
+#include "tracking/supersession.h"
 #include "tracking/trackedtransaction.h"
 
 #include <QHash>

@@ -26,19 +26,4 @@ QString TrackedTransaction::shortId() const
     return id.left(prefix + kKeep) + QStringLiteral("…") + id.right(kKeep);
 }
 
-std::optional<qint64> blocksLeft(const TrackedTransaction& record, std::optional<qint64> height)
-{
-    if (!record.lastValidBlockHeight || !height)
-        return std::nullopt;
-    return *record.lastValidBlockHeight - *height;
-}
-
-bool isNearExpiry(const TrackedTransaction& record, std::optional<qint64> height, int threshold)
-{
-    if (!isPending(record.state))
-        return false;
-    const std::optional<qint64> left = blocksLeft(record, height);
-    return left && *left < threshold;
-}
-
 } // namespace switchyard::tracking

@@ -62,14 +62,4 @@ struct StateTransition
     QString message;              // the evidence in words
 };
 
-// Blocks from a network's block `height` to the record's lastValidBlockHeight (Solana): zero or
-// more while the bytes may still land, negative once past it; none without either value.
-std::optional<qint64> blocksLeft(const TrackedTransaction& record, std::optional<qint64> height);
-
-// Near expiry, the one definition the overview tile, the Prometheus gauge and the alert share: a
-// pending record with fewer than `threshold` blocks left before its blockhash expires, or past
-// its last valid height while it is not yet proven Expired. `threshold` is the nearExpiry alert
-// rule's blocksLeft (configuration.md), so configuring it moves all three.
-bool isNearExpiry(const TrackedTransaction& record, std::optional<qint64> height, int threshold);
-
 } // namespace switchyard::tracking

@@ -58,76 +58,100 @@ private Q_SLOTS:
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("network");
         QTest::addColumn<QString>("node");
+        QTest::addColumn<QString>("family");
 
-        QTest::newRow("signature") << kSignature << SearchKind::SolanaSignature << kSignature << ""
-                                   << "";
+        QTest::newRow("signature") << kSignature << SearchKind::TransactionId << kSignature << ""
+                                   << ""
+                                   << "solana";
         QTest::newRow("signature with spaces around")
             << "  " + kSignature + "\n"
-            << SearchKind::SolanaSignature << kSignature << ""
-            << "";
-        QTest::newRow("64 bytes") << base58OfBytes(64) << SearchKind::SolanaSignature
+            << SearchKind::TransactionId << kSignature << ""
+            << ""
+            << "solana";
+        QTest::newRow("64 bytes") << base58OfBytes(64) << SearchKind::TransactionId
                                   << base58OfBytes(64) << ""
-                                  << "";
+                                  << ""
+                                  << "solana";
         QTest::newRow("63 bytes") << base58OfBytes(63) << SearchKind::Text << base58OfBytes(63)
+                                  << ""
                                   << ""
                                   << "";
         QTest::newRow("65 bytes") << base58OfBytes(65) << SearchKind::Text << base58OfBytes(65)
                                   << ""
+                                  << ""
                                   << "";
         QTest::newRow("signature with a 0 (not base58)")
             << "0" + kSignature.mid(1) << SearchKind::Text << "0" + kSignature.mid(1) << ""
+            << ""
             << "";
         QTest::newRow("signature with a space inside")
             << kSignature.left(40) + " " + kSignature.mid(40) << SearchKind::Text
             << kSignature.left(40) + " " + kSignature.mid(40) << ""
+            << ""
             << "";
 
-        QTest::newRow("hash") << kHash << SearchKind::EvmHash << kHash << ""
-                              << "";
+        QTest::newRow("hash") << kHash << SearchKind::TransactionId << kHash << ""
+                              << ""
+                              << "evm";
         QTest::newRow("hash in upper case")
-            << "0X" + kHash.mid(2).toUpper() << SearchKind::EvmHash << kHash << ""
-            << "";
+            << "0X" + kHash.mid(2).toUpper() << SearchKind::TransactionId << kHash << ""
+            << ""
+            << "evm";
         QTest::newRow("hash in mixed case") << "0x" + kHash.mid(2, 10).toUpper() + kHash.mid(12)
-                                            << SearchKind::EvmHash << kHash << ""
-                                            << "";
+                                            << SearchKind::TransactionId << kHash << ""
+                                            << ""
+                                            << "evm";
         QTest::newRow("hash with tabs around")
-            << "\t" + kHash + " " << SearchKind::EvmHash << kHash << ""
-            << "";
+            << "\t" + kHash + " " << SearchKind::TransactionId << kHash << ""
+            << ""
+            << "evm";
         QTest::newRow("0x + 63 hex") << kHash.left(65) << SearchKind::Text << kHash.left(65) << ""
+                                     << ""
                                      << "";
         QTest::newRow("0x + 65 hex") << kHash + "0" << SearchKind::Text << kHash + "0"
                                      << ""
+                                     << ""
                                      << "";
         QTest::newRow("64 hex without 0x") << kHash.mid(2) << SearchKind::Text << kHash.mid(2) << ""
+                                           << ""
                                            << "";
         QTest::newRow("0x + 64 with a g")
             << kHash.left(65) + "g" << SearchKind::Text << kHash.left(65) + "g"
+            << ""
             << ""
             << "";
 
         QTest::newRow("known intent") << " order-42 " << SearchKind::IntentId << "order-42"
                                       << ""
+                                      << ""
                                       << "";
         QTest::newRow("unknown intent") << "order-43" << SearchKind::Text << "order-43"
+                                        << ""
                                         << ""
                                         << "";
         QTest::newRow("node") << "helius" << SearchKind::NodeName << "helius"
                               << "mainnet"
-                              << "helius";
+                              << "helius"
+                              << "";
         QTest::newRow("node, other case, one match") << "INFURA" << SearchKind::NodeName << "INFURA"
                                                      << "ethereum"
-                                                     << "infura";
+                                                     << "infura"
+                                                     << "";
         QTest::newRow("node, exact among two ignoring case")
             << "triton" << SearchKind::NodeName << "triton"
             << "ethereum"
-            << "triton";
+            << "triton"
+            << "";
         QTest::newRow("node, ambiguous ignoring case") << "TRITON" << SearchKind::Text << "TRITON"
+                                                       << ""
                                                        << ""
                                                        << "";
         QTest::newRow("empty") << "   " << SearchKind::Text << ""
                                << ""
+                               << ""
                                << "";
         QTest::newRow("text") << " stuck payment " << SearchKind::Text << "stuck payment"
+                              << ""
                               << ""
                               << "";
     }
@@ -139,6 +163,7 @@ private Q_SLOTS:
         QFETCH(QString, text);
         QFETCH(QString, network);
         QFETCH(QString, node);
+        QFETCH(QString, family);
         const SearchClassification result =
             classifySearch(input, twoNetworks(),
                            [](const QString& id) { return id == QLatin1String("order-42"); });
@@ -146,6 +171,8 @@ private Q_SLOTS:
         QCOMPARE(result.text, text);
         QCOMPARE(result.network, network);
         QCOMPARE(result.node, node);
+        if (result.kind == SearchKind::TransactionId)
+            QCOMPARE(familyName(result.family), family);
     }
 
     void noPredicateMeansNoIntents()

@@ -1,6 +1,9 @@
 // The write rules as pure functions: every combination of state and evidence, so a change to
 // any verdict shows up here.
 #include "tracking/decisions.h"
+#include "tracking/expiry.h"
+#include "tracking/sendgate.h"
+#include "tracking/supersession.h"
 
 #include <QJsonObject>
 #include <QTest>

@@ -16,6 +16,13 @@ public:
     QString heightUnit() const override { return QStringLiteral("block"); }
 
     bool expiresAtBlockHeight() const override { return false; }
+    bool supersededByNonce() const override { return true; }
+
+    // Blocks are 2-12 s and a node one block behind is ordinary propagation: 3 blocks earns a
+    // label, 12 blocks (~2.4 min on Ethereum) excludes the node.
+    LagThresholds defaultLagThresholds() const override { return {3, 12}; }
+    // 3 Ethereum blocks of 12 s.
+    int defaultSilentPushMs() const override { return 36'000; }
 
     RpcRequest identityRequest() const override { return chainIdRequest(); }
     QString identityUnit() const override { return QStringLiteral("chain id"); }
@@ -35,8 +42,54 @@ public:
         return chainId ? std::optional(QString::number(*chainId)) : std::nullopt;
     }
 
+    // eth_chainId (judged on every probe), eth_blockNumber, and eth_syncing when the network
+    // asks for it.
+    QList<RpcRequest> healthRequests(const NetworkConfig& network, bool) const override
+    {
+        QList<RpcRequest> batch = {chainIdRequest(), blockNumberRequest()};
+        if (network.checkSyncing)
+            batch.append(syncingRequest());
+        return batch;
+    }
+    HealthVerdict judgeHealth(const QList<RpcReply>& replies, const NetworkConfig& network,
+                              bool) const override
+    {
+        const RpcReply& chainId = replies.at(0);
+        const RpcReply& blockNumber = replies.at(1);
+        if (auto verdict = judgeIdentity(*this, chainId, network))
+            return *verdict;
+        QString why;
+        if (!blockNumber.isResult())
+            return HealthVerdict::refused(blockNumberRequest(), blockNumber);
+        const std::optional<qint64> height = parseBlockNumber(blockNumber.result(), &why);
+        if (!height)
+            return HealthVerdict::malformed(blockNumberRequest(), why);
+        if (network.checkSyncing && replies.size() > 2 && replies.at(2).isResult()) {
+            const std::optional<SyncProgress> progress = parseSyncing(replies.at(2).result(), &why);
+            if (!progress)
+                return HealthVerdict::malformed(syncingRequest(), why);
+            if (progress->syncing)
+                return {HealthVerdict::Kind::Behind,
+                        QStringLiteral("syncing: block %1 of %2")
+                            .arg(progress->currentBlock.value_or(-1))
+                            .arg(progress->highestBlock.value_or(-1)),
+                        height};
+        }
+        return HealthVerdict::answered(*height);
+    }
+
     Qt::CaseSensitivity idCase() const override { return Qt::CaseInsensitive; }
     QString idForm() const override { return QStringLiteral("0x and 32 bytes of hex"); }
+    QString idName() const override { return QStringLiteral("transaction hash"); }
+
+    QString landedWords(const QString&, qint64 height) const override
+    {
+        return QStringLiteral("mined in block %1").arg(height);
+    }
+    QString failedWords(const QJsonValue&) const override
+    {
+        return QStringLiteral("reverted (status 0x0)");
+    }
 
     RpcRequest sendRequest(const QByteArray& wire, const QString&, bool) const override
     {

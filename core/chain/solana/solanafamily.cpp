@@ -4,9 +4,22 @@
 #include "chain/solana/solanarpc.h"
 #include "config/config.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
 namespace switchyard::chain::solana {
 
 namespace {
+
+QString compactJson(const QJsonValue& value)
+{
+    if (value.isObject())
+        return QString::fromUtf8(QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact));
+    if (value.isArray())
+        return QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact));
+    return value.toVariant().toString();
+}
 
 class SolanaRules final : public FamilyRules
 {
@@ -15,6 +28,13 @@ public:
     QString heightUnit() const override { return QStringLiteral("slot"); }
 
     bool expiresAtBlockHeight() const override { return true; }
+    bool supersededByNonce() const override { return false; }
+
+    // A slot is ~400 ms: 8 slots (~3 s) is worth a label, and 50 slots (~20 s) means a node
+    // serves stale blockhashes and stale reads.
+    LagThresholds defaultLagThresholds() const override { return {8, 50}; }
+    // 25 slots of 400 ms.
+    int defaultSilentPushMs() const override { return 10'000; }
 
     RpcRequest identityRequest() const override { return genesisHashRequest(); }
     QString identityUnit() const override { return QStringLiteral("genesis hash"); }
@@ -29,8 +49,48 @@ public:
         return std::nullopt;
     }
 
+    // getHealth, getSlot at the network's commitment, and getGenesisHash when it is due.
+    QList<RpcRequest> healthRequests(const NetworkConfig& network,
+                                     bool checkIdentity) const override
+    {
+        QList<RpcRequest> batch = {healthRequest(), slotRequest(network.commitment)};
+        if (checkIdentity)
+            batch.append(genesisHashRequest());
+        return batch;
+    }
+    HealthVerdict judgeHealth(const QList<RpcReply>& replies, const NetworkConfig& network,
+                              bool checkIdentity) const override
+    {
+        const RpcReply& health = replies.at(0);
+        const RpcReply& slot = replies.at(1);
+        if (checkIdentity) {
+            if (auto verdict = judgeIdentity(*this, replies.at(2), network))
+                return *verdict;
+        }
+        QString why;
+        if (!slot.isResult())
+            return HealthVerdict::refused(slotRequest(network.commitment), slot);
+        const std::optional<qint64> height = parseSlot(slot.result(), &why);
+        if (!height)
+            return HealthVerdict::malformed(slotRequest(network.commitment), why);
+        if (const auto* error = std::get_if<RpcError>(&health.outcome);
+            error && error->code == -32005)
+            return {HealthVerdict::Kind::Behind, error->message, height};
+        return HealthVerdict::answered(*height);
+    }
+
     Qt::CaseSensitivity idCase() const override { return Qt::CaseSensitive; }
     QString idForm() const override { return QStringLiteral("a base58 signature of 64 bytes"); }
+    QString idName() const override { return QStringLiteral("signature"); }
+
+    QString landedWords(const QString& confirmationStatus, qint64 height) const override
+    {
+        return QStringLiteral("%1, slot %2").arg(confirmationStatus).arg(height);
+    }
+    QString failedWords(const QJsonValue& executionError) const override
+    {
+        return QStringLiteral("failed: %1").arg(compactJson(executionError));
+    }
 
     RpcRequest sendRequest(const QByteArray& wire, const QString& commitment,
                            bool skipPreflight) const override
