@@ -3,6 +3,7 @@
 #include "appearance.h"
 #include "attention/attentioncontroller.h"
 #include "chain/familyrules.h"
+#include "chain/transactionid.h"
 #include "config/configloader.h"
 #include "editor/networkseditordialog.h"
 #include "emptystate.h"
@@ -405,26 +406,37 @@ QStringList MainWindow::nodeNamesOf(const QString& network) const
     return names;
 }
 
-void MainWindow::search(const QString& text)
+QCoro::Task<> MainWindow::search(QString text)
 {
+    // What the store holds under the text as an intent id, read off this thread; a transaction
+    // id is one before it could be an intent.
+    QList<store::StoredTransaction> underIntent;
+    const QString trimmed = text.trimmed();
+    if (m_store && !trimmed.isEmpty() && !parseTransactionId(trimmed)) {
+        auto job = [trimmed](store::Database& db) {
+            return db.transactionsByIntent(trimmed);
+        };
+        QPointer<MainWindow> self(this);
+        const auto read = co_await m_store->reads()->read(std::move(job));
+        if (!self)
+            co_return;
+        if (read && read->ok())
+            underIntent = read->value;
+    }
     const SearchClassification found =
-        classifySearch(text, m_pools->config(),
-                       [this](const QString& intent) { return storeKnowsIntent(intent); });
+        classifySearch(text, m_pools->config(), [&](const QString& intent) {
+            return intent == trimmed && !underIntent.isEmpty();
+        });
     switch (found.kind) {
     case SearchKind::TransactionId:
         lookUpTransaction(found.text, found.family);
-        return;
+        co_return;
     case SearchKind::NodeName:
         showNode(found.network, found.node);
-        return;
-    case SearchKind::IntentId: {
-        const auto tracked = m_store->database().transactionsByIntent(found.text);
-        if (tracked.ok() && !tracked.value.isEmpty()) {
-            lookUpTransaction(tracked.value.constFirst().id, tracked.value.constFirst().family);
-            return;
-        }
-        break;
-    }
+        co_return;
+    case SearchKind::IntentId:
+        lookUpTransaction(underIntent.constFirst().id, underIntent.constFirst().family);
+        co_return;
     case SearchKind::Text:
         break;
     }
@@ -494,14 +506,6 @@ QCoro::Task<> MainWindow::showLocalRecord(QString id)
                                 .arg(display::timeAndAge(event->timeMs, nowMs),
                                      eventtext::severityWord(event->severity), event->message));
     m_lookup->setLocalRecord(local);
-}
-
-bool MainWindow::storeKnowsIntent(const QString& intentId) const
-{
-    if (!m_store)
-        return false;
-    const auto tracked = m_store->database().transactionsByIntent(intentId);
-    return tracked.ok() && !tracked.value.isEmpty();
 }
 
 void MainWindow::showNode(const QString& network, const QString& node)

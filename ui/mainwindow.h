@@ -132,7 +132,9 @@ public:
 public Q_SLOTS:
     // The search box's question: a signature or hash opens the live lookup, an intent id its
     // transaction, a node name the node's row, anything else the timeline's text filter.
-    void search(const QString& text);
+    // A transaction id looks it up at once; other text is first asked of the store (an intent
+    // id?) on its read thread.
+    QCoro::Task<> search(QString text);
     // Opens the networks and nodes editor (non-blocking); returns it for the caller to watch.
     NetworksEditorDialog* openEditor();
     // "Try the demo" from the welcome state: a simulated cluster in this process (offerDemo()).
@@ -152,7 +154,6 @@ private:
     QStringList nodeNamesOf(const QString& network) const;
     void showNode(const QString& network, const QString& node);
     void lookUpTransaction(const QString& id, ChainFamily family);
-    bool storeKnowsIntent(const QString& intentId) const;
     QCoro::Task<> showLocalRecord(QString id);
     void showInTimeline(const QString& id);
     void replaceTab(int index, QWidget* view, const QString& title);
