@@ -4,6 +4,7 @@
 #include "pool/poolmanager.h"
 #include "recording/quarantinekeeper.h"
 #include "store/database.h"
+#include "store/readthread.h"
 #include "store/storewriter.h"
 #include "subcommand.h"
 #include "util/clock.h"
@@ -132,7 +133,12 @@ int runNode(const QStringList& arguments)
         PoolManager pools(Clock::system()); // names the nodes; it asks none of them
         pools.applyConfig(loaded.config());
         store::StoreWriter writer(*opened.database, commandWriterOptions());
-        QuarantineKeeper keeper(opened.database->connection(), &writer, &pools, Clock::system());
+        QString readsError;
+        const std::unique_ptr<store::ReadThread> reads = store::ReadThread::start(
+            *opened.database, &readsError, store::ReadThread::Changes::Ignored);
+        if (!reads)
+            return fail(ExitConfigError, readsError);
+        QuarantineKeeper keeper(reads.get(), &writer, &pools, Clock::system());
         outcome =
             QCoro::waitFor(quarantine ? keeper.quarantine(network, name, parser.value(reasonOption))
                                       : keeper.release(network, name));

@@ -3,6 +3,7 @@
 #include "pool/networkpool.h"
 #include "pool/poolmanager.h"
 #include "store/quarantines.h"
+#include "store/readthread.h"
 #include "store/storewriter.h"
 #include "util/clock.h"
 #include "util/osuser.h"
@@ -11,21 +12,34 @@
 
 namespace switchyard {
 
-QuarantineKeeper::QuarantineKeeper(QSqlDatabase connection, store::StoreWriter* writer,
+namespace {
+
+QString storeClosed()
+{
+    return QStringLiteral("the store closed before the quarantines were read");
+}
+
+std::optional<NodeQuarantine> heldFor(const QList<NodeQuarantine>& quarantines,
+                                      const QString& network, const QString& node)
+{
+    for (const NodeQuarantine& quarantine : quarantines)
+        if (quarantine.network == network && quarantine.node == node)
+            return quarantine;
+    return std::nullopt;
+}
+
+} // namespace
+
+QuarantineKeeper::QuarantineKeeper(store::ReadThread* reads, store::StoreWriter* writer,
                                    PoolManager* pools, Clock* clock, QObject* parent)
     : QObject(parent)
-    , m_connection(std::move(connection))
+    , m_reads(reads)
     , m_writer(writer)
     , m_pools(pools)
     , m_clock(clock ? clock : Clock::system())
 {
     connect(writer, &store::StoreWriter::rejected, this,
             [this](quint64 ticket, const QString& error) { m_rejected.insert(ticket, error); });
-}
-
-QString QuarantineKeeper::reload()
-{
-    return apply(store::readQuarantines(m_connection));
 }
 
 QString QuarantineKeeper::apply(const store::ReadResult<QList<NodeQuarantine>>& read)
@@ -53,14 +67,14 @@ QString QuarantineKeeper::unknownNode(const QString& network, const QString& nod
     return {};
 }
 
-QString QuarantineKeeper::heldNow(const QString& network, const QString& node,
-                                  std::optional<NodeQuarantine>* held) const
+QCoro::Task<std::optional<store::ReadResult<QList<NodeQuarantine>>>> QuarantineKeeper::readStore()
 {
-    const store::ReadResult<QList<NodeQuarantine>> read = store::readQuarantines(m_connection);
-    for (const NodeQuarantine& quarantine : read.value)
-        if (quarantine.network == network && quarantine.node == node)
-            *held = quarantine;
-    return read.error;
+    auto job = [](store::Database& db) {
+        return store::readQuarantines(db.connection());
+    };
+    std::optional<store::ReadResult<QList<NodeQuarantine>>> read =
+        co_await m_reads->read(std::move(job));
+    co_return read;
 }
 
 IncidentEvent QuarantineKeeper::quarantineEvent(IncidentEvent::Severity severity,
@@ -88,10 +102,13 @@ QCoro::Task<QuarantineOutcome> QuarantineKeeper::quarantine(QString network, QSt
         co_return QuarantineOutcome{
             Kind::BadInput,
             QStringLiteral("a quarantine needs a reason (what is wrong with %1)").arg(node)};
-    std::optional<NodeQuarantine> already;
-    if (const QString error = heldNow(network, node, &already); !error.isEmpty())
-        co_return QuarantineOutcome{Kind::StoreFailed, error};
-    if (already)
+    QPointer<QuarantineKeeper> self(this);
+    const auto read = co_await readStore();
+    if (!self || !read)
+        co_return QuarantineOutcome{Kind::StoreFailed, storeClosed()};
+    if (!read->ok())
+        co_return QuarantineOutcome{Kind::StoreFailed, read->error};
+    if (const std::optional<NodeQuarantine> already = heldFor(read->value, network, node))
         co_return QuarantineOutcome{Kind::NothingToDo,
                                     QStringLiteral("%1 in %2 is already quarantined %3")
                                         .arg(node, network, quarantineSummary(*already))};
@@ -113,10 +130,13 @@ QCoro::Task<QuarantineOutcome> QuarantineKeeper::release(QString network, QStrin
     using Kind = QuarantineOutcome::Kind;
     if (const QString unknown = unknownNode(network, node); !unknown.isEmpty())
         co_return QuarantineOutcome{Kind::BadInput, unknown};
-    std::optional<NodeQuarantine> held;
-    if (const QString error = heldNow(network, node, &held); !error.isEmpty())
-        co_return QuarantineOutcome{Kind::StoreFailed, error};
-    if (!held)
+    QPointer<QuarantineKeeper> self(this);
+    const auto read = co_await readStore();
+    if (!self || !read)
+        co_return QuarantineOutcome{Kind::StoreFailed, storeClosed()};
+    if (!read->ok())
+        co_return QuarantineOutcome{Kind::StoreFailed, read->error};
+    if (!heldFor(read->value, network, node))
         co_return QuarantineOutcome{
             Kind::NothingToDo, QStringLiteral("%1 in %2 is not quarantined").arg(node, network)};
     const IncidentEvent event =
@@ -142,7 +162,11 @@ QuarantineKeeper::write(std::function<store::WriteError(QSqlDatabase&)> job)
     if (const QString error = m_rejected.take(ticket); !error.isEmpty())
         co_return QuarantineOutcome{Kind::StoreFailed, error};
     // Obeyed here at once; other processes read it when they notice the commit.
-    if (const QString error = reload(); !error.isEmpty())
+    const auto read = co_await readStore();
+    if (!self || !read)
+        co_return QuarantineOutcome{Kind::StoreFailed,
+                                    QStringLiteral("stored, but not read back: ") + storeClosed()};
+    if (const QString error = apply(*read); !error.isEmpty())
         co_return QuarantineOutcome{Kind::StoreFailed,
                                     QStringLiteral("stored, but not read back: ") + error};
     co_return QuarantineOutcome{};

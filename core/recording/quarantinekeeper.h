@@ -17,6 +17,7 @@ class Clock;
 class PoolManager;
 
 namespace store {
+class ReadThread;
 class StoreWriter;
 struct WriteError;
 } // namespace store
@@ -38,22 +39,21 @@ struct QuarantineOutcome
 };
 
 // The operator's quarantines as one process keeps them: read from the store and given to the
-// pool manager (reload(), at open and whenever the store changed under this process, so a
+// pool manager (apply(), at open and whenever the store changed under this process, so a
 // quarantine from another desk, a command or a collector is obeyed here), and written through
-// the store writer with their events (quarantine(), release()). The window, `serve` and
-// `switchyard node` all go through it. resources/docs/design.md, "Quarantine".
+// the store writer with their events (quarantine(), release()), checked against and read back
+// from the store on its read thread. The window, `serve` and `switchyard node` all go through
+// it. resources/docs/design.md, "Quarantine".
 class QuarantineKeeper : public QObject
 {
     Q_OBJECT
 public:
-    // `connection`: of the calling thread, to the store the writer writes to (schema 8 or later).
-    QuarantineKeeper(QSqlDatabase connection, store::StoreWriter* writer, PoolManager* pools,
+    // `reads` and `writer`: of the same store (schema 8 or later).
+    QuarantineKeeper(store::ReadThread* reads, store::StoreWriter* writer, PoolManager* pools,
                      Clock* clock, QObject* parent = nullptr);
 
-    // Reads the store's quarantines and applies them: empty, or why they could not be read
-    // (the pools keep what they had).
-    QString reload();
-    // The same, for quarantines read elsewhere (StoreSession reads them on its read thread).
+    // Applies the store's quarantines as read: empty, or why they could not be read (the pools
+    // keep what they had).
     QString apply(const store::ReadResult<QList<NodeQuarantine>>& read);
 
     // Quarantines node `node` of `network` with `reason` (its whitespace collapsed, never
@@ -70,15 +70,14 @@ Q_SIGNALS:
 
 private:
     QString unknownNode(const QString& network, const QString& node) const;
-    // The quarantine the store holds for the node now, or why it cannot say.
-    QString heldNow(const QString& network, const QString& node,
-                    std::optional<NodeQuarantine>* held) const;
+    // The store's quarantines now; nullopt when the store closed first.
+    QCoro::Task<std::optional<store::ReadResult<QList<NodeQuarantine>>>> readStore();
     // The timeline's record of a quarantine or a release of the node, stamped now.
     IncidentEvent quarantineEvent(IncidentEvent::Severity severity, const QString& network,
                                   const QString& node, const QString& message) const;
     QCoro::Task<QuarantineOutcome> write(std::function<store::WriteError(QSqlDatabase&)> job);
 
-    QSqlDatabase m_connection;
+    store::ReadThread* m_reads;
     store::StoreWriter* m_writer;
     PoolManager* m_pools;
     Clock* m_clock;

@@ -141,11 +141,10 @@ StoreSession::StoreSession(std::unique_ptr<store::Database> database,
         m_poller = new tracking::TrackingPoller(m_tracker, pools, clock, this);
         m_poller->start();
     }
-    m_quarantines =
-        new QuarantineKeeper(m_database->connection(), m_writer.get(), pools, clock, this);
+    m_quarantines = new QuarantineKeeper(m_reads.get(), m_writer.get(), pools, clock, this);
     connect(m_quarantines, &QuarantineKeeper::readFailed, this,
             [](const QString& error) { qWarning("store: %s", qPrintable(error)); });
-    m_quarantines->reload();
+    m_quarantines->apply(store::readQuarantines(m_database->connection()));
     connect(m_reads.get(), &store::ReadThread::changed, this,
             [this] { lookAtStore(Look::Everything); });
     // Listening again after the server was away (a restart): the connection this thread reads

@@ -10,12 +10,14 @@ namespace switchyard::store {
 class ReadThread::Worker : public QObject
 {
 public:
-    QString open(const Database& store, ReadThread* reads)
+    QString open(const Database& store, ReadThread* reads, Changes changes)
     {
         OpenResult opened = store.reopen();
         if (!opened.ok())
             return opened.error;
         m_database = std::move(opened.database);
+        if (changes == Changes::Ignored)
+            return {};
         m_notifier = ChangeNotifier::create(m_database->connection(), this);
         connect(m_notifier, &ChangeNotifier::changed, reads, &ReadThread::changed,
                 Qt::DirectConnection);
@@ -67,14 +69,16 @@ ReadThread::ReadThread()
         [this](bool listening) { m_listening = listening; }, Qt::QueuedConnection);
 }
 
-std::unique_ptr<ReadThread> ReadThread::start(const Database& store, QString* error)
+std::unique_ptr<ReadThread> ReadThread::start(const Database& store, QString* error,
+                                              Changes changes)
 {
     std::unique_ptr<ReadThread> reads(new ReadThread);
     reads->m_thread.start();
     QString opened;
     Worker* worker = reads->m_worker;
     QMetaObject::invokeMethod(
-        worker, [&] { opened = worker->open(store, reads.get()); }, Qt::BlockingQueuedConnection);
+        worker, [&] { opened = worker->open(store, reads.get(), changes); },
+        Qt::BlockingQueuedConnection);
     if (!opened.isEmpty()) {
         if (error)
             *error = opened;

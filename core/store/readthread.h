@@ -28,9 +28,16 @@ class ReadThread : public QObject
 {
     Q_OBJECT
 public:
+    enum class Changes
+    {
+        Watched, // a notifier runs on the thread: changed() and listeningChanged() are told
+        Ignored, // reads only (a command's)
+    };
+
     // Opens the thread's connection to `store`'s database (waiting for it), and its notifier.
     // Null, with `error` saying why, when the store cannot be opened again.
-    static std::unique_ptr<ReadThread> start(const Database& store, QString* error);
+    static std::unique_ptr<ReadThread> start(const Database& store, QString* error,
+                                             Changes changes = Changes::Watched);
     // Waits for the read in progress, if any; reads not begun yet end without a result.
     ~ReadThread() override;
 

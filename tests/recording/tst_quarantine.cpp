@@ -7,6 +7,7 @@
 #include "recording/quarantinekeeper.h"
 #include "recording/storesession.h"
 #include "store/database.h"
+#include "store/readthread.h"
 #include "store/storewriter.h"
 #include "teststores.h"
 #include "util/osuser.h"
@@ -32,13 +33,17 @@ struct OtherProcess
             return;
         writer = std::make_unique<store::StoreWriter>(*opened.database);
         pools.applyConfig(fixture.config);
-        keeper = std::make_unique<QuarantineKeeper>(opened.database->connection(), writer.get(),
-                                                    &pools, Clock::system());
+        reads = store::ReadThread::start(*opened.database, nullptr,
+                                         store::ReadThread::Changes::Ignored);
+        if (reads)
+            keeper = std::make_unique<QuarantineKeeper>(reads.get(), writer.get(), &pools,
+                                                        Clock::system());
     }
 
     store::OpenResult opened;
     PoolManager pools;
     std::unique_ptr<store::StoreWriter> writer;
+    std::unique_ptr<store::ReadThread> reads;
     std::unique_ptr<QuarantineKeeper> keeper;
 };
 
@@ -88,6 +93,7 @@ private Q_SLOTS:
 
         OtherProcess other(location, fixture);
         QVERIFY2(other.opened.ok(), qPrintable(other.opened.error));
+        QVERIFY(other.keeper);
         const QuarantineOutcome done = QCoro::waitFor(
             other.keeper->quarantine(fixture.network.name, a, QStringLiteral("  stale\ncache ")));
         QVERIFY2(done.ok(), qPrintable(done.error));
