@@ -8,8 +8,8 @@
 // directions; the connections that carried a request, and how many of them were new), wall
 // time, and CPU time of this process: the main thread (JSON-RPC building and parsing, routing,
 // the tracker's merge; waiting on the network costs it nothing) and every other thread by name
-// (Qt's HTTP thread, the store's writer). The tracker hands each call's changes to the store as
-// its answers come; the round is split where it hands over the last of them (the writer commits
+// (Qt's HTTP thread, the store's writer). The tracker hands its changes to the store in parts as
+// the answers come; the round is split where it hands over the last part (the writer commits
 // the earlier ones meanwhile). BENCH_TRACKING_DIRECT=1 asks the nodes without the relays.
 #include "benchcontext.h"
 #include "chain/solana/solanarpc.h"

@@ -35,6 +35,11 @@ struct TrackerOptions
     // HTTP/1.1, HTTPS and h2: 24-26 ms at 100 a batch, 19-21 at 200, 16-18 at 400, no faster at
     // 1,000; each id adds its receipt and at most a transaction by hash and its sender's nonce.
     int evmTransactionsPerBatch = 400;
+    // A poll round hands its state changes to the store in writes of at least this many (the
+    // last excepted), as the answers come. Each commit writes every page it changed to the WAL,
+    // and the tails of the events and their indexes are in each: one write per call (39 for
+    // 10,000 signatures) cost the writer more than committing early saved (bench_tracking).
+    qsizetype stateChangesPerWrite = 1000;
     // Solana ids this close to (or past) lastValidBlockHeight are looked up with
     // searchTransactionHistory: a landing may already have left the status cache.
     qint64 historySearchMarginBlocks = 10;

@@ -10,6 +10,7 @@
 #include "util/clock.h"
 
 #include <QPointer>
+#include <utility>
 #include <vector>
 
 namespace switchyard::tracking {
@@ -337,21 +338,21 @@ QCoro::Task<PollReport> TransactionTracker::poll(QString network)
         co_return report;
     }
     const QString method = chain::familyRules(pool->config().family).statusMethod();
-    // What a call's answers prove goes to the store's writer as soon as no later answer of the
-    // round can change it, so that the writer commits while the next calls are in flight. The
-    // writes are queued in the order the answers came; the round is over once all are settled.
+    // What the answers prove goes to the store's writer as soon as no later answer of the round
+    // can change it, so that the writer commits while the next calls are in flight, in the
+    // order the answers came. The round is over once all of it is settled.
     std::vector<QCoro::Task<Applied>> storing;
     QSet<QString> decided;
+    QList<Change> changes; // not handed over yet
     const auto decide = [&](const QStringList& settled, const QHash<QString, LookupReport>& found) {
-        QList<Change> changes;
         for (const QString& id : settled) {
             const LookupReport& look = found[id];
             report.noEligibleNode = report.noEligibleNode || look.noEligibleNode;
             appendChangeAfterLook(&changes, id, look, method);
             decided.insert(id);
         }
-        if (!changes.isEmpty())
-            storing.push_back(apply(changes));
+        if (changes.size() >= m_options.stateChangesPerWrite)
+            storing.push_back(apply(std::exchange(changes, {})));
     };
     const QHash<QString, LookupReport> reports =
         co_await askStatuses(pool, ids, false, &report.requests, decide);
@@ -363,6 +364,8 @@ QCoro::Task<PollReport> TransactionTracker::poll(QString network)
             rest.append(id);
     }
     decide(rest, reports);
+    if (!changes.isEmpty())
+        storing.push_back(apply(changes));
     QStringList refused;
     for (QCoro::Task<Applied>& batch : storing) {
         const Applied applied = co_await batch;

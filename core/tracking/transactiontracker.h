@@ -27,8 +27,8 @@ struct PollReport
     int requests = 0;     // HTTP requests made (batches count once)
     int transitions = 0;
     bool noEligibleNode = false;
-    // The store refused some of the round's changes (each answered call's are stored on their
-    // own): those are neither kept nor announced, the ones it stored are.
+    // The store refused some of the round's changes (stored in several writes as the answers
+    // come): those are neither kept nor announced, the ones it stored are.
     QString storeError;
 };
 
@@ -101,8 +101,9 @@ public:
 
     // One status round for every transaction of `network` that can still change: Solana
     // getSignatureStatuses (<= 256 per call), EVM receipts and nonces in JSON-RPC batches.
-    // What each call's answers prove is stored, then kept and announced, while the next calls
-    // are in flight; the round is over once every change it found is stored or refused.
+    // What the answers prove is stored (in writes of TrackerOptions::stateChangesPerWrite),
+    // then kept and announced, while the next calls are in flight; the round is over once
+    // every change it found is stored or refused.
     QCoro::Task<PollReport> poll(QString network);
     // The same for one transaction, plus (EVM) whether a node holds it in its pool.
     QCoro::Task<LookupReport> lookUp(QString id);

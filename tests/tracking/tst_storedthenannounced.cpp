@@ -82,11 +82,14 @@ private Q_SLOTS:
         QCOMPARE(f.stored(id)->state, QStringLiteral("imported"));
     }
 
-    // A round stores what each call proves as its answer comes: when the store refuses the last
-    // call's changes, the earlier calls' stay stored and announced, the refused ones pending.
+    // A round stores what it proves in parts as the answers come (here each call's on its own):
+    // when the store refuses the last call's changes, the earlier calls' stay stored and
+    // announced, the refused ones pending.
     void refusedCallLeavesEarlierCallsStored()
     {
-        TrackingFixture f(ChainFamily::Solana, {QStringLiteral("a")});
+        TrackerOptions options;
+        options.stateChangesPerWrite = 1; // each call's changes in a write of their own
+        TrackingFixture f(ChainFamily::Solana, {QStringLiteral("a")}, options);
         QVERIFY(f.start());
         QStringList lines;
         for (int i = 0; i < 300; ++i) {
