@@ -1,5 +1,6 @@
 #include "records.h"
 
+#include "store/sqlitehandle.h"
 #include "store/sqlvalues.h"
 
 #include <QSqlError>
@@ -21,6 +22,75 @@ QVariant text(const QString& value)
 QVariant textOrNull(const QString& value)
 {
     return value.isEmpty() ? QVariant() : QVariant(value);
+}
+
+// QSqlQuery's binding in SqliteStatement's words, so that one list of values serves both.
+class QueryBinder
+{
+public:
+    explicit QueryBinder(QSqlQuery& query)
+        : m_query(query)
+    {}
+    void text(int position, const QString& value)
+    {
+        m_query.bindValue(position, store::text(value));
+    }
+    void textOrNull(int position, const QString& value)
+    {
+        m_query.bindValue(position, store::textOrNull(value));
+    }
+    void integer(int position, qint64 value) { m_query.bindValue(position, value); }
+    void integerOrNull(int position, std::optional<qint64> value)
+    {
+        m_query.bindValue(position, store::integerOrNull(value));
+    }
+    void blobOrNull(int position, const std::optional<QByteArray>& value)
+    {
+        m_query.bindValue(position, value ? QVariant(*value) : QVariant());
+    }
+
+private:
+    QSqlQuery& m_query;
+};
+
+template <typename Binder>
+void bindEvent(Binder& bind, const IncidentEvent& event)
+{
+    bind.integer(0, event.time.toMSecsSinceEpoch());
+    bind.integer(1, storedSeverity(event.severity));
+    bind.text(2, eventKindKey(event.kind));
+    bind.text(3, event.network);
+    bind.text(4, event.node);
+    bind.text(5, event.method);
+    bind.text(6, event.txId);
+    bind.integerOrNull(7, event.height);
+    bind.text(8, event.message);
+}
+
+template <typename Binder>
+void bindTransaction(Binder& bind, const StoredTransaction& tx)
+{
+    bind.text(0, tx.id);
+    bind.text(1, tx.network);
+    bind.text(2, familyName(tx.family));
+    bind.textOrNull(3, tx.intentId);
+    bind.blobOrNull(4, tx.wire);
+    bind.textOrNull(5, tx.recentBlockhash);
+    bind.integerOrNull(6, tx.lastValidBlockHeight);
+    bind.textOrNull(7, tx.sender);
+    bind.integerOrNull(8, tx.nonce);
+    bind.text(9, tx.state);
+    bind.integer(10, tx.stateSinceMs);
+    bind.integer(11, tx.createdMs);
+    bind.text(12, tx.lastNode);
+    bind.integerOrNull(13, tx.lastHeight);
+    bind.integerOrNull(14, tx.firstSentMs);
+    bind.integerOrNull(15, tx.confirmedMs);
+    bind.integerOrNull(16, tx.confirmedHeight);
+    bind.integerOrNull(17, tx.finalizedMs);
+    bind.text(18, tx.error);
+    bind.textOrNull(19, tx.confirmedBy);
+    bind.textOrNull(20, tx.finalizedBy);
 }
 
 QString readError(const QString& what, const QSqlQuery& query)
@@ -104,30 +174,43 @@ const QStringList& settledTransactionStates()
 
 EventInserter::EventInserter(const QSqlDatabase& db)
     : m_query(db)
+    , m_handle(sqliteHandle(db))
 {}
+
+EventInserter::~EventInserter() = default;
 
 WriteError EventInserter::insert(const IncidentEvent& event, qint64* id)
 {
-    if (!m_prepared) {
-        m_prepared = m_query.prepare(QStringLiteral(
-            "INSERT INTO events (time_ms, severity, kind, network, node, method, tx_id, height, "
-            "message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id"));
-        if (!m_prepared)
-            return WriteError::fromSql(QStringLiteral("cannot store an event"),
-                                       m_query.lastError());
-    }
-    m_query.bindValue(0, event.time.toMSecsSinceEpoch());
-    m_query.bindValue(1, storedSeverity(event.severity));
-    m_query.bindValue(2, eventKindKey(event.kind));
-    m_query.bindValue(3, text(event.network));
-    m_query.bindValue(4, text(event.node));
-    m_query.bindValue(5, text(event.method));
-    m_query.bindValue(6, text(event.txId));
-    m_query.bindValue(7, integerOrNull(event.height));
-    m_query.bindValue(8, text(event.message));
+    const QString what = QStringLiteral("cannot store an event");
     // RETURNING rather than lastInsertId(): PostgreSQL's driver would give an OID.
+    const QString sql = QStringLiteral(
+        "INSERT INTO events (time_ms, severity, kind, network, node, method, tx_id, height, "
+        "message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id");
+    if (m_handle) {
+        if (!m_statement) {
+            m_statement = std::make_unique<SqliteStatement>(m_handle, sql);
+            if (WriteError error = m_statement->prepareError(what); error.isError()) {
+                m_statement.reset();
+                return error;
+            }
+        }
+        bindEvent(*m_statement, event);
+        qint64 newId = 0;
+        if (WriteError error = m_statement->run(what, &newId); error.isError())
+            return error;
+        if (id)
+            *id = newId;
+        return {};
+    }
+    if (!m_prepared) {
+        m_prepared = m_query.prepare(sql);
+        if (!m_prepared)
+            return WriteError::fromSql(what, m_query.lastError());
+    }
+    QueryBinder binder(m_query);
+    bindEvent(binder, event);
     if (!m_query.exec() || !m_query.next())
-        return WriteError::fromSql(QStringLiteral("cannot store an event"), m_query.lastError());
+        return WriteError::fromSql(what, m_query.lastError());
     if (id)
         *id = m_query.value(0).toLongLong();
     m_query.finish();
@@ -141,60 +224,56 @@ WriteError insertEvent(QSqlDatabase& db, const IncidentEvent& event, qint64* id)
 
 TransactionSaver::TransactionSaver(const QSqlDatabase& db)
     : m_query(db)
+    , m_handle(sqliteHandle(db))
 {}
+
+TransactionSaver::~TransactionSaver() = default;
 
 WriteError TransactionSaver::save(const StoredTransaction& tx)
 {
     if (tx.id.isEmpty())
         return QStringLiteral("cannot store a transaction without an id");
-    if (!m_prepared) {
-        m_prepared = m_query.prepare(
-            QStringLiteral(
-                "INSERT INTO transactions (%1) VALUES "
-                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT (id) DO UPDATE SET network = excluded.network, "
-                "family = excluded.family, intent_id = excluded.intent_id, "
-                "wire = excluded.wire, recent_blockhash = excluded.recent_blockhash, "
-                "last_valid_block_height = excluded.last_valid_block_height, "
-                "sender = excluded.sender, nonce = excluded.nonce, state = excluded.state, "
-                "state_since_ms = excluded.state_since_ms, "
-                "created_ms = excluded.created_ms, last_node = excluded.last_node, "
-                "last_height = excluded.last_height, "
-                "first_sent_ms = excluded.first_sent_ms, "
-                "confirmed_ms = excluded.confirmed_ms, "
-                "confirmed_height = excluded.confirmed_height, "
-                "finalized_ms = excluded.finalized_ms, error = excluded.error, "
-                "confirmed_by = excluded.confirmed_by, "
-                "finalized_by = excluded.finalized_by")
-                .arg(transactionColumns));
-        if (!m_prepared)
-            return WriteError::fromSql(QStringLiteral("cannot store transaction %1").arg(tx.id),
-                                       m_query.lastError());
+    const auto what = [&tx] {
+        return QStringLiteral("cannot store transaction %1").arg(tx.id);
+    };
+    const QString sql =
+        QStringLiteral("INSERT INTO transactions (%1) VALUES "
+                       "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                       "ON CONFLICT (id) DO UPDATE SET network = excluded.network, "
+                       "family = excluded.family, intent_id = excluded.intent_id, "
+                       "wire = excluded.wire, recent_blockhash = excluded.recent_blockhash, "
+                       "last_valid_block_height = excluded.last_valid_block_height, "
+                       "sender = excluded.sender, nonce = excluded.nonce, state = excluded.state, "
+                       "state_since_ms = excluded.state_since_ms, "
+                       "created_ms = excluded.created_ms, last_node = excluded.last_node, "
+                       "last_height = excluded.last_height, "
+                       "first_sent_ms = excluded.first_sent_ms, "
+                       "confirmed_ms = excluded.confirmed_ms, "
+                       "confirmed_height = excluded.confirmed_height, "
+                       "finalized_ms = excluded.finalized_ms, error = excluded.error, "
+                       "confirmed_by = excluded.confirmed_by, "
+                       "finalized_by = excluded.finalized_by")
+            .arg(transactionColumns);
+    if (m_handle) {
+        if (!m_statement) {
+            m_statement = std::make_unique<SqliteStatement>(m_handle, sql);
+            if (WriteError error = m_statement->prepareError(what()); error.isError()) {
+                m_statement.reset();
+                return error;
+            }
+        }
+        bindTransaction(*m_statement, tx);
+        return m_statement->run(what());
     }
-    m_query.bindValue(0, tx.id);
-    m_query.bindValue(1, text(tx.network));
-    m_query.bindValue(2, familyName(tx.family));
-    m_query.bindValue(3, textOrNull(tx.intentId));
-    m_query.bindValue(4, tx.wire ? QVariant(*tx.wire) : QVariant());
-    m_query.bindValue(5, textOrNull(tx.recentBlockhash));
-    m_query.bindValue(6, integerOrNull(tx.lastValidBlockHeight));
-    m_query.bindValue(7, textOrNull(tx.sender));
-    m_query.bindValue(8, integerOrNull(tx.nonce));
-    m_query.bindValue(9, text(tx.state));
-    m_query.bindValue(10, tx.stateSinceMs);
-    m_query.bindValue(11, tx.createdMs);
-    m_query.bindValue(12, text(tx.lastNode));
-    m_query.bindValue(13, integerOrNull(tx.lastHeight));
-    m_query.bindValue(14, integerOrNull(tx.firstSentMs));
-    m_query.bindValue(15, integerOrNull(tx.confirmedMs));
-    m_query.bindValue(16, integerOrNull(tx.confirmedHeight));
-    m_query.bindValue(17, integerOrNull(tx.finalizedMs));
-    m_query.bindValue(18, text(tx.error));
-    m_query.bindValue(19, textOrNull(tx.confirmedBy));
-    m_query.bindValue(20, textOrNull(tx.finalizedBy));
+    if (!m_prepared) {
+        m_prepared = m_query.prepare(sql);
+        if (!m_prepared)
+            return WriteError::fromSql(what(), m_query.lastError());
+    }
+    QueryBinder binder(m_query);
+    bindTransaction(binder, tx);
     if (!m_query.exec())
-        return WriteError::fromSql(QStringLiteral("cannot store transaction %1").arg(tx.id),
-                                   m_query.lastError());
+        return WriteError::fromSql(what(), m_query.lastError());
     return {};
 }
 

@@ -11,11 +11,16 @@
 #include <QSqlQuery>
 #include <QString>
 #include <QStringList>
+#include <memory>
 #include <optional>
+
+struct sqlite3;
 
 // Rows of the store and the statements that write and read them. Writes are meant to run
 // inside a StoreWriter job (its transaction); reads on any connection of the caller's thread.
 namespace switchyard::store {
+
+class SqliteStatement;
 
 template <typename T>
 struct ReadResult
@@ -119,12 +124,15 @@ class EventInserter
 {
 public:
     explicit EventInserter(const QSqlDatabase& db);
+    ~EventInserter();
     // `id` receives the new row's id when given.
     WriteError insert(const IncidentEvent& event, qint64* id = nullptr);
 
 private:
     QSqlQuery m_query;
     bool m_prepared = false;
+    sqlite3* m_handle = nullptr; // SQLite: its own statement, not the query's
+    std::unique_ptr<SqliteStatement> m_statement;
 };
 
 // Inserts a tracked transaction, or replaces every column of the row with the same id, through
@@ -133,11 +141,14 @@ class TransactionSaver
 {
 public:
     explicit TransactionSaver(const QSqlDatabase& db);
+    ~TransactionSaver();
     WriteError save(const StoredTransaction& transaction);
 
 private:
     QSqlQuery m_query;
     bool m_prepared = false;
+    sqlite3* m_handle = nullptr; // SQLite: its own statement, not the query's
+    std::unique_ptr<SqliteStatement> m_statement;
 };
 
 WriteError insertEvent(QSqlDatabase& db, const IncidentEvent& event, qint64* id = nullptr);

@@ -18,6 +18,81 @@ sqlite3* sqliteHandle(const QSqlDatabase& db)
     return *static_cast<sqlite3* const*>(handle.constData());
 }
 
+SqliteStatement::SqliteStatement(sqlite3* handle, const QString& sql)
+    : m_handle(handle)
+{
+    const QByteArray utf8 = sql.toUtf8();
+    m_prepareCode = sqlite3_prepare_v3(handle, utf8.constData(), int(utf8.size()),
+                                       SQLITE_PREPARE_PERSISTENT, &m_statement, nullptr);
+}
+
+SqliteStatement::~SqliteStatement()
+{
+    sqlite3_finalize(m_statement);
+}
+
+WriteError SqliteStatement::prepareError(const QString& what) const
+{
+    return m_statement ? WriteError() : failure(what, m_prepareCode);
+}
+
+void SqliteStatement::text(int position, const QString& value)
+{
+    const QByteArray utf8 = value.toUtf8();
+    sqlite3_bind_text(m_statement, position + 1, utf8.constData(), int(utf8.size()),
+                      SQLITE_TRANSIENT);
+}
+
+void SqliteStatement::textOrNull(int position, const QString& value)
+{
+    if (value.isEmpty())
+        sqlite3_bind_null(m_statement, position + 1);
+    else
+        text(position, value);
+}
+
+void SqliteStatement::integer(int position, qint64 value)
+{
+    sqlite3_bind_int64(m_statement, position + 1, value);
+}
+
+void SqliteStatement::integerOrNull(int position, std::optional<qint64> value)
+{
+    if (value)
+        integer(position, *value);
+    else
+        sqlite3_bind_null(m_statement, position + 1);
+}
+
+void SqliteStatement::blobOrNull(int position, const std::optional<QByteArray>& value)
+{
+    if (value)
+        sqlite3_bind_blob(m_statement, position + 1, value->constData(), int(value->size()),
+                          SQLITE_TRANSIENT);
+    else
+        sqlite3_bind_null(m_statement, position + 1);
+}
+
+WriteError SqliteStatement::run(const QString& what, qint64* firstColumn)
+{
+    const int stepped = sqlite3_step(m_statement);
+    if (stepped == SQLITE_ROW && firstColumn)
+        *firstColumn = sqlite3_column_int64(m_statement, 0);
+    const int reset = sqlite3_reset(m_statement);
+    if (stepped != SQLITE_ROW && stepped != SQLITE_DONE)
+        return failure(what, stepped);
+    if (reset != SQLITE_OK)
+        return failure(what, reset);
+    if (firstColumn && stepped != SQLITE_ROW)
+        return WriteError(what + QStringLiteral(": no row came back"));
+    return {};
+}
+
+WriteError SqliteStatement::failure(const QString& what, int code) const
+{
+    return WriteError::fromSqlite(what, code, QString::fromUtf8(sqlite3_errmsg(m_handle)));
+}
+
 void configureSqliteOnce()
 {
     // SQLITE_MISUSE once SQLite is in use (a connection opened elsewhere first): then it keeps

@@ -121,6 +121,12 @@ quint64 StoreWriter::enqueue(std::function<WriteError(StoreWriterWorker&, QSqlDa
     return ticket;
 }
 
+bool StoreWriter::hasQueued()
+{
+    QMutexLocker locker(&m_mutex);
+    return !m_queue.empty();
+}
+
 std::deque<StoreWriter::Pending> StoreWriter::takeQueued()
 {
     QMutexLocker locker(&m_mutex);

@@ -108,6 +108,7 @@ private:
     };
 
     quint64 enqueue(std::function<WriteError(StoreWriterWorker&, QSqlDatabase&)> run);
+    bool hasQueued();
     std::deque<Pending> takeQueued();
     void settle(quint64 ticket);
 

@@ -65,8 +65,13 @@ void StoreWriterWorker::drain()
     }
     m_retryDelayMs = m_options.retryInitialMs;
     m_failedTries = 0;
-    // The batch is acknowledged already: its writers go on while the WAL is copied. One that
-    // fails (a reader holds the WAL) is tried again after the next batch.
+    // The batch is acknowledged already: its writers go on while the cache is trimmed and the
+    // WAL copied. Not while more writes wait: a run of them (a poll round stores each call's
+    // changes as its answers come) would wait on both. A copy that fails (a reader holds the
+    // WAL) is tried again after the next batch.
+    if (!m_idleAfterBatch)
+        return;
+    releaseCacheAbove(m_database->connection(), kCacheKeptBytes);
     if (m_walPages >= kCheckpointPages && checkpoint(m_database->connection()))
         m_walPages = 0;
 }
@@ -194,7 +199,6 @@ WriteError StoreWriterWorker::runBatch()
         }
         if (WriteError error = transaction.commit(); error.isError())
             return error;
-        releaseCacheAbove(db, kCacheKeptBytes);
 
         for (auto& [key, minute] : m_stagedMinutes)
             m_minutes.insert_or_assign(key, minute);
@@ -209,6 +213,8 @@ WriteError StoreWriterWorker::runBatch()
             });
         }
         m_batch.clear();
+        // Read before the acknowledgement: a write its waiter queues next comes after.
+        m_idleAfterBatch = !m_owner->hasQueued();
         post([ticket = m_highestTaken](StoreWriter* owner) { owner->settle(ticket); });
         return {};
     }

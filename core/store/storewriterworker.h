@@ -61,9 +61,10 @@ private:
     quint64 m_highestTaken = 0;
     QTimer* m_retryTimer = nullptr;
     int m_retryDelayMs = 0;
-    int m_failedTries = 0; // of the batch in m_batch, in a row
-    QString m_lastFailure; // why its last try failed
-    int m_walPages = 0;    // in the WAL after the last commit (SQLite: deferCheckpoints)
+    int m_failedTries = 0;        // of the batch in m_batch, in a row
+    QString m_lastFailure;        // why its last try failed
+    bool m_idleAfterBatch = true; // nothing was queued when the last batch was acknowledged
+    int m_walPages = 0;           // in the WAL after the last commit (SQLite: deferCheckpoints)
 
     // Accumulators as committed, and as the running batch has changed them: a rolled-back
     // batch must not count its samples twice when it is retried.

@@ -76,4 +76,11 @@ WriteError WriteError::fromSql(const QString& what, const QSqlError& error)
     return result;
 }
 
+WriteError WriteError::fromSqlite(const QString& what, int code, const QString& message)
+{
+    WriteError result(what + QStringLiteral(": ") + message.simplified());
+    result.transient = isTransientSqliteCode(code);
+    return result;
+}
+
 } // namespace switchyard::store

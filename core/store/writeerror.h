@@ -23,6 +23,8 @@ struct WriteError
     // `what` says which write failed; the driver's text follows. A write the server refused
     // for the role's rights (SQLSTATE 42501) is final: "WHAT: the store refused: …".
     static WriteError fromSql(const QString& what, const QSqlError& error);
+    // The same from SQLite's own result `code` and `message`.
+    static WriteError fromSqlite(const QString& what, int code, const QString& message);
 
     bool isError() const { return !text.isEmpty(); }
 

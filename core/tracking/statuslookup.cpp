@@ -132,7 +132,7 @@ QCoro::Task<StatusRound> lookUpSolanaStatuses(QPointer<QObject> caller,
                                               std::shared_ptr<NetworkPool> pool,
                                               QList<TrackedTransaction> records,
                                               std::optional<qint64> knownHeight,
-                                              TrackerOptions settings)
+                                              TrackerOptions settings, ReportsFinal reportsFinal)
 {
     StatusRound round;
     QHash<QString, LookupReport>& reports = round.reports;
@@ -175,6 +175,11 @@ QCoro::Task<StatusRound> lookUpSolanaStatuses(QPointer<QObject> caller,
         heightNodeHealthy =
             heightNode >= 0 && pool->node(heightNode).health.state() == NodeState::Healthy;
         round.blockHeight = height;
+    }
+    for (LookupReport& report : reports) {
+        report.blockHeight = height;
+        report.blockHeightNode = height ? heightCall.answeredBy() : QString();
+        report.blockHeightNodeHealthy = heightNodeHealthy;
     }
 
     // 2. Statuses, with searchTransactionHistory for ids that may have left the status cache.
@@ -221,13 +226,18 @@ QCoro::Task<StatusRound> lookUpSolanaStatuses(QPointer<QObject> caller,
                                               : QString();
                 continue;
             }
+            QStringList found;
             for (qsizetype i = 0; i < chunk.size(); ++i) {
                 LookupReport& report = reports[chunk[i]];
                 report.answered = true;
                 report.node = call.answeredBy();
                 report.height = statuses->contextSlot;
                 report.seen = statuses->statuses[i];
+                if (report.seen.level != StatusObservation::Level::NotFound)
+                    found.append(chunk[i]);
             }
+            if (reportsFinal && !found.isEmpty())
+                reportsFinal(found, reports);
         }
     }
 
@@ -237,9 +247,6 @@ QCoro::Task<StatusRound> lookUpSolanaStatuses(QPointer<QObject> caller,
     for (const QString& id : ids) {
         LookupReport& report = reports[id];
         const TrackedTransaction& record = byId[id];
-        report.blockHeight = height;
-        report.blockHeightNode = height ? heightCall.answeredBy() : QString();
-        report.blockHeightNodeHealthy = heightNodeHealthy;
         if (report.seen.level != StatusObservation::Level::NotFound)
             continue;
         report.expiry = decideSolanaExpiry(
@@ -288,7 +295,7 @@ QCoro::Task<StatusRound> lookUpSolanaStatuses(QPointer<QObject> caller,
 QCoro::Task<StatusRound> lookUpEvmStatuses(QPointer<QObject> caller,
                                            std::shared_ptr<NetworkPool> pool,
                                            QList<TrackedTransaction> records, bool askPool,
-                                           TrackerOptions settings)
+                                           TrackerOptions settings, ReportsFinal reportsFinal)
 {
     StatusRound round;
     QHash<QString, LookupReport>& reports = round.reports;
@@ -340,6 +347,7 @@ QCoro::Task<StatusRound> lookUpEvmStatuses(QPointer<QObject> caller,
             }
             continue;
         }
+        QStringList settled;
         for (qsizetype i = 0; i < chunk.size(); ++i) {
             LookupReport& report = reports[chunk[i]];
             const TrackedTransaction& record = byId[chunk[i]];
@@ -364,6 +372,8 @@ QCoro::Task<StatusRound> lookUpEvmStatuses(QPointer<QObject> caller,
                 learning.sender = evm::checksumAddress(byHash.sender);
                 learning.nonce = byHash.nonce;
                 round.learned.append(learning);
+            } else {
+                settled.append(chunk[i]);
             }
             if (!record.sender.isEmpty() && record.nonce) {
                 const auto minedAt = seen->minedNonces.constFind(record.sender.toLower());
@@ -382,6 +392,8 @@ QCoro::Task<StatusRound> lookUpEvmStatuses(QPointer<QObject> caller,
                             .arg(*record.nonce);
             }
         }
+        if (reportsFinal && !settled.isEmpty())
+            reportsFinal(settled, reports);
     }
     co_return round;
 }

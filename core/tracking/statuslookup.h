@@ -9,6 +9,7 @@
 #include <QList>
 #include <QObject>
 #include <QPointer>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <qcorotask.h>
@@ -36,6 +37,11 @@ struct TrackerOptions
     // HTTP/1.1, HTTPS and h2: 24-26 ms at 100 a batch, 19-21 at 200, 16-18 at 400, no faster at
     // 1,000; each id adds its receipt and at most a transaction by hash and its sender's nonce.
     int evmTransactionsPerBatch = 400;
+    // A poll round hands its state changes to the store in writes of at least this many (the
+    // last excepted), as the answers come. Each commit writes every page it changed to the WAL,
+    // and the tails of the events and their indexes are in each: one write per call (39 for
+    // 10,000 signatures) cost the writer more than committing early saved (bench_tracking).
+    qsizetype stateChangesPerWrite = 1000;
     // Solana ids this close to (or past) lastValidBlockHeight are looked up with
     // searchTransactionHistory: a landing may already have left the status cache.
     qint64 historySearchMarginBlocks = 10;
@@ -80,21 +86,30 @@ struct StatusRound
     QList<TrackedTransaction> learned;
 };
 
+// Told, while a round goes on, of `ids` whose reports (in `reports`, the round's so far) no later
+// answer of the round can change: what they prove can be stored while the rest are asked. Each
+// id at most once; the round's end still has every id's report.
+using ReportsFinal =
+    std::function<void(const QStringList& ids, const QHash<QString, LookupReport>& reports)>;
+
 // Solana: the block height at the network's commitment first (from any status node), then the
 // statuses, with searchTransactionHistory for ids that may have left the status cache (judged by
 // that height, or `knownHeight` without one), then a final history lookup on the height's node
-// for every id past its lastValidBlockHeight there.
-QCoro::Task<StatusRound> lookUpSolanaStatuses(QPointer<QObject> caller,
-                                              std::shared_ptr<NetworkPool> pool,
-                                              QList<TrackedTransaction> records,
-                                              std::optional<qint64> knownHeight,
-                                              TrackerOptions settings);
+// for every id past its lastValidBlockHeight there. An id found in a status call is final with
+// that call's answer (`reportsFinal`); one not found, or not answered, only after the final
+// lookups.
+QCoro::Task<StatusRound>
+lookUpSolanaStatuses(QPointer<QObject> caller, std::shared_ptr<NetworkPool> pool,
+                     QList<TrackedTransaction> records, std::optional<qint64> knownHeight,
+                     TrackerOptions settings, ReportsFinal reportsFinal = {});
 
 // EVM: per batch, from one node, the head, the senders' mined nonces, the receipts and (with
-// `askPool`, or for ids watched without bytes) the transactions by hash.
+// `askPool`, or for ids watched without bytes) the transactions by hash. A batch's ids are final
+// with its answer (`reportsFinal`), but for those whose sender and nonce it showed: their record is
+// stored with them first (StatusRound::learned), after the round.
 QCoro::Task<StatusRound> lookUpEvmStatuses(QPointer<QObject> caller,
                                            std::shared_ptr<NetworkPool> pool,
                                            QList<TrackedTransaction> records, bool askPool,
-                                           TrackerOptions settings);
+                                           TrackerOptions settings, ReportsFinal reportsFinal = {});
 
 } // namespace switchyard::tracking

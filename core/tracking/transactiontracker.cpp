@@ -10,6 +10,8 @@
 #include "util/clock.h"
 
 #include <QPointer>
+#include <utility>
+#include <vector>
 
 namespace switchyard::tracking {
 
@@ -276,7 +278,7 @@ QList<TrackedTransaction> TransactionTracker::transactions(const QString& networ
 
 QCoro::Task<QHash<QString, LookupReport>>
 TransactionTracker::askStatuses(std::shared_ptr<NetworkPool> pool, QStringList ids, bool askPool,
-                                int* requests)
+                                int* requests, ReportsFinal reportsFinal)
 {
     // A tracker destroyed while a lookup waits on the network must not be touched after it.
     QPointer<TransactionTracker> self(this);
@@ -287,9 +289,10 @@ TransactionTracker::askStatuses(std::shared_ptr<NetworkPool> pool, QStringList i
     // Not a conditional expression: GCC 12 miscompiles co_await inside `?:`.
     StatusRound round;
     if (pool->config().family == ChainFamily::Solana)
-        round = co_await lookUpSolanaStatuses(this, pool, records, blockHeight(network), m_options);
+        round = co_await lookUpSolanaStatuses(this, pool, records, blockHeight(network), m_options,
+                                              reportsFinal);
     else
-        round = co_await lookUpEvmStatuses(this, pool, records, askPool, m_options);
+        round = co_await lookUpEvmStatuses(this, pool, records, askPool, m_options, reportsFinal);
     if (!self)
         co_return round.reports;
     *requests += round.requests;
@@ -337,18 +340,44 @@ QCoro::Task<PollReport> TransactionTracker::poll(QString network)
         co_return report;
     }
     const QString method = chain::familyRules(pool->config().family).statusMethod();
+    // What the answers prove goes to the store's writer as soon as no later answer of the round
+    // can change it, so that the writer commits while the next calls are in flight, in the
+    // order the answers came. The round is over once all of it is settled.
+    std::vector<QCoro::Task<Applied>> storing;
+    QSet<QString> decided;
+    QList<Change> changes; // not handed over yet
+    const auto decide = [&](const QStringList& settled, const QHash<QString, LookupReport>& found) {
+        for (const QString& id : settled) {
+            const LookupReport& look = found[id];
+            report.noEligibleNode = report.noEligibleNode || look.noEligibleNode;
+            appendChangeAfterLook(&changes, id, look, method);
+            decided.insert(id);
+        }
+        if (changes.size() >= m_options.stateChangesPerWrite)
+            storing.push_back(apply(std::exchange(changes, {})));
+    };
     const QHash<QString, LookupReport> reports =
-        co_await askStatuses(pool, ids, false, &report.requests);
+        co_await askStatuses(pool, ids, false, &report.requests, decide);
     if (!self)
         co_return report;
-    QList<Change> changes;
-    for (auto it = reports.cbegin(); it != reports.cend(); ++it) {
-        report.noEligibleNode = report.noEligibleNode || it->noEligibleNode;
-        appendChangeAfterLook(&changes, it.key(), *it, method);
+    QStringList rest;
+    for (const QString& id : std::as_const(ids)) {
+        if (!decided.contains(id))
+            rest.append(id);
     }
-    const Applied applied = co_await apply(changes);
-    report.transitions = applied.transitions;
-    report.storeError = applied.storeError;
+    decide(rest, reports);
+    if (!changes.isEmpty())
+        storing.push_back(apply(changes));
+    QStringList refused;
+    for (QCoro::Task<Applied>& batch : storing) {
+        const Applied applied = co_await batch;
+        if (!self)
+            co_return report;
+        report.transitions += applied.transitions;
+        if (!applied.storeError.isEmpty())
+            refused.append(applied.storeError);
+    }
+    report.storeError = refused.join(QLatin1String("; "));
     co_return report;
 }
 

@@ -27,7 +27,9 @@ struct PollReport
     int requests = 0;     // HTTP requests made (batches count once)
     int transitions = 0;
     bool noEligibleNode = false;
-    QString storeError; // the store refused the round's changes: none is kept or announced
+    // The store refused some of the round's changes (stored in several writes as the answers
+    // come): those are neither kept nor announced, the ones it stored are.
+    QString storeError;
 };
 
 struct SendReport
@@ -102,6 +104,9 @@ public:
 
     // One status round for every transaction of `network` that can still change: Solana
     // getSignatureStatuses (<= 256 per call), EVM receipts and nonces in JSON-RPC batches.
+    // What the answers prove is stored (in writes of TrackerOptions::stateChangesPerWrite),
+    // then kept and announced, while the next calls are in flight; the round is over once
+    // every change it found is stored or refused.
     QCoro::Task<PollReport> poll(QString network);
     // The same for one transaction, plus (EVM) whether a node holds it in its pool.
     QCoro::Task<LookupReport> lookUp(QString id);
@@ -160,8 +165,10 @@ private:
 
     // One status round over `ids` of the network `pool` serves, through statuslookup.h: keeps
     // the height it saw and stores the sender and nonce it learned for watched ids.
-    QCoro::Task<QHash<QString, LookupReport>>
-    askStatuses(std::shared_ptr<NetworkPool> pool, QStringList ids, bool askPool, int* requests);
+    QCoro::Task<QHash<QString, LookupReport>> askStatuses(std::shared_ptr<NetworkPool> pool,
+                                                          QStringList ids, bool askPool,
+                                                          int* requests,
+                                                          ReportsFinal reportsFinal = {});
     struct Applied
     {
         int transitions = 0;

@@ -82,6 +82,68 @@ private Q_SLOTS:
         QCOMPARE(f.stored(id)->state, QStringLiteral("imported"));
     }
 
+    // A round stores what it proves in parts as the answers come (here each call's on its own):
+    // when the store refuses the last call's changes, the earlier calls' stay stored and
+    // announced, the refused ones pending.
+    void refusedCallLeavesEarlierCallsStored()
+    {
+        TrackerOptions options;
+        options.stateChangesPerWrite = 1; // each call's changes in a write of their own
+        TrackingFixture f(ChainFamily::Solana, {QStringLiteral("a")}, options);
+        QVERIFY(f.start());
+        QStringList lines;
+        for (int i = 0; i < 300; ++i) {
+            const TrackingFixture::SignedSolana signed_ = f.signSolana(100 + quint64(i));
+            QVERIFY(sendDirect(f.pools.simNode(QStringLiteral("a")), signed_.wire).isResult());
+            lines.append(QString::fromUtf8(
+                QJsonDocument(
+                    QJsonObject{
+                        {QStringLiteral("network"), f.pools.network.name},
+                        {QStringLiteral("wireBase64"),
+                         chain::base64Encode(chain::asSpan(signed_.wire))},
+                        {QStringLiteral("signature"), signed_.signature},
+                        {QStringLiteral("lastValidBlockHeight"), signed_.lastValidBlockHeight},
+                    })
+                    .toJson(QJsonDocument::Compact)));
+        }
+        const ImportResult imported =
+            importTransactions(lines.join(QLatin1Char('\n')), {f.pools.network}, {},
+                               f.pools.clock.utcNow().toMSecsSinceEpoch());
+        QVERIFY(imported.ok());
+        QList<TrackedTransaction> records;
+        for (const ImportedTransaction& one : imported.transactions)
+            records.append(one.record);
+        QCOMPARE(QCoro::waitFor(f.tracker->track(records)).added.size(), 300);
+        f.pools.cluster.advance(40);
+        // The round asks in the tracker's order, 256 a call: the last id is in the last call.
+        const QString refusedId = f.tracker->transactions().constLast().id;
+        QVERIFY(
+            refuse(f, QStringLiteral("BEFORE UPDATE OF state ON transactions WHEN NEW.id = '%1'")
+                          .arg(refusedId)));
+        const Announcements announced(f.tracker.get());
+
+        const PollReport report = f.poll();
+        QCOMPARE(report.transitions, 256);
+        QVERIFY2(report.storeError.contains(QStringLiteral("refused by the test")),
+                 qPrintable(report.storeError));
+        QCOMPARE(announced.transitioned.size(), 256);
+        int landed = 0;
+        for (const TrackedTransaction& record : f.tracker->transactions()) {
+            const QString stored = f.stored(record.id)->state;
+            if (record.state == TxState::Finalized) {
+                ++landed;
+                QCOMPARE(stored, QStringLiteral("finalized"));
+                QCOMPARE(f.database->eventsForTransaction(record.id).value.size(), 2);
+            } else {
+                QCOMPARE(record.state, TxState::Imported);
+                QCOMPARE(stored, QStringLiteral("imported"));
+                QCOMPARE(f.database->eventsForTransaction(record.id).value.size(), 1);
+            }
+        }
+        QCOMPARE(landed, 256);
+        QCOMPARE(f.state(refusedId), TxState::Imported);
+    }
+
     void refusedSendRecordIsNeverAnnounced_data()
     {
         QTest::addColumn<QString>("when");
