@@ -2,9 +2,17 @@
 
 #include "store/changenotifier.h"
 
+#include <QSemaphore>
 #include <atomic>
 
 namespace switchyard::store {
+
+namespace {
+
+// How long closing waits for a read in progress before it leaves the thread to the process's end.
+constexpr int closeWaitMs = 2000;
+
+} // namespace
 
 // Lives in the read thread: everything it owns is made, used and deleted there.
 class ReadThread::Worker : public QObject
@@ -19,14 +27,20 @@ public:
         if (changes == Changes::Ignored)
             return {};
         m_notifier = ChangeNotifier::create(m_database->connection(), this);
-        connect(m_notifier, &ChangeNotifier::changed, reads, &ReadThread::changed,
-                Qt::DirectConnection);
+        // Nothing is told once the owner closes: a check that waited on a hung server may end
+        // after the owner is gone (see ~ReadThread).
+        connect(m_notifier, &ChangeNotifier::changed, this, [this, reads] {
+            if (!m_closing)
+                Q_EMIT reads->changed();
+        });
         if (auto* listener = qobject_cast<PostgresChangeNotifier*>(m_notifier)) {
             reads->m_listening = listener->isListening(); // the owner's thread waits meanwhile
             connect(listener, &PostgresChangeNotifier::listeningChanged, this,
                     [this, reads](bool listening) {
                         // A server that restarted ended this connection too: open before the
                         // reads that changed() starts.
+                        if (m_closing)
+                            return;
                         if (listening && !m_database->reconnectIfLost())
                             qWarning("store: %s cannot be read again yet",
                                      qPrintable(m_database->path()));
@@ -59,10 +73,11 @@ private:
 };
 
 ReadThread::ReadThread()
-    : m_worker(new Worker)
+    : m_thread(new QThread)
+    , m_worker(new Worker)
 {
-    m_thread.setObjectName(QStringLiteral("store reads"));
-    m_worker->moveToThread(&m_thread);
+    m_thread->setObjectName(QStringLiteral("store reads"));
+    m_worker->moveToThread(m_thread);
     // Told in the thread, kept here: isListening() is read on this object's thread.
     connect(
         this, &ReadThread::listeningChanged, this,
@@ -73,7 +88,7 @@ std::unique_ptr<ReadThread> ReadThread::start(const Database& store, QString* er
                                               Changes changes)
 {
     std::unique_ptr<ReadThread> reads(new ReadThread);
-    reads->m_thread.start();
+    reads->m_thread->start();
     QString opened;
     Worker* worker = reads->m_worker;
     QMetaObject::invokeMethod(
@@ -91,12 +106,26 @@ ReadThread::~ReadThread()
 {
     Worker* worker = m_worker;
     worker->stopReading();
+    // After the read in progress, if any; the jobs queued behind it end unrun, and their callers
+    // resume without a result.
+    auto closed = std::make_shared<QSemaphore>();
     QMetaObject::invokeMethod(
-        worker, [worker] { worker->close(); }, Qt::BlockingQueuedConnection);
-    m_thread.quit();
-    m_thread.wait();
-    // The jobs still queued go with it, unrun: their callers resume without a result.
+        worker,
+        [worker, closed] {
+            worker->close();
+            closed->release();
+        },
+        Qt::QueuedConnection);
+    if (!closed->tryAcquire(1, closeWaitMs)) {
+        // A server that stopped answering holds the read; the thread cannot be stopped under it
+        // (a running QThread must not be destroyed), so it is left to end with the process.
+        qWarning("store: closed while a read still waits on the store; it ends with the process");
+        return;
+    }
+    m_thread->quit();
+    m_thread->wait();
     delete m_worker;
+    delete m_thread;
 }
 
 void ReadThread::post(std::function<void(Database&)> job)

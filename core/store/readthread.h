@@ -38,7 +38,8 @@ public:
     // Null, with `error` saying why, when the store cannot be opened again.
     static std::unique_ptr<ReadThread> start(const Database& store, QString* error,
                                              Changes changes = Changes::Watched);
-    // Waits for the read in progress, if any; reads not begun yet end without a result.
+    // Waits for the read in progress, if any, up to 2 s (then leaves the thread to end with the
+    // process); reads not begun yet end without a result.
     ~ReadThread() override;
 
     // Runs `job(database)` on the thread and resumes with what it returned; nullopt when the
@@ -76,7 +77,7 @@ private:
     ReadThread();
     void post(std::function<void(Database&)> job);
 
-    QThread m_thread;
+    QThread* m_thread;
     Worker* m_worker;
     bool m_listening = true;
 };

@@ -108,6 +108,19 @@ private:
     }
 
     // A new empty database on the server, by its URL.
+    // The server processes of every session on `db`'s database but `db`'s own.
+    static QList<pid_t> otherBackends(const QSqlDatabase& db)
+    {
+        QList<pid_t> backends;
+        QSqlQuery query(db);
+        if (!query.exec(QStringLiteral("SELECT pid FROM pg_stat_activity WHERE datname = "
+                                       "current_database() AND pid <> pg_backend_pid()")))
+            return backends;
+        while (query.next())
+            backends.append(pid_t(query.value(0).toLongLong()));
+        return backends;
+    }
+
     QString freshDatabase()
     {
         const QString name = QStringLiteral("db%1").arg(++m_databases);
@@ -634,15 +647,7 @@ private Q_SLOTS:
         const OpenResult other = Database::open(url);
         QVERIFY2(other.ok(), qPrintable(other.error));
         QSqlDatabase db = other.database->connection();
-        QList<pid_t> backends;
-        {
-            QSqlQuery query(db);
-            QVERIFY(query.exec(QStringLiteral(
-                "SELECT pid FROM pg_stat_activity WHERE datname = current_database() "
-                "AND pid <> pg_backend_pid()")));
-            while (query.next())
-                backends.append(pid_t(query.value(0).toLongLong()));
-        }
+        const QList<pid_t> backends = otherBackends(db);
         QVERIFY2(backends.size() >= 3, "the desk's reads, its listener and its writer");
 
         static constexpr int stallMs = 4000;
@@ -690,6 +695,42 @@ private Q_SLOTS:
                                      timeline->rowAt(0).message ==
                                          QStringLiteral("committed once the server answered again"),
                                  30000);
+    }
+
+    // The window closed while the server does not answer: the read in progress is left to end
+    // with the process, and closing takes the read thread's 2 s wait, not the server's silence.
+    void aDeskClosesWhileTheServerDoesNotAnswer()
+    {
+        const QString url = freshDatabase();
+        PoolManager pools(Clock::system());
+        QString error;
+        std::unique_ptr<StoreSession> desk =
+            StoreSession::open(url, &pools, Clock::system(), &error);
+        QVERIFY2(desk, qPrintable(error));
+        const OpenResult other = Database::open(url);
+        QVERIFY2(other.ok(), qPrintable(other.error));
+        const QList<pid_t> backends = otherBackends(other.database->connection());
+        QVERIFY(!backends.isEmpty());
+
+        static constexpr int stallMs = 8000;
+        for (const pid_t backend : backends)
+            QCOMPARE(::kill(backend, SIGSTOP), 0);
+        std::thread resume([backends] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(stallMs));
+            for (const pid_t backend : backends)
+                ::kill(backend, SIGCONT);
+        });
+        TimelineFilter filter;
+        filter.text = QStringLiteral("anything");
+        desk->timeline()->setFilter(filter); // a read that waits on the stopped server
+        QTest::qWait(200);
+        QElapsedTimer closing;
+        closing.start();
+        desk.reset();
+        const qint64 closedAfterMs = closing.elapsed();
+        resume.join();
+        QVERIFY2(closedAfterMs < stallMs - 3000,
+                 qPrintable(QStringLiteral("closing took %1 ms").arg(closedAfterMs)));
     }
 
     void aSecondThreadReopensItsOwnConnection()
