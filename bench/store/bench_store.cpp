@@ -7,7 +7,9 @@
 // 4. CSV export of every row with exportTimelineCsv against the engine's own command line
 //    (`sqlite3 -csv -header DB "SELECT ..."`, `psql -c "\copy (SELECT ...) to stdout csv header"`),
 //    each in a process of its own, with the bytes each writes (ours spells times and words out,
-//    so it writes more).
+//    so it writes more);
+// 5. a tracker poll round's writes (4,950 state changes and their events) on the filled store,
+//    with the transactions' events indexed by the id's first 12 characters and by the whole id.
 // Without --postgresql the store is a SQLite file in DIR. With it, the same runs on a SQLite
 // file and then on a PostgreSQL 15 server of its own (tests/support's PostgresServer: initdb and
 // pg_ctl in a temporary folder, fsync off, run as the postgres user when started as root), and
@@ -15,6 +17,7 @@
 #include "benchcontext.h"
 #include "postgresserver.h"
 #include "store/database.h"
+#include "store/records.h"
 #include "store/storewriter.h"
 #include "timeline/csvexport.h"
 #include "timeline/readconnection.h"
@@ -23,6 +26,7 @@
 #include "util/clock.h"
 
 #include <QCoreApplication>
+#include <QCryptographicHash>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -342,6 +346,117 @@ ExportFigures measureExport(const QString& location, const QList<QByteArray>& pe
     return figures;
 }
 
+// A tracker's poll round as the store writer stores it (sqltrackingstore's saveRecords): 4,950
+// of 10,000 tracked transactions change state and each gets an event, in one write, on the
+// filled store. Each state change's event lands at a random place in events_tx, so the commit
+// grows with the table unless that index is small: keyed on the id's first 12 characters (schema
+// 11) against the whole id (schema 1-10), five rounds each; the median.
+void measurePollRoundWrites(const QString& location)
+{
+    store::OpenResult opened = store::Database::open(location);
+    if (!opened.ok()) {
+        std::fprintf(stderr, "bench_store: %s\n", qPrintable(opened.error));
+        std::exit(1);
+    }
+    store::StoreWriter writer(*opened.database);
+    const auto write = [&writer](std::function<store::WriteError(QSqlDatabase&)> job) {
+        const quint64 ticket = writer.submit(std::move(job));
+        QCoro::waitFor(writer.flush());
+        if (writer.acknowledgedTicket() < ticket) {
+            std::fprintf(stderr, "bench_store: a write of the poll round failed\n");
+            std::exit(1);
+        }
+    };
+    constexpr int tracked = 10'000;
+    constexpr int changed = 4'950;
+    QList<store::StoredTransaction> rows;
+    for (int i = 0; i < tracked; ++i) {
+        store::StoredTransaction row;
+        // Unlike the filled events' ids, these differ in their first characters, as signatures do.
+        row.id = QString::fromLatin1(
+            QCryptographicHash::hash(QByteArray::number(i), QCryptographicHash::Sha512)
+                .toBase64(QByteArray::OmitTrailingEquals)
+                .left(88));
+        row.network = QStringLiteral("net-0");
+        row.wire = QByteArray(300, char(i));
+        row.recentBlockhash = QStringLiteral("GHtXQBsoZHVnNFa9YevAzFr17DJjgHXk3ycTKD5xD3Zi");
+        row.lastValidBlockHeight = 300'000'150;
+        row.state = QStringLiteral("submitted");
+        row.createdMs = baseMs;
+        row.stateSinceMs = baseMs;
+        rows << row;
+    }
+    write([rows](QSqlDatabase& db) {
+        store::TransactionSaver saver(db);
+        for (const store::StoredTransaction& row : rows) {
+            if (store::WriteError error = saver.save(row); error.isError())
+                return error;
+        }
+        return store::WriteError{};
+    });
+    int round = 0;
+    const auto pollRound = [&] {
+        ++round;
+        QList<store::StoredTransaction> states;
+        QList<IncidentEvent> events;
+        for (int i = 0; i < changed; ++i) {
+            store::StoredTransaction row = rows[(round * 1'000 + i) % tracked];
+            row.state = round % 2 ? QStringLiteral("confirmed") : QStringLiteral("finalized");
+            row.stateSinceMs = baseMs + round * 1'000;
+            row.lastNode = QStringLiteral("node-3");
+            row.lastHeight = 300'000'100 + round;
+            states << row;
+            IncidentEvent event;
+            event.time = QDateTime::fromMSecsSinceEpoch(row.stateSinceMs, Qt::UTC);
+            event.kind = IncidentEvent::Kind::TransactionState;
+            event.network = row.network;
+            event.node = row.lastNode;
+            event.method = QStringLiteral("getSignatureStatuses");
+            event.txId = row.id;
+            event.height = row.lastHeight;
+            event.message =
+                QStringLiteral("%1 per node-3 at slot %2").arg(row.state).arg(*row.lastHeight);
+            events << event;
+        }
+        QElapsedTimer timer;
+        timer.start();
+        write([states, events](QSqlDatabase& db) {
+            store::TransactionSaver saver(db);
+            store::EventInserter inserter(db);
+            for (int i = 0; i < states.size(); ++i) {
+                if (store::WriteError error = saver.save(states[i]); error.isError())
+                    return error;
+                if (store::WriteError error = inserter.insert(events[i]); error.isError())
+                    return error;
+            }
+            return store::WriteError{};
+        });
+        return msSince(timer);
+    };
+    const auto keyEventsBy = [&](const QString& key) {
+        write([key](QSqlDatabase& db) {
+            QSqlQuery query(db);
+            if (!query.exec(QStringLiteral("DROP INDEX events_tx")) ||
+                !query.exec(QStringLiteral("CREATE INDEX events_tx ON events (%1)").arg(key)))
+                return store::WriteError::fromSql(QStringLiteral("cannot rebuild events_tx"),
+                                                  query.lastError());
+            return store::WriteError{};
+        });
+    };
+    std::printf("poll round's writes     %d state changes and their events in one write, on "
+                "%d tracked transactions (median of 5)\n",
+                changed, tracked);
+    for (const QString& key : {QStringLiteral("substr(tx_id, 1, 12)"), QStringLiteral("tx_id")}) {
+        keyEventsBy(key);
+        pollRound(); // the pages of the rebuilt index into the cache
+        QList<double> rounds;
+        for (int run = 0; run < 5; ++run)
+            rounds << pollRound();
+        std::printf("  events_tx on %-22s %.1f ms\n", qPrintable(key), medianOf(rounds));
+    }
+    keyEventsBy(QStringLiteral("substr(tx_id, 1, 12)"));
+}
+
 // A fresh store at `location`, filled, read and exported; its figures.
 struct EngineRun
 {
@@ -362,6 +477,7 @@ EngineRun runEngine(const char* engine, const QString& location, qint64 events,
     EngineRun run;
     run.reads = measureReads(location, events);
     run.exports = measureExport(location, peerArguments, peerName, dir);
+    measurePollRoundWrites(location);
     return run;
 }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The timeline over one million events: insert rate, first page, tx lookup, CSV export against
-# the sqlite3 command line (time, bytes written and peak RSS, each exporter in its own process).
+# the sqlite3 command line (time, bytes written and peak RSS, each exporter in its own process),
+# and a tracker poll round's writes on the filled store (events_tx by id prefix and by whole id).
 # With --postgresql, the same on a PostgreSQL 15 server of its own after SQLite, against
 # `psql \copy`, and the team store's goals (first page < 10 ms, one tx id < 5 ms, CSV ≤ 1.2×).
 # About a minute once built (five with --postgresql); run it on an otherwise idle machine:

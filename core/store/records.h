@@ -89,6 +89,10 @@ struct SendAttempt
 // indexes the open and the settled records on exactly this list.
 const QStringList& settledTransactionStates();
 
+// The condition that finds the events of one transaction through the events_tx index (its key
+// is the id's first 12 characters, schema version 11): bind the id twice.
+QLatin1String eventsOfTransactionCondition();
+
 // A row of `transactions` with what its send attempts say, for taking the tracker back up.
 // What `events` gained after an event id: the newest id, and the tracked transactions the new
 // events are about (each once), to be re-read by whoever watches the store for changes.

@@ -1,5 +1,7 @@
 #include "timelinefilter.h"
 
+#include "store/records.h"
+
 #include <QStringBuilder>
 
 namespace switchyard {
@@ -148,8 +150,8 @@ SqlCondition TimelineFilter::toSql(SqlDialect dialect) const
         values << node;
     }
     if (!txId.isEmpty()) {
-        terms << QStringLiteral("tx_id = ?");
-        values << txId;
+        terms << store::eventsOfTransactionCondition();
+        values << txId << txId;
     }
     if (!text.isEmpty()) {
         // SQLite's LIKE already ignores ASCII case; lowering non-ASCII in the pattern only

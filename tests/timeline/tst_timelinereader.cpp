@@ -2,6 +2,7 @@
 // and a PostgreSQL one.
 #include "eventsdb.h"
 #include "store/database.h"
+#include "store/records.h"
 #include "teststores.h"
 #include "timeline/timelinereader.h"
 
@@ -206,6 +207,36 @@ private Q_SLOTS:
         QVERIFY2(plan.contains(QStringLiteral("events_time")), qPrintable(plan));
         QVERIFY2(!plan.contains(QStringLiteral("TEMP B-TREE")), qPrintable(plan));
         QVERIFY2(plan.contains(QStringLiteral("time_ms<")), qPrintable(plan));
+    }
+
+    void aTransactionsEventsAreFoundThroughItsIndex()
+    {
+        QFETCH_GLOBAL(QString, engine);
+        if (engine != QLatin1String(TestStores::sqlite))
+            QSKIP("SQLite's query plan (PostgreSQL's planner picks by the table's statistics)");
+        // The lookup window's events of one transaction and the timeline filtered to it: both
+        // search events_tx (its key is an expression, so the condition must name it as is).
+        TimelineFilter filter;
+        filter.txId = QStringLiteral("TX");
+        const SqlCondition condition = filter.toSql(sqlDialectOf(m_db));
+        const QStringList statements{
+            QStringLiteral("SELECT id FROM events WHERE ") + store::eventsOfTransactionCondition() +
+                QStringLiteral(" ORDER BY time_ms, id"),
+            QStringLiteral("SELECT id FROM events") + condition.whereClause() +
+                QStringLiteral(" ORDER BY time_ms DESC, id DESC LIMIT 201"),
+        };
+        for (const QString& statement : statements) {
+            QSqlQuery query(m_db);
+            QVERIFY(query.prepare(QStringLiteral("EXPLAIN QUERY PLAN ") + statement));
+            query.addBindValue(QStringLiteral("TX"));
+            query.addBindValue(QStringLiteral("TX"));
+            QVERIFY2(query.exec(), qPrintable(query.lastError().text()));
+            QString plan;
+            while (query.next())
+                plan += query.value(3).toString() + u'\n';
+            QVERIFY2(plan.contains(QStringLiteral("USING INDEX events_tx")),
+                     qPrintable(statement + u'\n' + plan));
+        }
     }
 
     void addedAfterFollowsIds()
