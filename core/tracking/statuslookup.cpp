@@ -29,6 +29,21 @@ QList<QList<T>> chunked(const QList<T>& items, qsizetype size)
     return chunks;
 }
 
+// The ids of `records` in order, where each is in `records` (an index: not a copy of each
+// record), and an empty report for each.
+void indexRecords(const QList<TrackedTransaction>& records, QStringList* ids,
+                  QHash<QString, qsizetype>* indexOf, QHash<QString, LookupReport>* reports)
+{
+    ids->reserve(records.size());
+    indexOf->reserve(records.size());
+    reports->reserve(records.size());
+    for (qsizetype i = 0; i < records.size(); ++i) {
+        ids->append(records.at(i).id);
+        indexOf->insert(records.at(i).id, i);
+        reports->insert(records.at(i).id, {});
+    }
+}
+
 RouteOptions statusOptions(int deadlineMs)
 {
     RouteOptions options;
@@ -137,12 +152,8 @@ QCoro::Task<StatusRound> lookUpSolanaStatuses(QPointer<QObject> caller,
     StatusRound round;
     QHash<QString, LookupReport>& reports = round.reports;
     QStringList ids;
-    QHash<QString, TrackedTransaction> byId;
-    for (const TrackedTransaction& record : records) {
-        ids.append(record.id);
-        byId.insert(record.id, record);
-        reports.insert(record.id, {});
-    }
+    QHash<QString, qsizetype> indexOf;
+    indexRecords(records, &ids, &indexOf, &reports);
     const QString commitment = pool->config().commitment;
 
     // 1. The height expiry is judged by, first: a status answer given after it is at least as
@@ -188,7 +199,7 @@ QCoro::Task<StatusRound> lookUpSolanaStatuses(QPointer<QObject> caller,
     QStringList recent;
     QStringList old;
     for (const QString& id : ids) {
-        const TrackedTransaction& record = byId[id];
+        const TrackedTransaction& record = records.at(indexOf.value(id));
         const bool mayBeOld =
             !record.lastValidBlockHeight || !knownHeight ||
             *knownHeight + settings.historySearchMarginBlocks >= *record.lastValidBlockHeight;
@@ -246,7 +257,7 @@ QCoro::Task<StatusRound> lookUpSolanaStatuses(QPointer<QObject> caller,
     QStringList candidates;
     for (const QString& id : ids) {
         LookupReport& report = reports[id];
-        const TrackedTransaction& record = byId[id];
+        const TrackedTransaction& record = records.at(indexOf.value(id));
         if (report.seen.level != StatusObservation::Level::NotFound)
             continue;
         report.expiry = decideSolanaExpiry(
@@ -273,7 +284,7 @@ QCoro::Task<StatusRound> lookUpSolanaStatuses(QPointer<QObject> caller,
         for (qsizetype i = 0; i < chunk.size(); ++i) {
             const StatusObservation& seen = statuses->statuses[i];
             LookupReport& report = reports[chunk[i]];
-            const TrackedTransaction& record = byId[chunk[i]];
+            const TrackedTransaction& record = records.at(indexOf.value(chunk[i]));
             report.answered = true;
             report.node = node.config.name;
             report.height = statuses->contextSlot;
@@ -300,17 +311,13 @@ QCoro::Task<StatusRound> lookUpEvmStatuses(QPointer<QObject> caller,
     StatusRound round;
     QHash<QString, LookupReport>& reports = round.reports;
     QStringList ids;
-    QHash<QString, TrackedTransaction> byId;
-    for (const TrackedTransaction& record : records) {
-        ids.append(record.id);
-        byId.insert(record.id, record);
-        reports.insert(record.id, {});
-    }
+    QHash<QString, qsizetype> indexOf;
+    indexRecords(records, &ids, &indexOf, &reports);
     for (const QStringList& chunk : chunked(ids, settings.evmTransactionsPerBatch)) {
         EvmStatusBatch asked;
         asked.ids = chunk;
         for (const QString& id : chunk) {
-            const TrackedTransaction& record = byId[id];
+            const TrackedTransaction& record = records.at(indexOf.value(id));
             if (!record.sender.isEmpty() && record.nonce && isPending(record.state) &&
                 !asked.senders.contains(record.sender, Qt::CaseInsensitive))
                 asked.senders.append(record.sender);
@@ -350,7 +357,7 @@ QCoro::Task<StatusRound> lookUpEvmStatuses(QPointer<QObject> caller,
         QStringList settled;
         for (qsizetype i = 0; i < chunk.size(); ++i) {
             LookupReport& report = reports[chunk[i]];
-            const TrackedTransaction& record = byId[chunk[i]];
+            const TrackedTransaction& record = records.at(indexOf.value(chunk[i]));
             ReceiptLookup receiptLookup = ReceiptLookup::Unknown;
             if (const std::optional<StatusObservation>& receipt = seen->receipts[i]) {
                 report.answered = true;

@@ -284,6 +284,7 @@ TransactionTracker::askStatuses(std::shared_ptr<NetworkPool> pool, QStringList i
     QPointer<TransactionTracker> self(this);
     const QString network = pool->config().name;
     QList<TrackedTransaction> records;
+    records.reserve(ids.size());
     for (const QString& id : ids)
         records.append(m_records.value(id));
     // Not a conditional expression: GCC 12 miscompiles co_await inside `?:`.
@@ -348,10 +349,13 @@ QCoro::Task<PollReport> TransactionTracker::poll(QString network)
     QList<Change> changes; // not handed over yet
     const auto decide = [&](const QStringList& settled, const QHash<QString, LookupReport>& found) {
         for (const QString& id : settled) {
-            const LookupReport& look = found[id];
-            report.noEligibleNode = report.noEligibleNode || look.noEligibleNode;
-            appendChangeAfterLook(&changes, id, look, method);
             decided.insert(id);
+            // Not found[id]: a const QHash's operator[] returns a copy.
+            const auto look = found.constFind(id);
+            if (look == found.cend())
+                continue;
+            report.noEligibleNode = report.noEligibleNode || look->noEligibleNode;
+            appendChangeAfterLook(&changes, id, *look, method);
         }
         if (changes.size() >= m_options.stateChangesPerWrite)
             storing.push_back(apply(std::exchange(changes, {})));
@@ -437,8 +441,9 @@ void TransactionTracker::appendChangeAfterLook(QList<Change>* changes, const QSt
         changes->append({id, TxState::Superseded, look.node,
                          QStringLiteral("eth_getTransactionCount"), look.height, std::nullopt,
                          look.message, look.message});
-    } else if (look.answered) {
-        if (const auto next = stateAfterObservation(m_records[id].state, look.seen)) {
+    } else if (const auto record = m_records.constFind(id);
+               look.answered && record != m_records.cend()) {
+        if (const auto next = stateAfterObservation(record->state, look.seen)) {
             changes->append(
                 {id, *next, look.node, statusMethod, look.height, look.seen.landedAt,
                  look.seen.error,
