@@ -92,7 +92,9 @@ public:
     virtual QString landedWords(const QString& confirmationStatus, qint64 height) const = 0;
     virtual QString failedWords(const QJsonValue& executionError) const = 0;
 
-    // One send of signed bytes, exactly one POST, and what its answer says (chain/sendanswer.h).
+    // One send of signed bytes, exactly one POST, and what its answer says (chain/sendanswer.h);
+    // the method it calls.
+    virtual QString sendMethod() const = 0;
     virtual RpcRequest sendRequest(const QByteArray& wire, const QString& commitment,
                                    bool skipPreflight) const = 0;
     virtual SendClassification classifySendAnswer(const RpcReply& reply,

@@ -1,5 +1,6 @@
 #include "sqltrackingstore.h"
 
+#include "chain/familyrules.h"
 #include "store/database.h"
 #include "store/records.h"
 #include "store/sessionlock.h"
@@ -77,8 +78,7 @@ IncidentEvent claimEvent(const TrackedTransaction& record, qint64 nowMs, Inciden
     event.kind = kind;
     event.network = record.network;
     event.node = node;
-    event.method = record.family == ChainFamily::Solana ? QStringLiteral("sendTransaction")
-                                                        : QStringLiteral("eth_sendRawTransaction");
+    event.method = chain::familyRules(record.family).sendMethod();
     event.txId = record.id;
     event.message = message;
     return event;

@@ -91,6 +91,7 @@ public:
         return QStringLiteral("reverted (status 0x0)");
     }
 
+    QString sendMethod() const override { return QStringLiteral("eth_sendRawTransaction"); }
     RpcRequest sendRequest(const QByteArray& wire, const QString&, bool) const override
     {
         return sendRawTransactionRequest(wire);

@@ -92,6 +92,7 @@ public:
         return QStringLiteral("failed: %1").arg(compactJson(executionError));
     }
 
+    QString sendMethod() const override { return QStringLiteral("sendTransaction"); }
     RpcRequest sendRequest(const QByteArray& wire, const QString& commitment,
                            bool skipPreflight) const override
     {
