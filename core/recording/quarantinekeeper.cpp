@@ -19,6 +19,19 @@ QString storeClosed()
     return QStringLiteral("the store closed before the quarantines were read");
 }
 
+// The outcome that ends a quarantine or release whose look at the store's quarantines came to
+// nothing: the keeper or the store closed first (`keeperAlive` false or no read), or the read
+// failed.
+std::optional<QuarantineOutcome>
+unreadable(bool keeperAlive, const std::optional<store::ReadResult<QList<NodeQuarantine>>>& read)
+{
+    if (!keeperAlive || !read)
+        return QuarantineOutcome{QuarantineOutcome::Kind::StoreFailed, storeClosed()};
+    if (!read->ok())
+        return QuarantineOutcome{QuarantineOutcome::Kind::StoreFailed, read->error};
+    return std::nullopt;
+}
+
 std::optional<NodeQuarantine> heldFor(const QList<NodeQuarantine>& quarantines,
                                       const QString& network, const QString& node)
 {
@@ -104,10 +117,8 @@ QCoro::Task<QuarantineOutcome> QuarantineKeeper::quarantine(QString network, QSt
             QStringLiteral("a quarantine needs a reason (what is wrong with %1)").arg(node)};
     QPointer<QuarantineKeeper> self(this);
     const auto read = co_await readStore();
-    if (!self || !read)
-        co_return QuarantineOutcome{Kind::StoreFailed, storeClosed()};
-    if (!read->ok())
-        co_return QuarantineOutcome{Kind::StoreFailed, read->error};
+    if (const std::optional<QuarantineOutcome> refused = unreadable(!self.isNull(), read))
+        co_return *refused;
     if (const std::optional<NodeQuarantine> already = heldFor(read->value, network, node))
         co_return QuarantineOutcome{Kind::NothingToDo,
                                     QStringLiteral("%1 in %2 is already quarantined %3")
@@ -132,10 +143,8 @@ QCoro::Task<QuarantineOutcome> QuarantineKeeper::release(QString network, QStrin
         co_return QuarantineOutcome{Kind::BadInput, unknown};
     QPointer<QuarantineKeeper> self(this);
     const auto read = co_await readStore();
-    if (!self || !read)
-        co_return QuarantineOutcome{Kind::StoreFailed, storeClosed()};
-    if (!read->ok())
-        co_return QuarantineOutcome{Kind::StoreFailed, read->error};
+    if (const std::optional<QuarantineOutcome> refused = unreadable(!self.isNull(), read))
+        co_return *refused;
     if (!heldFor(read->value, network, node))
         co_return QuarantineOutcome{
             Kind::NothingToDo, QStringLiteral("%1 in %2 is not quarantined").arg(node, network)};
