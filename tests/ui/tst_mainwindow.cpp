@@ -957,14 +957,9 @@ private Q_SLOTS:
     // release, and a release lets it serve again.
     void quarantineFromTheMenuAsksWhyAndIsShown()
     {
-        Demo demo;
-        QString error;
-        const std::unique_ptr<StoreSession> store = StoreSession::open(
-            m_dir.filePath(QStringLiteral("quarantine.db")), &demo.pools, Clock::system(), &error);
-        QVERIFY2(store, qPrintable(error));
-        Settings settings(settingsFile());
-        MainWindow window(&demo.pools, ConfigSource{QString(), true}, &settings);
-        window.setStore(store.get());
+        DemoWindow desk(m_dir.filePath(QStringLiteral("quarantine.db")), settingsFile());
+        QVERIFY2(desk.store, qPrintable(desk.storeError));
+        MainWindow& window = desk.window;
         window.show();
         PoolView* view = window.poolView();
         const QTableView* table = view->table();
