@@ -2,6 +2,7 @@
 // the endpoints over a simulated cluster, /metrics while a probe hangs, a reloaded (or refused)
 // config, and SIGTERM/SIGINT committing what the store still held.
 #include "chain/solana/solanatransaction.h"
+#include "commandrunner.h"
 #include "servefixture.h"
 #include "sim/demosigner.h"
 #include "sim/solanaledger.h"
@@ -69,19 +70,12 @@ QString sentTransfer(sim::SimulatedCluster& cluster, quint64 lamports)
 int trackFromTheCommandLine(const QString& signature, const QString& config, const QString& db,
                             QByteArray* err)
 {
-    QProcess track;
-    track.start(QStringLiteral(SWITCHYARD_BINARY),
-                {QStringLiteral("track"), signature, QStringLiteral("--network"),
-                 QStringLiteral("local"), QStringLiteral("--config"), config,
-                 QStringLiteral("--db"), db});
-    QDeadlineTimer deadline(kServeWaitMs);
-    // The event loop runs meanwhile: the simulated nodes serve from it.
-    while (track.state() != QProcess::NotRunning && !deadline.hasExpired())
-        QTest::qWait(20);
-    *err = track.readAllStandardError();
-    if (track.state() != QProcess::NotRunning || track.exitStatus() != QProcess::NormalExit)
-        return -1;
-    return track.exitCode();
+    const CommandRun run = runSwitchyard(
+        {QStringLiteral("track"), signature, QStringLiteral("--network"), QStringLiteral("local"),
+         QStringLiteral("--config"), config, QStringLiteral("--db"), db},
+        {}, kServeWaitMs);
+    *err = run.err;
+    return run.exitCode;
 }
 
 // `switchyard node ACTION a ...` as an operator runs it beside serve; its exit code (-1: it did
@@ -89,17 +83,12 @@ int trackFromTheCommandLine(const QString& signature, const QString& config, con
 int nodeFromTheCommandLine(const QStringList& arguments, const QString& config, const QString& db,
                            QByteArray* err)
 {
-    QProcess node;
-    node.start(QStringLiteral(SWITCHYARD_BINARY),
-               QStringList{QStringLiteral("node")} + arguments +
-                   QStringList{QStringLiteral("--config"), config, QStringLiteral("--db"), db});
-    QDeadlineTimer deadline(kServeWaitMs);
-    while (node.state() != QProcess::NotRunning && !deadline.hasExpired())
-        QTest::qWait(20);
-    *err = node.readAllStandardError();
-    if (node.state() != QProcess::NotRunning || node.exitStatus() != QProcess::NormalExit)
-        return -1;
-    return node.exitCode();
+    const CommandRun run = runSwitchyard(
+        QStringList{QStringLiteral("node")} + arguments +
+            QStringList{QStringLiteral("--config"), config, QStringLiteral("--db"), db},
+        {}, kServeWaitMs);
+    *err = run.err;
+    return run.exitCode;
 }
 
 QByteArray sampleLine(const QByteArray& node, const QByteArray& state, int value)

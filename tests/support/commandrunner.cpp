@@ -17,12 +17,12 @@ QProcessEnvironment commandEnvironment()
     return environment;
 }
 
-} // namespace
-
-CommandRun runSwitchyard(const QStringList& arguments, const QByteArray& input, int timeoutMs)
+CommandRun run(const QProcessEnvironment& environment, const QString& workingDirectory,
+               const QStringList& arguments, const QByteArray& input, int timeoutMs)
 {
     QProcess process;
-    process.setProcessEnvironment(commandEnvironment());
+    process.setProcessEnvironment(environment);
+    process.setWorkingDirectory(workingDirectory);
     QSignalSpy finished(&process, &QProcess::finished);
     process.start(QStringLiteral(SWITCHYARD_BINARY), arguments);
     if (!input.isEmpty())
@@ -33,7 +33,30 @@ CommandRun runSwitchyard(const QStringList& arguments, const QByteArray& input, 
         process.waitForFinished();
         return {-1, process.readAllStandardOutput(), process.readAllStandardError()};
     }
-    return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
+    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+            process.readAllStandardOutput(), process.readAllStandardError()};
+}
+
+} // namespace
+
+CommandRun runSwitchyard(const QStringList& arguments, const QByteArray& input, int timeoutMs)
+{
+    return run(commandEnvironment(), QString(), arguments, input, timeoutMs);
+}
+
+QProcessEnvironment environmentAt(const QString& home)
+{
+    QProcessEnvironment environment = commandEnvironment();
+    environment.insert(QStringLiteral("HOME"), home);
+    environment.insert(QStringLiteral("XDG_DATA_HOME"), home + QStringLiteral("/data"));
+    environment.insert(QStringLiteral("XDG_CONFIG_HOME"), home + QStringLiteral("/config"));
+    return environment;
+}
+
+CommandRun runSwitchyardAt(const QString& home, const QStringList& arguments,
+                           const QByteArray& input, int timeoutMs)
+{
+    return run(environmentAt(home), home, arguments, input, timeoutMs);
 }
 
 std::unique_ptr<QProcess> startSwitchyard(const QStringList& arguments)

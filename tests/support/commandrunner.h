@@ -14,7 +14,7 @@ namespace switchyard::testing {
 
 struct CommandRun
 {
-    int exitCode = -1; // -1: it did not finish in time (killed)
+    int exitCode = -1; // -1: it did not finish in time (killed), or it crashed
     QByteArray out;
     QByteArray err;
 
@@ -23,6 +23,13 @@ struct CommandRun
 
 CommandRun runSwitchyard(const QStringList& arguments, const QByteArray& input = {},
                          int timeoutMs = 30'000);
+
+// The environment runSwitchyard gives a command, with HOME and the XDG data and configuration
+// folders inside `home`: the defaults (store, configuration) point at nothing of the user's.
+QProcessEnvironment environmentAt(const QString& home);
+// runSwitchyard in that environment, started in `home`.
+CommandRun runSwitchyardAt(const QString& home, const QStringList& arguments,
+                           const QByteArray& input = {}, int timeoutMs = 30'000);
 
 // The switchyard executable, started and left running (runSwitchyard waits for one).
 std::unique_ptr<QProcess> startSwitchyard(const QStringList& arguments);

@@ -1,3 +1,4 @@
+#include "commandrunner.h"
 #include "eventsdb.h"
 #include "store/database.h"
 
@@ -31,28 +32,11 @@ struct Run
 
 // `switchyard export ...` with HOME and XDG folders inside `home`, so the defaults (store,
 // configuration) point at nothing of the user's.
-QProcessEnvironment environmentIn(const QString& home)
-{
-    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-    environment.insert(QStringLiteral("HOME"), home);
-    environment.insert(QStringLiteral("XDG_DATA_HOME"), home + QStringLiteral("/data"));
-    environment.insert(QStringLiteral("XDG_CONFIG_HOME"), home + QStringLiteral("/config"));
-    return environment;
-}
-
 Run runExport(const QStringList& arguments, const QString& home)
 {
-    QProcess process;
-    process.setProcessEnvironment(environmentIn(home));
-    process.setWorkingDirectory(home);
-    QSignalSpy finished(&process, &QProcess::finished);
-    process.start(QStringLiteral(SWITCHYARD_BINARY),
-                  QStringList{QStringLiteral("export")} + arguments);
-    if (!process.waitForStarted(10000) || !finished.wait(60000))
-        return {};
-    return {process.exitCode(), QString::fromUtf8(process.readAllStandardOutput()),
-            QString::fromUtf8(process.readAllStandardError())};
+    const CommandRun run =
+        runSwitchyardAt(home, QStringList{QStringLiteral("export")} + arguments, {}, 60'000);
+    return {run.exitCode, QString::fromUtf8(run.out), QString::fromUtf8(run.err)};
 }
 
 QByteArray readAll(const QString& path)
@@ -527,7 +511,7 @@ private Q_SLOTS:
         const QByteArray previous = "what the file held before\n";
         QFile::remove(file);
         QProcess process;
-        process.setProcessEnvironment(environmentIn(m_dir.path()));
+        process.setProcessEnvironment(environmentAt(m_dir.path()));
         if (appendingToAFile) {
             QFile old(file);
             QVERIFY(old.open(QIODevice::WriteOnly));
