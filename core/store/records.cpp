@@ -3,6 +3,7 @@
 #include "store/sqlitehandle.h"
 #include "store/sqlvalues.h"
 
+#include <QSet>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QSqlRecord>
@@ -28,29 +29,32 @@ QVariant textOrNull(const QString& value)
 class QueryBinder
 {
 public:
-    explicit QueryBinder(QSqlQuery& query)
+    // `offset`: where the row's values begin in a statement of several rows.
+    explicit QueryBinder(QSqlQuery& query, int offset = 0)
         : m_query(query)
+        , m_offset(offset)
     {}
     void text(int position, const QString& value)
     {
-        m_query.bindValue(position, store::text(value));
+        m_query.bindValue(m_offset + position, store::text(value));
     }
     void textOrNull(int position, const QString& value)
     {
-        m_query.bindValue(position, store::textOrNull(value));
+        m_query.bindValue(m_offset + position, store::textOrNull(value));
     }
-    void integer(int position, qint64 value) { m_query.bindValue(position, value); }
+    void integer(int position, qint64 value) { m_query.bindValue(m_offset + position, value); }
     void integerOrNull(int position, std::optional<qint64> value)
     {
-        m_query.bindValue(position, store::integerOrNull(value));
+        m_query.bindValue(m_offset + position, store::integerOrNull(value));
     }
     void blobOrNull(int position, const std::optional<QByteArray>& value)
     {
-        m_query.bindValue(position, value ? QVariant(*value) : QVariant());
+        m_query.bindValue(m_offset + position, value ? QVariant(*value) : QVariant());
     }
 
 private:
     QSqlQuery& m_query;
+    int m_offset;
 };
 
 template <typename Binder>
@@ -102,6 +106,76 @@ const QString transactionColumns = QStringLiteral(
     "id, network, family, intent_id, wire, recent_blockhash, last_valid_block_height, sender, "
     "nonce, state, state_since_ms, created_ms, last_node, last_height, first_sent_ms, "
     "confirmed_ms, confirmed_height, finalized_ms, error, confirmed_by, finalized_by");
+
+constexpr int eventValues = 9;        // bindEvent's
+constexpr int transactionValues = 21; // bindTransaction's
+
+// "(?, ?), (?, ?)" for `rows` rows of `values` values.
+QString valueRows(int values, qsizetype rows)
+{
+    QStringList marks(values, QStringLiteral("?"));
+    const QString row = u'(' + marks.join(QLatin1String(", ")) + u')';
+    return QStringList(rows, row).join(QLatin1String(", "));
+}
+
+QString insertEventsSql(qsizetype rows)
+{
+    return QStringLiteral("INSERT INTO events (time_ms, severity, kind, network, node, method, "
+                          "tx_id, height, message) VALUES ") +
+           valueRows(eventValues, rows);
+}
+
+// A row whose id is stored already is replaced by the new one.
+QString upsertTransactionsSql(qsizetype rows)
+{
+    return QStringLiteral("INSERT INTO transactions (%1) VALUES ").arg(transactionColumns) +
+           valueRows(transactionValues, rows) +
+           QStringLiteral(
+               " ON CONFLICT (id) DO UPDATE SET network = excluded.network, "
+               "family = excluded.family, intent_id = excluded.intent_id, "
+               "wire = excluded.wire, recent_blockhash = excluded.recent_blockhash, "
+               "last_valid_block_height = excluded.last_valid_block_height, "
+               "sender = excluded.sender, nonce = excluded.nonce, state = excluded.state, "
+               "state_since_ms = excluded.state_since_ms, "
+               "created_ms = excluded.created_ms, last_node = excluded.last_node, "
+               "last_height = excluded.last_height, "
+               "first_sent_ms = excluded.first_sent_ms, "
+               "confirmed_ms = excluded.confirmed_ms, "
+               "confirmed_height = excluded.confirmed_height, "
+               "finalized_ms = excluded.finalized_ms, error = excluded.error, "
+               "confirmed_by = excluded.confirmed_by, "
+               "finalized_by = excluded.finalized_by");
+}
+
+// PostgreSQL: every statement is a round trip to the server, so rows go a hundred a statement
+// (a poll round's 4,950 state changes and events took 1.1 s one row a statement on loopback:
+// bench/store --postgresql).
+constexpr qsizetype postgresRowsPerStatement = 100;
+
+// Runs `sql(rows)` for `items` a hundred rows at a time, `bind(query, item, offset)` binding
+// one item's values from `offset`.
+template <typename Item, typename Bind>
+WriteError insertInRows(QSqlDatabase& db, const QList<Item>& items, int values,
+                        QString (*sql)(qsizetype), Bind bind, const QString& what)
+{
+    QSqlQuery query(db);
+    qsizetype prepared = 0;
+    for (qsizetype at = 0; at < items.size(); at += postgresRowsPerStatement) {
+        const qsizetype rows = std::min(postgresRowsPerStatement, items.size() - at);
+        if (rows != prepared) {
+            if (!query.prepare(sql(rows)))
+                return WriteError::fromSql(what, query.lastError());
+            prepared = rows;
+        }
+        for (qsizetype row = 0; row < rows; ++row) {
+            QueryBinder binder(query, int(row) * values);
+            bind(binder, items[at + row]);
+        }
+        if (!query.exec())
+            return WriteError::fromSql(what, query.lastError());
+    }
+    return {};
+}
 
 // The conditions of the partial indexes transactions_open and transactions_settled as
 // migration 9 writes them: a query uses a partial index only when it repeats them word for word.
@@ -190,9 +264,7 @@ WriteError EventInserter::insert(const IncidentEvent& event, qint64* id)
 {
     const QString what = QStringLiteral("cannot store an event");
     // RETURNING rather than lastInsertId(): PostgreSQL's driver would give an OID.
-    const QString sql = QStringLiteral(
-        "INSERT INTO events (time_ms, severity, kind, network, node, method, tx_id, height, "
-        "message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id");
+    const QString sql = insertEventsSql(1) + QStringLiteral(" RETURNING id");
     if (m_handle) {
         if (!m_statement) {
             m_statement = std::make_unique<SqliteStatement>(m_handle, sql);
@@ -243,24 +315,7 @@ WriteError TransactionSaver::save(const StoredTransaction& tx)
     const auto what = [&tx] {
         return QStringLiteral("cannot store transaction %1").arg(tx.id);
     };
-    const QString sql =
-        QStringLiteral("INSERT INTO transactions (%1) VALUES "
-                       "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                       "ON CONFLICT (id) DO UPDATE SET network = excluded.network, "
-                       "family = excluded.family, intent_id = excluded.intent_id, "
-                       "wire = excluded.wire, recent_blockhash = excluded.recent_blockhash, "
-                       "last_valid_block_height = excluded.last_valid_block_height, "
-                       "sender = excluded.sender, nonce = excluded.nonce, state = excluded.state, "
-                       "state_since_ms = excluded.state_since_ms, "
-                       "created_ms = excluded.created_ms, last_node = excluded.last_node, "
-                       "last_height = excluded.last_height, "
-                       "first_sent_ms = excluded.first_sent_ms, "
-                       "confirmed_ms = excluded.confirmed_ms, "
-                       "confirmed_height = excluded.confirmed_height, "
-                       "finalized_ms = excluded.finalized_ms, error = excluded.error, "
-                       "confirmed_by = excluded.confirmed_by, "
-                       "finalized_by = excluded.finalized_by")
-            .arg(transactionColumns);
+    const QString sql = upsertTransactionsSql(1);
     if (m_handle) {
         if (!m_statement) {
             m_statement = std::make_unique<SqliteStatement>(m_handle, sql);
@@ -287,6 +342,55 @@ WriteError TransactionSaver::save(const StoredTransaction& tx)
 WriteError saveTransaction(QSqlDatabase& db, const StoredTransaction& tx)
 {
     return TransactionSaver(db).save(tx);
+}
+
+WriteError saveTransactionsAndEvents(QSqlDatabase& db, const QList<StoredTransaction>& transactions,
+                                     const QList<IncidentEvent>& events)
+{
+    if (sqliteHandle(db)) {
+        TransactionSaver saver(db);
+        for (const StoredTransaction& transaction : transactions) {
+            if (WriteError error = saver.save(transaction); error.isError())
+                return error;
+        }
+        EventInserter inserter(db);
+        for (const IncidentEvent& event : events) {
+            if (WriteError error = inserter.insert(event); error.isError())
+                return error;
+        }
+        return {};
+    }
+    // One statement cannot upsert an id twice: the last row of each id is the one kept, as
+    // one statement a row would have left it.
+    QList<StoredTransaction> lastOfEach;
+    QSet<QString> seen;
+    for (auto row = transactions.crbegin(); row != transactions.crend(); ++row) {
+        if (row->id.isEmpty())
+            return QStringLiteral("cannot store a transaction without an id");
+        if (!seen.contains(row->id)) {
+            seen.insert(row->id);
+            lastOfEach.append(*row);
+        }
+    }
+    std::reverse(lastOfEach.begin(), lastOfEach.end());
+    const auto describe = [](qsizetype count, const QString& first) {
+        return count == 1 ? QStringLiteral("cannot store transaction %1").arg(first)
+                          : QStringLiteral("cannot store %1 transactions (%2 first)")
+                                .arg(count)
+                                .arg(first);
+    };
+    if (!lastOfEach.isEmpty()) {
+        if (WriteError error = insertInRows(
+                db, lastOfEach, transactionValues, &upsertTransactionsSql,
+                [](QueryBinder& bind, const StoredTransaction& row) { bindTransaction(bind, row); },
+                describe(lastOfEach.size(), lastOfEach.constFirst().id));
+            error.isError())
+            return error;
+    }
+    return insertInRows(
+        db, events, eventValues, &insertEventsSql,
+        [](QueryBinder& bind, const IncidentEvent& event) { bindEvent(bind, event); },
+        QStringLiteral("cannot store %1 events").arg(events.size()));
 }
 
 WriteError insertAttempt(QSqlDatabase& db, const SendAttempt& attempt, qint64* id)

@@ -157,6 +157,11 @@ private:
 
 WriteError insertEvent(QSqlDatabase& db, const IncidentEvent& event, qint64* id = nullptr);
 WriteError saveTransaction(QSqlDatabase& db, const StoredTransaction& transaction);
+// Stores (or replaces) `transactions`, then adds `events`: on SQLite a prepared statement a row,
+// on PostgreSQL a statement per hundred rows, each statement being a round trip to the server.
+// A transaction given twice ends as its last row.
+WriteError saveTransactionsAndEvents(QSqlDatabase& db, const QList<StoredTransaction>& transactions,
+                                     const QList<IncidentEvent>& events);
 WriteError insertAttempt(QSqlDatabase& db, const SendAttempt& attempt, qint64* id = nullptr);
 
 ReadResult<QList<StoredEvent>> eventsForTransaction(const QSqlDatabase& db, const QString& txId);

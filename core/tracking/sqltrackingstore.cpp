@@ -39,22 +39,6 @@ void countAttempts(TrackedTransaction& record, int attempts, const QString& last
 // node (refused before sending, or not delivered).
 const QString mayHaveReachedANode = QStringLiteral("outcome NOT IN ('not-sent', 'not-delivered')");
 
-store::WriteError saveRecords(QSqlDatabase& db, const QList<store::StoredTransaction>& rows,
-                              const QList<IncidentEvent>& events)
-{
-    store::TransactionSaver saver(db);
-    for (const store::StoredTransaction& row : rows) {
-        if (store::WriteError error = saver.save(row); error.isError())
-            return error;
-    }
-    store::EventInserter inserter(db);
-    for (const IncidentEvent& event : events) {
-        if (store::WriteError error = inserter.insert(event); error.isError())
-            return error;
-    }
-    return {};
-}
-
 // The sends of `txId` that left for a node (every attempt but "not-sent").
 store::WriteError countSends(QSqlDatabase& db, const QString& txId, int* sends)
 {
@@ -195,7 +179,7 @@ store::WriteError closeEndedClaims(QSqlDatabase& db, const QString& txId, qint64
                        QStringLiteral("%1 per %2: %3").arg(txStateWord(next), node, why)));
     }
     closed->record = record;
-    return saveRecords(db, {toStored(*record)}, closed->events);
+    return store::saveTransactionsAndEvents(db, {toStored(*record)}, closed->events);
 }
 
 } // namespace
@@ -261,8 +245,9 @@ QCoro::Task<StoreAck> SqlTrackingStore::save(QList<TrackedTransaction> records,
         rows.append(toStored(record));
     // Submitted in a statement of its own: GCC 12 destroys a temporary of a co_await
     // expression twice, and the job's captures with it.
-    const quint64 ticket =
-        submit([rows, events](QSqlDatabase& db) { return saveRecords(db, rows, events); });
+    const quint64 ticket = submit([rows, events](QSqlDatabase& db) {
+        return store::saveTransactionsAndEvents(db, rows, events);
+    });
     const QString error = co_await outcomeOf(ticket);
     co_return StoreAck{error, 0};
 }
@@ -311,7 +296,7 @@ QCoro::Task<TrackStored> SqlTrackingStore::track(QList<TrackedTransaction> recor
             }
             if (!stored->conflicts.isEmpty())
                 return {};
-            return saveRecords(db, rows, stored->events);
+            return store::saveTransactionsAndEvents(db, rows, stored->events);
         });
     const QString refused = co_await outcomeOf(ticket);
     if (!refused.isEmpty()) {
@@ -462,7 +447,7 @@ QCoro::Task<StoreAck> SqlTrackingStore::finishAttempt(AttemptRecord attempt,
             return QStringLiteral("no open send attempt %1 of %2 to finish")
                 .arg(attempt.rowId)
                 .arg(attempt.txId);
-        return saveRecords(db, rows, events);
+        return store::saveTransactionsAndEvents(db, rows, events);
     });
     QPointer<SqlTrackingStore> self(this);
     const QString error = co_await outcomeOf(ticket);
