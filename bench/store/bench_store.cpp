@@ -54,10 +54,25 @@ const char* const exportSql =
 
 constexpr qint64 baseMs = 1'795'986'303'120; // 2026-11-29T21:05:03.120Z
 
+// 88 characters, the length of a Solana signature, and as scattered: ids that followed each
+// other in order would go in at the end of every index on them.
 QString txIdOf(qint64 n)
 {
-    // 88 characters, the length of a Solana signature.
-    return QStringLiteral("%1").arg(n, 8, 10, QLatin1Char('0')).repeated(11);
+    return QString::fromLatin1(
+        QCryptographicHash::hash(QByteArray::number(n), QCryptographicHash::Sha512)
+            .toBase64(QByteArray::OmitTrailingEquals)
+            .left(88));
+}
+
+// The state a store settles in by itself within a minute: SQLite's checkpoint, PostgreSQL's
+// autovacuum (hint bits set, the table analysed). Left to happen during a measure, it would fall
+// on whichever comes first.
+void settle(const store::Database& database)
+{
+    QSqlQuery(database.dialect() == store::Dialect::Postgres
+                  ? QStringLiteral("VACUUM (ANALYZE) events")
+                  : QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"),
+              database.connection());
 }
 
 // The events go in the way the running app writes them: through the store's writer thread
@@ -106,13 +121,7 @@ double fill(const QString& location, qint64 events, qint64 batch)
         }
     }
     const double seconds = double(timer.nsecsElapsed()) / 1e9;
-    // The state a store settles in by itself within a minute: SQLite's checkpoint, PostgreSQL's
-    // autovacuum (hint bits set, the table analysed). Left to happen during the exports, it
-    // would fall on whichever reads the table first.
-    QSqlQuery(opened.database->dialect() == store::Dialect::Postgres
-                  ? QStringLiteral("VACUUM (ANALYZE) events")
-                  : QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"),
-              opened.database->connection());
+    settle(*opened.database);
     return seconds;
 }
 
@@ -346,12 +355,10 @@ ExportFigures measureExport(const QString& location, const QList<QByteArray>& pe
     return figures;
 }
 
-// A tracker's poll round as the store writer stores it (sqltrackingstore's saveRecords): 4,950
+// A tracker's poll round as the store writer stores it (saveTransactionsAndEvents): 4,950
 // of 10,000 tracked transactions change state and each gets an event, in one write, on the
-// filled store. Each state change's event lands at a random place in events_tx, so the commit
-// grows with the table unless that index is small: keyed on the id's first 12 characters (schema
-// 11) against the whole id (schema 1-10), five rounds each; the median.
-void measurePollRoundWrites(const QString& location)
+// filled store at `location`; the median of five after one to warm the cache.
+double measurePollRoundWrites(const QString& location)
 {
     store::OpenResult opened = store::Database::open(location);
     if (!opened.ok()) {
@@ -372,11 +379,7 @@ void measurePollRoundWrites(const QString& location)
     QList<store::StoredTransaction> rows;
     for (int i = 0; i < tracked; ++i) {
         store::StoredTransaction row;
-        // Unlike the filled events' ids, these differ in their first characters, as signatures do.
-        row.id = QString::fromLatin1(
-            QCryptographicHash::hash(QByteArray::number(i), QCryptographicHash::Sha512)
-                .toBase64(QByteArray::OmitTrailingEquals)
-                .left(88));
+        row.id = txIdOf(-1 - i); // none of the filled events' ids
         row.network = QStringLiteral("net-0");
         row.wire = QByteArray(300, char(i));
         row.recentBlockhash = QStringLiteral("GHtXQBsoZHVnNFa9YevAzFr17DJjgHXk3ycTKD5xD3Zi");
@@ -421,40 +424,37 @@ void measurePollRoundWrites(const QString& location)
         QElapsedTimer timer;
         timer.start();
         write([states, events](QSqlDatabase& db) {
-            store::TransactionSaver saver(db);
-            store::EventInserter inserter(db);
-            for (int i = 0; i < states.size(); ++i) {
-                if (store::WriteError error = saver.save(states[i]); error.isError())
-                    return error;
-                if (store::WriteError error = inserter.insert(events[i]); error.isError())
-                    return error;
-            }
-            return store::WriteError{};
+            return store::saveTransactionsAndEvents(db, states, events);
         });
         return msSince(timer);
     };
-    const auto keyEventsBy = [&](const QString& key) {
-        write([key](QSqlDatabase& db) {
-            QSqlQuery query(db);
-            if (!query.exec(QStringLiteral("DROP INDEX events_tx")) ||
-                !query.exec(QStringLiteral("CREATE INDEX events_tx ON events (%1)").arg(key)))
-                return store::WriteError::fromSql(QStringLiteral("cannot rebuild events_tx"),
-                                                  query.lastError());
-            return store::WriteError{};
-        });
-    };
-    std::printf("poll round's writes     %d state changes and their events in one write, on "
-                "%d tracked transactions (median of 5)\n",
-                changed, tracked);
-    for (const QString& key : {QStringLiteral("substr(tx_id, 1, 12)"), QStringLiteral("tx_id")}) {
-        keyEventsBy(key);
-        pollRound(); // the pages of the rebuilt index into the cache
-        QList<double> rounds;
-        for (int run = 0; run < 5; ++run)
-            rounds << pollRound();
-        std::printf("  events_tx on %-22s %.1f ms\n", qPrintable(key), medianOf(rounds));
+    pollRound(); // the pages the round writes into the cache
+    QList<double> rounds;
+    for (int run = 0; run < 5; ++run)
+        rounds << pollRound();
+    return medianOf(rounds);
+}
+
+// The same on a store filled the same way whose events_tx is keyed on the whole id, as it was
+// before schema 11 (rebuilt while the table is empty, so that it grows by random inserts as a
+// running store's does).
+double measurePollRoundWritesOnWholeIdKey(const QString& location, qint64 events, qint64 batch)
+{
+    {
+        store::OpenResult opened = store::Database::open(location);
+        if (!opened.ok()) {
+            std::fprintf(stderr, "bench_store: %s\n", qPrintable(opened.error));
+            std::exit(1);
+        }
+        QSqlQuery query(opened.database->connection());
+        if (!query.exec(QStringLiteral("DROP INDEX events_tx")) ||
+            !query.exec(QStringLiteral("CREATE INDEX events_tx ON events (tx_id)"))) {
+            std::fprintf(stderr, "bench_store: %s\n", qPrintable(query.lastError().text()));
+            std::exit(1);
+        }
     }
-    keyEventsBy(QStringLiteral("substr(tx_id, 1, 12)"));
+    fill(location, events, batch);
+    return measurePollRoundWrites(location);
 }
 
 // A fresh store at `location`, filled, read and exported; its figures.
@@ -464,8 +464,8 @@ struct EngineRun
     ExportFigures exports;
 };
 
-EngineRun runEngine(const char* engine, const QString& location, qint64 events,
-                    const QList<QByteArray>& peerArguments, const char* peerName,
+EngineRun runEngine(const char* engine, const QString& location, const QString& wholeIdKeyLocation,
+                    qint64 events, const QList<QByteArray>& peerArguments, const char* peerName,
                     const QString& dir)
 {
     std::printf("\n== %s\n", engine);
@@ -477,13 +477,19 @@ EngineRun runEngine(const char* engine, const QString& location, qint64 events,
     EngineRun run;
     run.reads = measureReads(location, events);
     run.exports = measureExport(location, peerArguments, peerName, dir);
-    measurePollRoundWrites(location);
+    std::printf("poll round's writes     4950 state changes and their events in one write, on "
+                "10000 tracked transactions (median of 5)\n");
+    std::printf("  events_tx on substr(tx_id, 1, 12)  %.1f ms (schema 11)\n",
+                measurePollRoundWrites(location));
+    std::printf("  events_tx on tx_id                 %.1f ms (schema 1-10, on a store filled "
+                "the same way)\n",
+                measurePollRoundWritesOnWholeIdKey(wholeIdKeyLocation, events, batch));
     return run;
 }
 
-QString sqlitePath(const QString& dir)
+QString sqlitePath(const QString& dir, const QString& name = QStringLiteral("events.db"))
 {
-    const QString path = dir + QStringLiteral("/events.db");
+    const QString path = dir + u'/' + name;
     for (const QString& suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm")})
         QFile::remove(path + suffix);
     return path;
@@ -554,9 +560,9 @@ int main(int argc, char** argv)
     QDir().mkpath(dir);
 
     const QString dbPath = sqlitePath(dir);
-    const EngineRun lite =
-        runEngine("SQLite", dbPath, events,
-                  {sqlite3, "-csv", "-header", dbPath.toLocal8Bit(), exportSql}, "sqlite3", dir);
+    const EngineRun lite = runEngine(
+        "SQLite", dbPath, sqlitePath(dir, QStringLiteral("events-whole-id-key.db")), events,
+        {sqlite3, "-csv", "-header", dbPath.toLocal8Bit(), exportSql}, "sqlite3", dir);
     const ChildRun& o = lite.exports.ours;
     const ChildRun& s = lite.exports.peer;
     bench::printFloorRow(
@@ -587,9 +593,14 @@ int main(int argc, char** argv)
         return 0;
 
     const QString url = server.url();
+    const QString wholeIdKeyDatabase = QStringLiteral("whole_id_key");
+    if (const QString error = server.createDatabase(wholeIdKeyDatabase); !error.isEmpty()) {
+        std::fprintf(stderr, "bench_store: %s\n", qPrintable(error));
+        return 1;
+    }
     const QByteArray copy = QByteArray("\\copy (") + exportSql + ") to stdout with csv header";
     const EngineRun pg =
-        runEngine("PostgreSQL", url, events,
+        runEngine("PostgreSQL", url, server.url(wholeIdKeyDatabase), events,
                   {psql, "-X", "-q", "-v", "ON_ERROR_STOP=1", url.toLocal8Bit(), "-c", copy},
                   "psql \\copy", dir);
     std::printf("\n");
