@@ -152,8 +152,8 @@ QString upsertTransactionsSql(qsizetype rows)
 // bench/store --postgresql).
 constexpr qsizetype postgresRowsPerStatement = 100;
 
-// Runs `sql(rows)` for `items` a hundred rows at a time, `bind(query, item, offset)` binding
-// one item's values from `offset`.
+// Runs `sql(rows)` for `items` a hundred rows at a time, `bind(binder, item)` binding each
+// item's values through a binder placed at its row of the statement.
 template <typename Item, typename Bind>
 WriteError insertInRows(QSqlDatabase& db, const QList<Item>& items, int values,
                         QString (*sql)(qsizetype), Bind bind, const QString& what)
