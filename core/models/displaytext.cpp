@@ -36,7 +36,9 @@ QString lag(ChainFamily family, qint64 lag)
 
 QString milliseconds(qint64 ms)
 {
-    return count(ms) + QStringLiteral(" ms");
+    // Latencies are whole milliseconds cut down (QElapsedTimer::elapsed): 0 is an answer within
+    // the first millisecond, not an instant one.
+    return ms < 1 ? QStringLiteral("< 1 ms") : count(ms) + QStringLiteral(" ms");
 }
 
 QString percent(double fraction)

@@ -18,7 +18,7 @@ QString count(qint64 value);                          // with the locale's digit
 // "1 node", "2 nodes": the count (grouped) and the noun that agrees with it.
 QString counted(qint64 value, const QString& singular, const QString& plural);
 QString lag(ChainFamily family, qint64 lag); // "20 slots", "1 block"
-QString milliseconds(qint64 ms);             // "42 ms"
+QString milliseconds(qint64 ms);             // "42 ms", "< 1 ms" for 0
 QString percent(double fraction);            // "12 %"
 QString duration(qint64 ms);                 // "42 s", "4 min", "1 h 5 min", "3 d 2 h"
 QString age(qint64 ms);                      // duration() + " ago"

@@ -84,6 +84,8 @@ private Q_SLOTS:
         QCOMPARE(display::percent(0.125), QStringLiteral("13 %"));
         QCOMPARE(display::percent(0), QStringLiteral("0 %"));
         QCOMPARE(display::milliseconds(42), QStringLiteral("42 ms"));
+        QCOMPARE(display::milliseconds(1), QStringLiteral("1 ms"));
+        QCOMPARE(display::milliseconds(0), QStringLiteral("< 1 ms"));
         QCOMPARE(display::failureCause(FailureCause::TooManyRequests), QStringLiteral("HTTP 429"));
         QCOMPARE(display::failureCause(FailureCause::Stale), QStringLiteral("Stale head"));
     }
