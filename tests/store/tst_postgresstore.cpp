@@ -72,58 +72,6 @@ private:
     QByteArray m_before;
 };
 
-// One event committed through WriteTransaction (which notifies the desks listening); the error
-// text if it was not.
-QString commitEvent(QSqlDatabase db, const QString& message)
-{
-    WriteTransaction transaction(db);
-    if (const WriteError error = transaction.begin(); error.isError())
-        return error.text;
-    IncidentEvent event;
-    event.time = QDateTime::currentDateTimeUtc();
-    event.message = message;
-    if (const WriteError error = insertEvent(db, event); error.isError())
-        return error.text;
-    return transaction.commit().text;
-}
-
-// The given server processes stopped (SIGSTOP) for `ms` milliseconds: a server that hangs, or a
-// network that drops packets without a reset. They are resumed from a thread of its own (a desk
-// frozen on the server could not wake them itself); the destructor waits for that.
-class ServerStall
-{
-public:
-    ServerStall(const QList<pid_t>& backends, int ms)
-    {
-        for (const pid_t backend : backends)
-            m_stopped = ::kill(backend, SIGSTOP) == 0 && m_stopped;
-        m_resume = std::thread([backends, ms] {
-            std::this_thread::sleep_for(std::chrono::milliseconds(ms));
-            for (const pid_t backend : backends)
-                ::kill(backend, SIGCONT);
-        });
-    }
-    ~ServerStall() { m_resume.join(); }
-    ServerStall(const ServerStall&) = delete;
-    ServerStall& operator=(const ServerStall&) = delete;
-
-    bool stoppedAll() const { return m_stopped; }
-
-private:
-    bool m_stopped = true;
-    std::thread m_resume;
-};
-
-// A desk (the window's store session) on a fresh database, another connection to it, and the
-// server processes of the desk's sessions.
-struct DeskOnServer
-{
-    PoolManager pools{Clock::system()};
-    std::unique_ptr<StoreSession> desk;
-    std::unique_ptr<Database> other;
-    QList<pid_t> backends;
-};
-
 } // namespace
 
 class TestPostgresStore : public QObject
@@ -159,6 +107,7 @@ private:
         return value;
     }
 
+    // A new empty database on the server, by its URL.
     // The server processes of every session on `db`'s database but `db`'s own.
     static QList<pid_t> otherBackends(const QSqlDatabase& db)
     {
@@ -172,7 +121,6 @@ private:
         return backends;
     }
 
-    // A new empty database on the server, by its URL.
     QString freshDatabase()
     {
         const QString name = QStringLiteral("db%1").arg(++m_databases);
@@ -180,26 +128,6 @@ private:
         if (!error.isEmpty())
             qWarning("%s", qPrintable(error));
         return m_server.url(name);
-    }
-
-    // Fills `out`; the reason when it could not.
-    QString openDeskOnServer(DeskOnServer* out)
-    {
-        const QString url = freshDatabase();
-        QString error;
-        out->desk = StoreSession::open(url, &out->pools, Clock::system(), &error);
-        if (!out->desk)
-            return error;
-        OpenResult other = Database::open(url);
-        if (!other.ok())
-            return other.error;
-        out->other = std::move(other.database);
-        out->backends = otherBackends(out->other->connection());
-        return out->backends.size() >= 3
-                   ? QString()
-                   : QStringLiteral("the desk's reads, its listener and its writer should have "
-                                    "a session each, not %1")
-                         .arg(out->backends.size());
     }
 
 private Q_SLOTS:
@@ -582,8 +510,14 @@ private Q_SLOTS:
         QVERIFY(notifier.isListening());
         QSignalSpy changed(&notifier, &ChangeNotifier::changed);
 
-        QCOMPARE(commitEvent(writer.database->connection(), QStringLiteral("from another desk")),
-                 QString());
+        QSqlDatabase db = writer.database->connection();
+        WriteTransaction transaction(db);
+        QVERIFY(!transaction.begin().isError());
+        IncidentEvent event;
+        event.time = QDateTime::currentDateTimeUtc();
+        event.message = QStringLiteral("from another desk");
+        QVERIFY(!insertEvent(db, event).isError());
+        QVERIFY(!transaction.commit().isError());
         QVERIFY(changed.wait(30000));
     }
 
@@ -636,9 +570,14 @@ private Q_SLOTS:
 
         // Told by NOTIFY again: the poll stopped once it listened.
         changed.clear();
-        QCOMPARE(commitEvent(writer.database->connection(),
-                             QStringLiteral("after the listener came back")),
-                 QString());
+        QSqlDatabase db = writer.database->connection();
+        WriteTransaction transaction(db);
+        QVERIFY(!transaction.begin().isError());
+        IncidentEvent event;
+        event.time = QDateTime::currentDateTimeUtc();
+        event.message = QStringLiteral("after the listener came back");
+        QVERIFY(!insertEvent(db, event).isError());
+        QVERIFY(!transaction.commit().isError());
         QVERIFY(changed.wait(30000));
     }
 
@@ -663,9 +602,16 @@ private Q_SLOTS:
         QCOMPARE(m_server.startAgain(), QString());
         OpenResult other = Database::open(url);
         QVERIFY2(other.ok(), qPrintable(other.error));
-        QCOMPARE(commitEvent(other.database->connection(),
-                             QStringLiteral("committed while the desk did not listen")),
-                 QString());
+        {
+            QSqlDatabase db = other.database->connection();
+            WriteTransaction transaction(db);
+            QVERIFY(!transaction.begin().isError());
+            IncidentEvent event;
+            event.time = QDateTime::currentDateTimeUtc();
+            event.message = QStringLiteral("committed while the desk did not listen");
+            QVERIFY(!insertEvent(db, event).isError());
+            QVERIFY(!transaction.commit().isError());
+        }
         changed.clear();
         QTRY_VERIFY_WITH_TIMEOUT(listener->isListening(), 30000);
         QVERIFY(!changed.isEmpty());
@@ -692,12 +638,27 @@ private Q_SLOTS:
     // what another process committed reaches the timeline.
     void aStalledServerHoldsTheReadThreadNotTheDesk()
     {
-        DeskOnServer f;
-        const QString error = openDeskOnServer(&f);
-        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const QString url = freshDatabase();
+        PoolManager pools(Clock::system());
+        QString error;
+        std::unique_ptr<StoreSession> desk =
+            StoreSession::open(url, &pools, Clock::system(), &error);
+        QVERIFY2(desk, qPrintable(error));
+        const OpenResult other = Database::open(url);
+        QVERIFY2(other.ok(), qPrintable(other.error));
+        QSqlDatabase db = other.database->connection();
+        const QList<pid_t> backends = otherBackends(db);
+        QVERIFY2(backends.size() >= 3, "the desk's reads, its listener and its writer");
+
         static constexpr int stallMs = 4000;
-        std::optional<ServerStall> stall(std::in_place, f.backends, stallMs);
-        QVERIFY(stall->stoppedAll());
+        for (const pid_t backend : std::as_const(backends))
+            QCOMPARE(::kill(backend, SIGSTOP), 0);
+        // From a thread of its own: a desk frozen on the server could not wake them itself.
+        std::thread resume([backends] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(stallMs));
+            for (const pid_t backend : backends)
+                ::kill(backend, SIGCONT);
+        });
         QElapsedTimer sinceTick;
         qint64 longestGapMs = 0;
         QTimer ticker;
@@ -707,7 +668,7 @@ private Q_SLOTS:
         ticker.start(20);
         // An operator filters the timeline meanwhile: its first page is read once the server
         // answers.
-        TimelineModel* timeline = f.desk->timeline();
+        TimelineModel* timeline = desk->timeline();
         TimelineFilter filter;
         filter.text = QStringLiteral("answered again");
         timeline->setFilter(filter);
@@ -715,15 +676,21 @@ private Q_SLOTS:
         QTest::qWait(stallMs + 500);
         ticker.stop();
         longestGapMs = std::max(longestGapMs, sinceTick.elapsed());
-        stall.reset();
+        resume.join();
         QVERIFY2(longestGapMs < 1000,
                  qPrintable(QStringLiteral("the desk's thread stood still for %1 ms while the "
                                            "server did not answer")
                                 .arg(longestGapMs)));
 
-        QCOMPARE(commitEvent(f.other->connection(),
-                             QStringLiteral("committed once the server answered again")),
-                 QString());
+        {
+            WriteTransaction transaction(db);
+            QVERIFY(!transaction.begin().isError());
+            IncidentEvent event;
+            event.time = QDateTime::currentDateTimeUtc();
+            event.message = QStringLiteral("committed once the server answered again");
+            QVERIFY(!insertEvent(db, event).isError());
+            QVERIFY(!transaction.commit().isError());
+        }
         QTRY_VERIFY_WITH_TIMEOUT(timeline->rowCount() > 0 &&
                                      timeline->rowAt(0).message ==
                                          QStringLiteral("committed once the server answered again"),
@@ -734,20 +701,34 @@ private Q_SLOTS:
     // with the process, and closing takes the read thread's 2 s wait, not the server's silence.
     void aDeskClosesWhileTheServerDoesNotAnswer()
     {
-        DeskOnServer f;
-        const QString error = openDeskOnServer(&f);
-        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const QString url = freshDatabase();
+        PoolManager pools(Clock::system());
+        QString error;
+        std::unique_ptr<StoreSession> desk =
+            StoreSession::open(url, &pools, Clock::system(), &error);
+        QVERIFY2(desk, qPrintable(error));
+        const OpenResult other = Database::open(url);
+        QVERIFY2(other.ok(), qPrintable(other.error));
+        const QList<pid_t> backends = otherBackends(other.database->connection());
+        QVERIFY(!backends.isEmpty());
+
         static constexpr int stallMs = 8000;
-        const ServerStall stall(f.backends, stallMs);
-        QVERIFY(stall.stoppedAll());
+        for (const pid_t backend : backends)
+            QCOMPARE(::kill(backend, SIGSTOP), 0);
+        std::thread resume([backends] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(stallMs));
+            for (const pid_t backend : backends)
+                ::kill(backend, SIGCONT);
+        });
         TimelineFilter filter;
         filter.text = QStringLiteral("anything");
-        f.desk->timeline()->setFilter(filter); // a read that waits on the stopped server
+        desk->timeline()->setFilter(filter); // a read that waits on the stopped server
         QTest::qWait(200);
         QElapsedTimer closing;
         closing.start();
-        f.desk.reset();
+        desk.reset();
         const qint64 closedAfterMs = closing.elapsed();
+        resume.join();
         QVERIFY2(closedAfterMs < stallMs - 3000,
                  qPrintable(QStringLiteral("closing took %1 ms").arg(closedAfterMs)));
     }
